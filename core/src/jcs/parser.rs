@@ -1,0 +1,364 @@
+//! The one-pass canonicalizer: reads JSON text and writes canonical bytes as it goes.
+//!
+//! Nesting is tracked on a heap stack, never the call stack, so depth costs memory only up to
+//! the configured limit. Object members are written in input order; when an object closes its
+//! members are sorted by name and, only if they were out of order, rewritten in place.
+
+use std::cmp::Ordering;
+
+use super::error::{describe_byte, ErrorKind, Fault};
+use super::number::parse_number;
+use super::order::cmp_utf16;
+use super::string::parse_string;
+
+/// Buffers reused from one document to the next.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    frames: Vec<Frame>,
+    members: Vec<Member>,
+    names: Vec<u8>,
+    reorder: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Frame {
+    Array,
+    Object {
+        /// Index of the object's first entry in `Scratch::members`.
+        first_member: usize,
+        /// Length of `Scratch::names` when the object opened.
+        names_len: usize,
+        /// Offset in the output just past the `{`.
+        body_start: usize,
+    },
+}
+
+/// Where a member's decoded name is kept: in the input when it has no escapes, otherwise in
+/// `Scratch::names`.
+#[derive(Debug, Clone, Copy)]
+enum Name {
+    Input(usize, usize),
+    Decoded(usize, usize),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Member {
+    name: Name,
+    /// Input offset of the name's opening quote, for error messages.
+    name_offset: usize,
+    /// The member's `"name":value` bytes in the output.
+    start: usize,
+    end: usize,
+}
+
+/// Returns `buf[start..end]`; the parser only asks for ranges it recorded itself.
+fn span(buf: &[u8], start: usize, end: usize) -> &[u8] {
+    buf.get(start..end).unwrap_or_default()
+}
+
+pub(crate) struct Parser<'a, 'b> {
+    input: &'a [u8],
+    pos: usize,
+    out: &'b mut Vec<u8>,
+    scratch: &'b mut Scratch,
+    max_depth: usize,
+    /// Off only when re-reading a rejected document to look for an earlier grammar error:
+    /// then I-JSON's extra rules (unique names, paired surrogates, the double range, depth)
+    /// are not enforced.
+    strict: bool,
+}
+
+impl<'a, 'b> Parser<'a, 'b> {
+    pub(crate) fn new(
+        input: &'a [u8],
+        out: &'b mut Vec<u8>,
+        scratch: &'b mut Scratch,
+        max_depth: usize,
+        strict: bool,
+    ) -> Self {
+        scratch.frames.clear();
+        scratch.members.clear();
+        scratch.names.clear();
+        Parser {
+            input,
+            pos: 0,
+            out,
+            scratch,
+            max_depth,
+            strict,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn unexpected(&self, expected: &str) -> Fault {
+        let found = describe_byte(self.input, self.pos);
+        Fault::syntax(self.pos, format!("expected {expected}, found {found}"))
+    }
+
+    /// Canonicalizes the whole input.
+    pub(crate) fn run(mut self) -> Result<(), Fault> {
+        self.skip_whitespace();
+        if self.pos == self.input.len() {
+            return Err(Fault::syntax(
+                self.pos,
+                "the input holds no JSON value; expected an object, array, string, number, \
+                 true, false or null",
+            ));
+        }
+        loop {
+            if self.value()? {
+                continue;
+            }
+            if self.after_value()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Parses one value at the current position. A container is only opened (with its first
+    /// member's name, if it has members); returns true when a value is due next.
+    fn value(&mut self) -> Result<bool, Fault> {
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b'{') => self.open_object(),
+            Some(b'[') => self.open_array(),
+            Some(b'"') => {
+                let parsed = parse_string(self.input, self.pos, self.out, None, self.strict)?;
+                self.pos = parsed.end;
+                Ok(false)
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                self.pos = parse_number(self.input, self.pos, self.out, self.strict)?;
+                Ok(false)
+            }
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            _ => Err(self.unexpected("a JSON value")),
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<bool, Fault> {
+        if self.input.get(self.pos..self.pos + word.len()) == Some(word) {
+            self.out.extend_from_slice(word);
+            self.pos += word.len();
+            Ok(false)
+        } else {
+            Err(Fault::syntax(
+                self.pos,
+                format!(
+                    "invalid literal; the only bare words in JSON are true, false and null (expected {})",
+                    String::from_utf8_lossy(word)
+                ),
+            ))
+        }
+    }
+
+    fn push_frame(&mut self, frame: Frame) -> Result<(), Fault> {
+        if self.strict && self.scratch.frames.len() >= self.max_depth {
+            return Err(Fault::new(
+                ErrorKind::DepthLimit,
+                self.pos,
+                format!(
+                    "arrays and objects are nested more than {} levels deep; flatten the \
+                     document, or raise the limit (--max-depth) if its source is trusted",
+                    self.max_depth
+                ),
+            ));
+        }
+        self.scratch.frames.push(frame);
+        Ok(())
+    }
+
+    fn open_array(&mut self) -> Result<bool, Fault> {
+        self.push_frame(Frame::Array)?;
+        self.out.push(b'[');
+        self.pos += 1;
+        self.skip_whitespace();
+        Ok(self.peek() != Some(b']'))
+    }
+
+    fn open_object(&mut self) -> Result<bool, Fault> {
+        self.push_frame(Frame::Object {
+            first_member: self.scratch.members.len(),
+            names_len: self.scratch.names.len(),
+            body_start: self.out.len() + 1,
+        })?;
+        self.out.push(b'{');
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.peek() == Some(b'}') {
+            Ok(false)
+        } else {
+            self.member_name()?;
+            Ok(true)
+        }
+    }
+
+    /// Parses `"name":` and records the member.
+    fn member_name(&mut self) -> Result<(), Fault> {
+        self.skip_whitespace();
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected("a member name in double quotes"));
+        }
+        let name_offset = self.pos;
+        let start = self.out.len();
+        let names_start = self.scratch.names.len();
+        let parsed = parse_string(
+            self.input,
+            self.pos,
+            self.out,
+            Some(&mut self.scratch.names),
+            self.strict,
+        )?;
+        self.pos = parsed.end;
+        let name = if parsed.escaped {
+            Name::Decoded(names_start, self.scratch.names.len())
+        } else {
+            Name::Input(name_offset + 1, parsed.end - 1)
+        };
+        self.skip_whitespace();
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected("':' after the member name"));
+        }
+        self.pos += 1;
+        self.out.push(b':');
+        self.scratch.members.push(Member {
+            name,
+            name_offset,
+            start,
+            end: start,
+        });
+        Ok(())
+    }
+
+    /// Handles what may follow a complete value: separators and closing brackets, as many as
+    /// there are. Returns true when the document is complete, false when another value is due.
+    fn after_value(&mut self) -> Result<bool, Fault> {
+        loop {
+            self.skip_whitespace();
+            match self.scratch.frames.last().copied() {
+                None => {
+                    return if self.pos == self.input.len() {
+                        Ok(true)
+                    } else {
+                        Err(self.unexpected("the end of the input after the JSON value"))
+                    };
+                }
+                Some(Frame::Array) => match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.out.push(b',');
+                        return Ok(false);
+                    }
+                    Some(b']') => {
+                        self.pos += 1;
+                        self.out.push(b']');
+                        self.scratch.frames.pop();
+                    }
+                    _ => return Err(self.unexpected("',' or ']' after an array element")),
+                },
+                Some(Frame::Object {
+                    first_member,
+                    names_len,
+                    body_start,
+                }) => {
+                    let end = self.out.len();
+                    if let Some(member) = self.scratch.members.get_mut(first_member..) {
+                        if let Some(last) = member.last_mut() {
+                            last.end = end;
+                        }
+                    }
+                    match self.peek() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            self.out.push(b',');
+                            self.member_name()?;
+                            return Ok(false);
+                        }
+                        Some(b'}') => {
+                            self.close_object(first_member, body_start)?;
+                            self.pos += 1;
+                            self.out.push(b'}');
+                            self.scratch.members.truncate(first_member);
+                            self.scratch.names.truncate(names_len);
+                            self.scratch.frames.pop();
+                        }
+                        _ => return Err(self.unexpected("',' or '}' after an object member")),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Puts the members of the object being closed in canonical order, rejecting duplicates.
+    fn close_object(&mut self, first_member: usize, body_start: usize) -> Result<(), Fault> {
+        if !self.strict {
+            return Ok(());
+        }
+        let input = self.input;
+        let Scratch {
+            members,
+            names,
+            reorder,
+            ..
+        } = &mut *self.scratch;
+        let members = members.get_mut(first_member..).unwrap_or_default();
+        let name_of = |m: &Member| match m.name {
+            Name::Input(s, e) => span(input, s, e),
+            Name::Decoded(s, e) => span(names, s, e),
+        };
+        let in_order = members.windows(2).all(
+            |pair| matches!(pair, [a, b] if cmp_utf16(name_of(a), name_of(b)) == Ordering::Less),
+        );
+        if in_order {
+            return Ok(());
+        }
+        members.sort_unstable_by(|a, b| cmp_utf16(name_of(a), name_of(b)));
+        let duplicate = members
+            .windows(2)
+            .filter_map(|pair| match pair {
+                [a, b] if name_of(a) == name_of(b) => Some((
+                    a.name_offset.max(b.name_offset),
+                    a.name_offset.min(b.name_offset),
+                    *a,
+                )),
+                _ => None,
+            })
+            .min_by_key(|&(second, _, _)| second);
+        if let Some((second, first, member)) = duplicate {
+            return Err(Fault::new(
+                ErrorKind::DuplicateKey,
+                second,
+                format!(
+                    "duplicate member name \"{}\" (first at byte {first}); I-JSON requires \
+                     unique names after unescaping: remove or rename one of them",
+                    String::from_utf8_lossy(name_of(&member))
+                ),
+            ));
+        }
+        reorder.clear();
+        reorder.extend_from_slice(self.out.get(body_start..).unwrap_or_default());
+        self.out.truncate(body_start);
+        for (i, member) in members.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            self.out.extend_from_slice(span(
+                reorder,
+                member.start.saturating_sub(body_start),
+                member.end.saturating_sub(body_start),
+            ));
+        }
+        Ok(())
+    }
+}

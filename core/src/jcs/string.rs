@@ -1,0 +1,272 @@
+//! Strings: strict UTF-8 and escape decoding on the way in, the RFC 8785 §3.2.2.2 escaping on
+//! the way out. Runs of characters that need no escaping are copied as they are.
+
+use super::error::{describe_byte, ErrorKind, Fault};
+
+/// Whether a byte ends a run of characters that are copied unchanged: the quote, the backslash
+/// and the C0 controls are the only characters JCS writes escaped.
+#[inline]
+fn ends_run(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+fn hex_digit(nibble: u8) -> u8 {
+    if nibble < 10 {
+        b'0' + nibble
+    } else {
+        b'a' + nibble - 10
+    }
+}
+
+/// Appends one ASCII character the way JCS writes it inside a string: `\"`, `\\`, the five
+/// two-character control escapes, other controls as lowercase `\u00xx`, everything else raw.
+fn push_ascii(b: u8, out: &mut Vec<u8>) {
+    match b {
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        0x08 => out.extend_from_slice(b"\\b"),
+        0x09 => out.extend_from_slice(b"\\t"),
+        0x0A => out.extend_from_slice(b"\\n"),
+        0x0C => out.extend_from_slice(b"\\f"),
+        0x0D => out.extend_from_slice(b"\\r"),
+        0x00..=0x1F => {
+            out.extend_from_slice(b"\\u00");
+            out.push(hex_digit(b >> 4));
+            out.push(hex_digit(b & 0x0F));
+        }
+        _ => out.push(b),
+    }
+}
+
+fn push_char(c: char, out: &mut Vec<u8>) {
+    match u8::try_from(c) {
+        Ok(b) if b.is_ascii() => push_ascii(b, out),
+        _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+    }
+}
+
+/// Appends `text` as a JSON string literal serialized the RFC 8785 way (quotes included).
+pub fn write_string(text: &str, out: &mut Vec<u8>) {
+    let bytes = text.as_bytes();
+    out.push(b'"');
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if ends_run(b) {
+            out.extend_from_slice(bytes.get(run..i).unwrap_or_default());
+            push_ascii(b, out);
+            run = i + 1;
+        }
+    }
+    out.extend_from_slice(bytes.get(run..).unwrap_or_default());
+    out.push(b'"');
+}
+
+pub(crate) fn invalid_utf8(input: &[u8], offset: usize) -> Fault {
+    Fault::new(
+        ErrorKind::InvalidUtf8,
+        offset,
+        format!(
+            "{} does not start a valid UTF-8 sequence (stray, truncated and overlong \
+             sequences and encoded surrogates are all invalid); JSON text must be UTF-8: \
+             re-encode the document",
+            describe_byte(input, offset)
+        ),
+    )
+}
+
+/// Where a parsed string ended and whether it held escapes.
+pub(crate) struct ParsedString {
+    /// Offset just past the closing quote.
+    pub(crate) end: usize,
+    /// True when the string contained escapes, so its decoded form differs from its raw bytes.
+    pub(crate) escaped: bool,
+}
+
+/// Parses the string whose opening quote is at `open`, appending its canonical form to `out`.
+///
+/// When `decoded` is given and the string holds escapes, its decoded bytes are appended there
+/// (member names are compared decoded); without escapes the raw bytes already are the decoded
+/// form and nothing is appended. With `strict` off, lone surrogates decode to U+FFFD instead of
+/// being rejected.
+pub(crate) fn parse_string(
+    input: &[u8],
+    open: usize,
+    out: &mut Vec<u8>,
+    mut decoded: Option<&mut Vec<u8>>,
+    strict: bool,
+) -> Result<ParsedString, Fault> {
+    out.push(b'"');
+    let content = open + 1;
+    let mut pos = content;
+    let mut escaped = false;
+    loop {
+        let run_start = pos;
+        let mut high_bits = 0u8;
+        while let Some(&b) = input.get(pos) {
+            if ends_run(b) {
+                break;
+            }
+            high_bits |= b;
+            pos += 1;
+        }
+        let run = input.get(run_start..pos).unwrap_or_default();
+        if high_bits >= 0x80 {
+            if let Err(e) = std::str::from_utf8(run) {
+                return Err(invalid_utf8(input, run_start + e.valid_up_to()));
+            }
+        }
+        out.extend_from_slice(run);
+        if escaped {
+            if let Some(name) = decoded.as_deref_mut() {
+                name.extend_from_slice(run);
+            }
+        }
+        match input.get(pos) {
+            Some(b'"') => {
+                out.push(b'"');
+                return Ok(ParsedString {
+                    end: pos + 1,
+                    escaped,
+                });
+            }
+            Some(b'\\') => {
+                if !escaped {
+                    escaped = true;
+                    if let Some(name) = decoded.as_deref_mut() {
+                        name.extend_from_slice(input.get(content..pos).unwrap_or_default());
+                    }
+                }
+                let (c, next) = parse_escape(input, pos, strict)?;
+                push_char(c, out);
+                if let Some(name) = decoded.as_deref_mut() {
+                    name.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                }
+                pos = next;
+            }
+            Some(&b) => {
+                return Err(Fault::syntax(
+                    pos,
+                    format!(
+                        "raw control character U+{b:04X} inside a string; \
+                         control characters must be escaped, e.g. as \\u{b:04x}"
+                    ),
+                ))
+            }
+            None => {
+                return Err(Fault::syntax(
+                    open,
+                    "unterminated string: no closing '\"' before the end of the input",
+                ))
+            }
+        }
+    }
+}
+
+/// Decodes the escape whose backslash is at `at`; returns the character and the offset after
+/// the escape (after both halves of an escaped surrogate pair).
+fn parse_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), Fault> {
+    let simple = match input.get(at + 1) {
+        Some(b'"') => '"',
+        Some(b'\\') => '\\',
+        Some(b'/') => '/',
+        Some(b'b') => '\u{8}',
+        Some(b'f') => '\u{c}',
+        Some(b'n') => '\n',
+        Some(b'r') => '\r',
+        Some(b't') => '\t',
+        Some(b'u') => return parse_unicode_escape(input, at, strict),
+        _ => {
+            return Err(Fault::syntax(
+                at,
+                format!(
+                    "invalid escape: '\\' followed by {}; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX",
+                    describe_byte(input, at + 1)
+                ),
+            ))
+        }
+    };
+    Ok((simple, at + 2))
+}
+
+fn parse_unicode_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), Fault> {
+    let unit = hex4(input, at + 2)?;
+    let lone = |message: String| {
+        if strict {
+            Err(Fault::new(ErrorKind::LoneSurrogate, at, message))
+        } else {
+            Ok((char::REPLACEMENT_CHARACTER, at + 6))
+        }
+    };
+    match unit {
+        0xD800..=0xDBFF => {
+            let low = if input.get(at + 6..at + 8) == Some(b"\\u") {
+                hex4(input, at + 8).ok()
+            } else {
+                None
+            };
+            match low {
+                Some(low @ 0xDC00..=0xDFFF) => {
+                    let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                    Ok((
+                        char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER),
+                        at + 12,
+                    ))
+                }
+                _ => lone(format!(
+                    "the escaped high surrogate \\u{unit:04x} is not followed by an escaped \
+                     low surrogate (\\udc00-\\udfff); strings must be valid Unicode: escape \
+                     the whole pair or write the character itself"
+                )),
+            }
+        }
+        0xDC00..=0xDFFF => lone(format!(
+            "the escaped low surrogate \\u{unit:04x} has no high surrogate before it; strings \
+             must be valid Unicode: escape the whole pair or write the character itself"
+        )),
+        _ => Ok((
+            char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER),
+            at + 6,
+        )),
+    }
+}
+
+fn hex4(input: &[u8], start: usize) -> Result<u32, Fault> {
+    let mut unit = 0;
+    for pos in start..start + 4 {
+        let digit = input
+            .get(pos)
+            .and_then(|&b| char::from(b).to_digit(16))
+            .ok_or_else(|| {
+                Fault::syntax(
+                    pos,
+                    format!(
+                        "expected four hex digits after \\u, found {}",
+                        describe_byte(input, pos)
+                    ),
+                )
+            })?;
+        unit = unit * 16 + digit;
+    }
+    Ok(unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn escaped(text: &str) -> String {
+        let mut out = Vec::new();
+        write_string(text, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn escapes_follow_rfc_8785() {
+        // RFC 8785 §3.2.2.2: the short escapes, lowercase \u00xx for other C0 controls,
+        // and every other character (DEL, '/', U+2028, non-ASCII) as is.
+        assert_eq!(escaped("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(escaped("\u{8}\t\n\u{c}\r"), r#""\b\t\n\f\r""#);
+        assert_eq!(escaped("\u{0}\u{1f}"), r#""\u0000\u001f""#);
+        assert_eq!(escaped("\u{7f}/\u{2028}é"), "\"\u{7f}/\u{2028}é\"");
+    }
+}
