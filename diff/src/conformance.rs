@@ -1,0 +1,235 @@
+//! Runs the conformance corpus against the core: checks the manifest and every file's shape,
+//! then every test, and collects all failures rather than stopping at the first.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+
+use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
+
+use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
+use crate::vector::{readable, Expectation, TestCase, VectorFile, JCS_SCHEMA};
+
+/// Something wrong in the corpus or a test that the core did not pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The file, relative to the corpus directory.
+    pub file: String,
+    /// The test, when the failure is about one.
+    pub tc_id: Option<u64>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.tc_id {
+            Some(id) => write!(f, "FAIL {} tcId {}: {}", self.file, id, self.message),
+            None => write!(f, "FAIL {}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// The outcome of a corpus run.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Tests that passed.
+    pub passed: usize,
+    /// Every failure: corpus problems and failed tests.
+    pub failures: Vec<Failure>,
+}
+
+impl Report {
+    /// The closing line, `N passed, N failed`.
+    pub fn summary(&self) -> String {
+        format!("{} passed, {} failed", self.passed, self.failures.len())
+    }
+
+    fn fail(&mut self, file: &str, tc_id: Option<u64>, message: impl Into<String>) {
+        self.failures.push(Failure {
+            file: file.to_string(),
+            tc_id,
+            message: message.into(),
+        });
+    }
+}
+
+/// Checks the corpus in `dir` and runs every test in it against the core.
+pub fn run_corpus(dir: &Path) -> Report {
+    let mut report = Report::default();
+    let manifest = match Manifest::read(dir) {
+        Ok(m) => m,
+        Err(e) => {
+            report.fail(MANIFEST_FILE, None, e);
+            return report;
+        }
+    };
+    check_listing(dir, &manifest, &mut report);
+    let mut canonicalizer = Canonicalizer::default();
+    for entry in &manifest.files {
+        let full = dir.join(&entry.path);
+        let bytes = match std::fs::read(&full) {
+            Ok(b) => b,
+            Err(e) => {
+                report.fail(
+                    &entry.path,
+                    None,
+                    format!("listed in the manifest but unreadable: {e}"),
+                );
+                continue;
+            }
+        };
+        if sha256_hex(&bytes) != entry.sha256 {
+            report.fail(
+                &entry.path,
+                None,
+                "SHA-256 differs from the manifest: the file changed since the manifest was \
+                 written; review the change, then run `canonfuzz manifest`",
+            );
+        }
+        let file = match VectorFile::read(&full) {
+            Ok(f) => f,
+            Err(e) => {
+                report.fail(&entry.path, None, e);
+                continue;
+            }
+        };
+        if entry.number_of_tests != file.tests().count() {
+            report.fail(
+                &entry.path,
+                None,
+                format!(
+                    "the manifest lists {} tests but the file holds {}; run `canonfuzz manifest`",
+                    entry.number_of_tests,
+                    file.tests().count()
+                ),
+            );
+        }
+        lint_file(&entry.path, &file, &mut report);
+        for test in file.tests() {
+            match check_jcs(test, &mut canonicalizer) {
+                Ok(()) => report.passed += 1,
+                Err(message) => report.fail(&entry.path, Some(test.tc_id), message),
+            }
+        }
+    }
+    report
+}
+
+/// The manifest must list exactly the vector files present.
+fn check_listing(dir: &Path, manifest: &Manifest, report: &mut Report) {
+    let listed: BTreeSet<&str> = manifest.files.iter().map(|e| e.path.as_str()).collect();
+    match crate::manifest::vector_paths(dir) {
+        Ok(present) => {
+            for path in present.iter().filter(|p| !listed.contains(p.as_str())) {
+                report.fail(
+                    path,
+                    None,
+                    "not listed in manifest.json, so other runs may not see it; run `canonfuzz manifest`",
+                );
+            }
+        }
+        Err(e) => report.fail(MANIFEST_FILE, None, e),
+    }
+}
+
+/// Shape checks that the format alone cannot express.
+fn lint_file(path: &str, file: &VectorFile, report: &mut Report) {
+    if file.schema != JCS_SCHEMA {
+        report.fail(
+            path,
+            None,
+            format!(
+                "schema is {:?}; this runner reads {JCS_SCHEMA}",
+                file.schema
+            ),
+        );
+    }
+    let count = file.tests().count();
+    if file.number_of_tests != count {
+        report.fail(
+            path,
+            None,
+            format!(
+                "numberOfTests says {} but the file holds {count} tests; correct numberOfTests",
+                file.number_of_tests
+            ),
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for test in file.tests() {
+        let id = Some(test.tc_id);
+        if test.tc_id == 0 || !seen.insert(test.tc_id) {
+            report.fail(
+                path,
+                id,
+                "tcId must be unique within the file and at least 1",
+            );
+        }
+        for flag in test.flags.iter().filter(|f| !file.notes.contains_key(*f)) {
+            report.fail(path, id, format!("flag {flag:?} is not explained in notes"));
+        }
+        match (test.result, &test.expected, &test.error_kind) {
+            (Expectation::Valid, None, _) => report.fail(path, id, "a valid test needs `expected`"),
+            (Expectation::Valid, _, Some(_)) | (Expectation::Invalid, Some(_), _) => report.fail(
+                path,
+                id,
+                "a test expects either output or an error kind, not both",
+            ),
+            _ => {}
+        }
+        if let Some(kind) = &test.error_kind {
+            if ErrorKind::from_name(kind).is_none() {
+                report.fail(path, id, format!("unknown errorKind {kind:?}"));
+            }
+        }
+        if test.input_text.is_some() && test.input_hex.is_none() {
+            report.fail(path, id, "inputText belongs only beside inputHex");
+        }
+    }
+}
+
+/// Shortens text for a failure message.
+fn excerpt(text: &str) -> String {
+    const LIMIT: usize = 160;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),
+        None => format!("{text:?}"),
+    }
+}
+
+/// Runs one JCS test; the error says what was expected and what the core did.
+pub fn check_jcs(test: &TestCase, canonicalizer: &mut Canonicalizer) -> Result<(), String> {
+    let input = test.input_bytes()?;
+    let shown = excerpt(&readable(&input));
+    let comment = &test.comment;
+    match (canonicalizer.canonicalize(&input), test.result) {
+        (Ok(out), Expectation::Valid | Expectation::Acceptable) => {
+            let want = test.expected.as_deref().unwrap_or_default();
+            if out == want.as_bytes() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{comment}\n    input:    {shown}\n    expected: {}\n    got:      {}",
+                    excerpt(want),
+                    excerpt(&readable(&out))
+                ))
+            }
+        }
+        (Ok(out), Expectation::Invalid) => Err(format!(
+            "{comment}\n    input:    {shown}\n    expected: error[{}]\n    got:      ok {}",
+            test.error_kind.as_deref().unwrap_or("any"),
+            excerpt(&readable(&out))
+        )),
+        (Err(e), Expectation::Invalid | Expectation::Acceptable) => match &test.error_kind {
+            Some(kind) if kind != e.kind().as_str() => Err(format!(
+                "{comment}\n    input:    {shown}\n    expected: error[{kind}]\n    got:      {e}"
+            )),
+            _ => Ok(()),
+        },
+        (Err(e), Expectation::Valid) => Err(format!(
+            "{comment}\n    input:    {shown}\n    expected: {}\n    got:      {e}",
+            excerpt(test.expected.as_deref().unwrap_or_default())
+        )),
+    }
+}

@@ -1,0 +1,323 @@
+//! The conformance-vector format (schema `canonfuzz_jcs_v1`), shaped like Wycheproof's files:
+//! a header naming the algorithm and schema, notes explaining each flag, groups that say where
+//! their tests come from, and tests with an id, a comment, flags and an expected result.
+//!
+//! Inputs are bytes. A test gives them as `input` (a string whose UTF-8 encoding is the bytes)
+//! when they are valid UTF-8, and otherwise as `inputHex` with a readable copy, `inputText`,
+//! in which each byte that is not UTF-8 shows as `\xNN`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// The schema name every JCS vector file carries.
+pub const JCS_SCHEMA: &str = "canonfuzz_jcs_v1";
+
+/// One vector file.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VectorFile {
+    /// What is tested, e.g. `JCS`.
+    pub algorithm: String,
+    /// The format version, [`JCS_SCHEMA`].
+    pub schema: String,
+    /// How many tests the file holds; checked by the lint.
+    pub number_of_tests: usize,
+    /// Free text describing the file.
+    #[serde(default)]
+    pub header: Vec<String>,
+    /// The meaning of every flag a test may carry.
+    #[serde(default)]
+    pub notes: BTreeMap<String, Note>,
+    /// Tests grouped by where they come from.
+    pub test_groups: Vec<TestGroup>,
+}
+
+/// What a flag means.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Note {
+    /// `BASIC`, `EDGE_CASE`, `MALFORMED_INPUT`, `I_JSON` or `REGRESSION`.
+    pub bug_type: String,
+    /// What an implementation that fails such a test gets wrong.
+    pub description: String,
+}
+
+/// Tests that share a source.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TestGroup {
+    /// The kind of test, `JcsCanonicalize` for every JCS group.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Where the inputs and expected results come from.
+    pub source: Source,
+    /// Anything a reader should know about the group.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comment: String,
+    /// The tests.
+    pub tests: Vec<TestCase>,
+}
+
+/// The provenance of a group's expected results.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Source {
+    /// A short name of the source.
+    pub name: String,
+    /// Where it is published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The version, commit or date of the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The source's licence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+}
+
+/// What a correct implementation does with a test's input.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Expectation {
+    /// Accept, with exactly the expected output.
+    Valid,
+    /// Reject, with the expected error kind when one is given.
+    Invalid,
+    /// Either is allowed; an acceptance must still produce the expected output.
+    Acceptable,
+}
+
+/// One test.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TestCase {
+    /// Unique within the file, from 1.
+    pub tc_id: u64,
+    /// What the test checks.
+    #[serde(default)]
+    pub comment: String,
+    /// Flags explained in the file's notes.
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// The input when it is valid UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// The input as hex when it is not valid UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_hex: Option<String>,
+    /// A readable copy of `inputHex`; informative only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_text: Option<String>,
+    /// The canonical output a correct implementation produces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// Accept, reject, or either.
+    pub result: Expectation,
+    /// The stable error kind of a rejection (see `canonfuzz_core::jcs::ErrorKind`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<String>,
+}
+
+impl TestCase {
+    /// A test whose input is the given bytes, in whichever field suits them.
+    pub fn with_input(tc_id: u64, comment: impl Into<String>, bytes: &[u8]) -> TestCase {
+        let (input, input_hex, input_text) = match std::str::from_utf8(bytes) {
+            Ok(text) => (Some(text.to_string()), None, None),
+            Err(_) => (None, Some(to_hex(bytes)), Some(readable(bytes))),
+        };
+        TestCase {
+            tc_id,
+            comment: comment.into(),
+            flags: Vec::new(),
+            input,
+            input_hex,
+            input_text,
+            expected: None,
+            result: Expectation::Valid,
+            error_kind: None,
+        }
+    }
+
+    /// The input bytes, or why they cannot be read.
+    pub fn input_bytes(&self) -> Result<Vec<u8>, String> {
+        match (&self.input, &self.input_hex) {
+            (Some(text), None) => Ok(text.as_bytes().to_vec()),
+            (None, Some(hex)) => from_hex(hex),
+            (Some(_), Some(_)) => Err("has both input and inputHex; keep one".to_string()),
+            (None, None) => Err("has neither input nor inputHex".to_string()),
+        }
+    }
+}
+
+impl VectorFile {
+    /// Reads and parses a vector file.
+    pub fn read(path: &Path) -> Result<VectorFile, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_slice(&bytes).map_err(|e| {
+            format!(
+                "{}: line {}, column {}: not a {JCS_SCHEMA} vector file: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })
+    }
+
+    /// All tests of all groups.
+    pub fn tests(&self) -> impl Iterator<Item = &TestCase> {
+        self.test_groups.iter().flat_map(|g| g.tests.iter())
+    }
+
+    /// Serializes the file: the header pretty-printed, one line per test, so that files stay
+    /// readable and diffs show one changed test per line.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut out = String::from("{\n");
+        let _ = writeln!(out, "  \"algorithm\": {},", json(&self.algorithm)?);
+        let _ = writeln!(out, "  \"schema\": {},", json(&self.schema)?);
+        let _ = writeln!(out, "  \"numberOfTests\": {},", self.number_of_tests);
+        let _ = writeln!(out, "  \"header\": {},", json(&self.header)?);
+        let _ = writeln!(out, "  \"notes\": {{");
+        for (i, (flag, note)) in self.notes.iter().enumerate() {
+            let comma = if i + 1 < self.notes.len() { "," } else { "" };
+            let _ = writeln!(out, "    {}: {}{comma}", json(flag)?, json(note)?);
+        }
+        let _ = writeln!(out, "  }},");
+        let _ = writeln!(out, "  \"testGroups\": [");
+        for (g, group) in self.test_groups.iter().enumerate() {
+            let _ = writeln!(out, "    {{");
+            let _ = writeln!(out, "      \"type\": {},", json(&group.kind)?);
+            let _ = writeln!(out, "      \"source\": {},", json(&group.source)?);
+            if !group.comment.is_empty() {
+                let _ = writeln!(out, "      \"comment\": {},", json(&group.comment)?);
+            }
+            let _ = writeln!(out, "      \"tests\": [");
+            for (t, test) in group.tests.iter().enumerate() {
+                let comma = if t + 1 < group.tests.len() { "," } else { "" };
+                let _ = writeln!(out, "        {}{comma}", json(test)?);
+            }
+            let _ = writeln!(out, "      ]");
+            let comma = if g + 1 < self.test_groups.len() {
+                ","
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "    }}{comma}");
+        }
+        out.push_str("  ]\n}\n");
+        Ok(out.into_bytes())
+    }
+
+    /// Writes the file atomically: a reader sees the old file or the new one, never half.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        write_atomically(path, &self.to_bytes()?)
+    }
+}
+
+/// Replaces `path` with `bytes` by writing a sibling temporary file and renaming it.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
+    serde_json::to_string(value).map_err(|e| e.to_string())
+}
+
+/// Lowercase hex of `bytes`.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The bytes of a hex string (either case).
+pub fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
+    if hex.len() % 2 != 0 {
+        return Err(format!("hex has an odd number of digits ({})", hex.len()));
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| {
+            hex.get(i..i + 2)
+                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                .ok_or_else(|| format!("not a hex digit pair at position {i}"))
+        })
+        .collect()
+}
+
+/// Text for a person: valid UTF-8 as it is, each invalid byte as `\xNN`.
+pub fn readable(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_that_are_not_utf8_go_to_hex() {
+        let t = TestCase::with_input(1, "x", b"[\"\xff\"]");
+        assert_eq!(t.input, None);
+        assert_eq!(t.input_hex.as_deref(), Some("5b22ff225d"));
+        assert_eq!(t.input_text.as_deref(), Some("[\"\\xff\"]"));
+        assert_eq!(t.input_bytes().unwrap(), b"[\"\xff\"]");
+        let t = TestCase::with_input(2, "y", "é".as_bytes());
+        assert_eq!(t.input.as_deref(), Some("é"));
+        assert_eq!(t.input_bytes().unwrap(), "é".as_bytes());
+    }
+
+    #[test]
+    fn files_round_trip_through_their_text_form() {
+        let mut test = TestCase::with_input(1, "one", b"[1]");
+        test.expected = Some("[1]".into());
+        let file = VectorFile {
+            algorithm: "JCS".into(),
+            schema: JCS_SCHEMA.into(),
+            number_of_tests: 1,
+            header: vec!["h".into()],
+            notes: BTreeMap::from([(
+                "F".to_string(),
+                Note {
+                    bug_type: "BASIC".into(),
+                    description: "d".into(),
+                },
+            )]),
+            test_groups: vec![TestGroup {
+                kind: "JcsCanonicalize".into(),
+                source: Source {
+                    name: "s".into(),
+                    url: None,
+                    version: None,
+                    license: None,
+                },
+                comment: String::new(),
+                tests: vec![test],
+            }],
+        };
+        let bytes = file.to_bytes().unwrap();
+        let back: VectorFile = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back, file);
+    }
+
+    #[test]
+    fn hex_rejects_odd_and_non_hex() {
+        assert!(from_hex("abc").is_err());
+        assert!(from_hex("zz").is_err());
+        assert_eq!(from_hex("00Ff").unwrap(), vec![0, 255]);
+    }
+}
