@@ -233,3 +233,83 @@ pub fn check_jcs(test: &TestCase, canonicalizer: &mut Canonicalizer) -> Result<(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = r#"{"algorithm":"JCS","schema":"canonfuzz_jcs_v1","numberOfTests":2,
+      "notes":{"F":{"bugType":"BASIC","description":"d"}},
+      "testGroups":[{"type":"JcsCanonicalize","source":{"name":"t"},"tests":[
+        {"tcId":1,"flags":["F"],"input":"{\"b\":1,\"a\":2}","expected":"{\"a\":2,\"b\":1}","result":"valid"},
+        {"tcId":2,"input":"[1,]","result":"invalid","errorKind":"syntax"}]}]}"#;
+
+    fn corpus(file: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("jcs")).unwrap();
+        std::fs::write(dir.path().join("jcs/a.json"), file).unwrap();
+        Manifest::build(dir.path())
+            .unwrap()
+            .write(dir.path())
+            .unwrap();
+        dir
+    }
+
+    fn messages(report: &Report) -> Vec<String> {
+        report.failures.iter().map(|f| f.to_string()).collect()
+    }
+
+    #[test]
+    fn a_sound_corpus_passes() {
+        let dir = corpus(FILE);
+        let report = run_corpus(dir.path());
+        assert_eq!(
+            (report.passed, report.failures.len()),
+            (2, 0),
+            "{:?}",
+            messages(&report)
+        );
+    }
+
+    #[test]
+    fn stale_digests_and_unlisted_files_are_reported() {
+        let dir = corpus(FILE);
+        std::fs::write(
+            dir.path().join("jcs/a.json"),
+            FILE.replace("[1,]", "[1,2,]"),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("jcs/b.json"), FILE).unwrap();
+        let all = messages(&run_corpus(dir.path())).join("\n");
+        assert!(all.contains("FAIL jcs/a.json: SHA-256 differs"), "{all}");
+        assert!(
+            all.contains("FAIL jcs/b.json: not listed in manifest.json"),
+            "{all}"
+        );
+    }
+
+    #[test]
+    fn shape_errors_are_reported() {
+        let broken = FILE
+            .replace("\"numberOfTests\":2", "\"numberOfTests\":3")
+            .replace("\"tcId\":2", "\"tcId\":1")
+            .replace("[\"F\"]", "[\"G\"]")
+            .replace("\"errorKind\":\"syntax\"", "\"errorKind\":\"nonsense\"");
+        let all = messages(&run_corpus(corpus(&broken).path())).join("\n");
+        assert!(
+            all.contains("numberOfTests says 3 but the file holds 2"),
+            "{all}"
+        );
+        assert!(all.contains("tcId 1: tcId must be unique"), "{all}");
+        assert!(all.contains("flag \"G\" is not explained"), "{all}");
+        assert!(all.contains("unknown errorKind \"nonsense\""), "{all}");
+    }
+
+    #[test]
+    fn a_wrong_error_kind_fails_the_test() {
+        let wrong = FILE.replace("\"errorKind\":\"syntax\"", "\"errorKind\":\"depth_limit\"");
+        let all = messages(&run_corpus(corpus(&wrong).path())).join("\n");
+        assert!(all.contains("expected: error[depth_limit]"), "{all}");
+        assert!(all.contains("got:      error[syntax]"), "{all}");
+    }
+}

@@ -100,7 +100,7 @@ fn double_input(bits: u64) -> Result<String, String> {
     let value = f64::from_bits(bits);
     let text = format!("{value:.16e}");
     match text.parse::<f64>() {
-        Ok(back) if back.to_bits() == bits => Ok(text),
+        Ok(back) if value.is_finite() && back.to_bits() == bits => Ok(text),
         _ => Err(format!("{bits:016x} has no finite JSON form ({text})")),
     }
 }

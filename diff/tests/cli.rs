@@ -1,0 +1,141 @@
+//! The `canonfuzz` binary as a user runs it.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn canonfuzz(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn canon_writes_canonical_bytes() {
+    let out = canonfuzz(&["canon"], b"{ \"b\": [1E2, -0], \"a\": \"\\u00e9\" }\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "{\"a\":\"é\",\"b\":[100,0]}");
+}
+
+#[test]
+fn canon_reads_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.json");
+    std::fs::write(&path, b"[1e21]").unwrap();
+    let out = canonfuzz(&["canon", path.to_str().unwrap()], b"");
+    assert_eq!(text(&out.stdout), "[1e+21]");
+}
+
+#[test]
+fn canon_reports_bad_input_with_kind_and_position() {
+    let out = canonfuzz(&["canon", "-"], b"{\"a\":1,\n \"a\":2}");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error[duplicate_key] at line 2, column 2: duplicate member name \"a\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_million_brackets_end_in_a_clean_error() {
+    let doc = format!("{}{}", "[".repeat(1_000_000), "]".repeat(1_000_000));
+    let out = canonfuzz(&["canon"], doc.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("error[depth_limit] at line 1, column 10001: "));
+}
+
+#[test]
+fn max_depth_is_a_flag() {
+    let out = canonfuzz(&["canon", "--max-depth", "1"], b"[[]]");
+    assert!(text(&out.stderr).starts_with("error[depth_limit]"));
+    let out = canonfuzz(&["canon", "--max-depth", "2"], b"[[]]");
+    assert_eq!(text(&out.stdout), "[[]]");
+}
+
+#[test]
+fn canon_io_errors_exit_2() {
+    let out = canonfuzz(&["canon", "/nonexistent/doc.json"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot open /nonexistent/doc.json"));
+}
+
+#[test]
+fn canon_jsonl_answers_every_line() {
+    let out = canonfuzz(
+        &["canon", "--jsonl"],
+        b"{\"b\":0,\"a\":1}\r\n1e400\n\"\xff\"\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(lines[0], r#"{"ok":"{\"a\":1,\"b\":0}"}"#);
+    assert!(lines[1].starts_with(r#"{"error":{"kind":"number_out_of_range","message":""#));
+    assert!(lines[2].starts_with(r#"{"error":{"kind":"invalid_utf8""#));
+    assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn vectors_runs_the_corpus() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let out = canonfuzz(&["vectors", corpus.to_str().unwrap()], b"");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.trim_end().ends_with(" passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn vectors_names_each_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("jcs")).unwrap();
+    let file = r#"{"algorithm":"JCS","schema":"canonfuzz_jcs_v1","numberOfTests":2,"testGroups":[
+        {"type":"JcsCanonicalize","source":{"name":"t"},"tests":[
+          {"tcId":1,"comment":"right","input":"[1]","expected":"[1]","result":"valid"},
+          {"tcId":2,"comment":"wrong on purpose","input":"[2.0]","expected":"[2.0]","result":"valid"}]}]}"#;
+    std::fs::write(dir.path().join("jcs/t.json"), file).unwrap();
+    let corpus = dir.path().to_str().unwrap();
+    assert_eq!(canonfuzz(&["manifest", corpus], b"").status.code(), Some(0));
+    let out = canonfuzz(&["vectors", corpus], b"");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout.contains("FAIL jcs/t.json tcId 2: wrong on purpose"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("got:      \"[2]\""), "{stdout}");
+    assert!(
+        stdout.trim_end().ends_with("1 passed, 1 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn help_and_version() {
+    let out = canonfuzz(&["--version"], b"");
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!("canonfuzz {}", env!("CARGO_PKG_VERSION"))
+    );
+    let out = canonfuzz(&["canon", "--help"], b"");
+    let help = text(&out.stdout);
+    assert!(
+        help.contains("--jsonl") && help.contains("error[<kind>]"),
+        "{help}"
+    );
+}
