@@ -5,4 +5,5 @@ pub mod canon;
 pub mod conformance;
 pub mod import;
 pub mod manifest;
+pub mod properties;
 pub mod vector;
