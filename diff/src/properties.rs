@@ -25,14 +25,22 @@ pub fn check_canonical(input: &[u8]) -> Result<(), String> {
                 String::from_utf8_lossy(&again)
             ))
         }
-        Err(e) => return Err(format!("output {:?} is rejected: {e}", String::from_utf8_lossy(&out))),
+        Err(e) => {
+            return Err(format!(
+                "output {:?} is rejected: {e}",
+                String::from_utf8_lossy(&out)
+            ))
+        }
     }
     let parsed_in = serde_json::from_slice::<Value>(input);
     let parsed_out = serde_json::from_slice::<Value>(&out);
     match (parsed_in, parsed_out) {
         (Ok(a), Ok(b)) => {
             if normalized(a) != normalized(b) {
-                return Err(format!("output {:?} means another value than the input", String::from_utf8_lossy(&out)));
+                return Err(format!(
+                    "output {:?} means another value than the input",
+                    String::from_utf8_lossy(&out)
+                ));
             }
             check_shape(&out)
         }
@@ -49,9 +57,17 @@ pub fn check_canonical(input: &[u8]) -> Result<(), String> {
 /// Numbers compared as the doubles they denote; everything else as is.
 fn normalized(value: Value) -> Value {
     match value {
-        Value::Number(n) => n.as_f64().and_then(serde_json::Number::from_f64).map_or(Value::Null, Value::Number),
+        Value::Number(n) => n
+            .as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number),
         Value::Array(items) => Value::Array(items.into_iter().map(normalized).collect()),
-        Value::Object(members) => Value::Object(members.into_iter().map(|(k, v)| (k, normalized(v))).collect()),
+        Value::Object(members) => Value::Object(
+            members
+                .into_iter()
+                .map(|(k, v)| (k, normalized(v)))
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -66,7 +82,10 @@ fn check_shape(out: &[u8]) -> Result<(), String> {
             (true, false, b'\\') => escaped = true,
             (_, false, b'"') => in_string = !in_string,
             (false, _, b' ' | b'\t' | b'\n' | b'\r') => {
-                return Err(format!("whitespace outside strings in {:?}", String::from_utf8_lossy(out)))
+                return Err(format!(
+                    "whitespace outside strings in {:?}",
+                    String::from_utf8_lossy(out)
+                ))
             }
             _ => {}
         }
@@ -145,7 +164,9 @@ mod tests {
     #[test]
     fn misordered_members_are_caught() {
         assert!(check_shape(br#"{"a":{"b":1,"c":2}}"#).is_ok());
-        assert!(check_shape(br#"{"a":{"c":1,"b":2}}"#).unwrap_err().contains("member \"b\" follows \"c\""));
+        assert!(check_shape(br#"{"a":{"c":1,"b":2}}"#)
+            .unwrap_err()
+            .contains("member \"b\" follows \"c\""));
         assert!(check_shape("{\"\u{ff61}\":1,\"\u{10000}\":2}".as_bytes()).is_err());
         assert!(check_shape(b"[1, 2]").unwrap_err().contains("whitespace"));
         assert!(check_shape(br#"[" a"]"#).is_ok());

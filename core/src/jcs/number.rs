@@ -3,9 +3,9 @@
 
 use super::error::{describe_byte, ErrorKind, Fault};
 
-/// Integers with at most this many digits are exactly representable as doubles
-/// (10^15 < 2^53), so their canonical form is the text as written.
-const EXACT_INTEGER_DIGITS: usize = 15;
+/// Decimals with at most this many significant digits survive a trip through a double and
+/// back (DBL_DIG), so the shortest round-trip digits of their double are their own digits.
+const EXACT_DIGITS: usize = 15;
 
 /// Appends the ECMAScript `Number.prototype.toString` form of `value` to `out`: the shortest
 /// digits that round-trip, laid out in plain or exponent notation by the rules of ECMA-262
@@ -170,10 +170,13 @@ pub(crate) fn parse_number(
         }
     }
     let int_digits = pos - int_start;
-    let mut plain_integer = true;
+    let int_is_zero = input.get(int_start) == Some(&b'0');
+    let mut has_exponent = false;
+    let mut frac_digits = 0;
+    let mut frac_leading_zeros = 0;
     if input.get(pos) == Some(&b'.') {
-        plain_integer = false;
         pos += 1;
+        let frac_start = pos;
         if !digit_at(pos) {
             return Err(Fault::syntax(
                 pos,
@@ -186,9 +189,16 @@ pub(crate) fn parse_number(
         while digit_at(pos) {
             pos += 1;
         }
+        frac_digits = pos - frac_start;
+        frac_leading_zeros = input
+            .get(frac_start..pos)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&b| b == b'0')
+            .count();
     }
     if matches!(input.get(pos), Some(b'e' | b'E')) {
-        plain_integer = false;
+        has_exponent = true;
         pos += 1;
         if matches!(input.get(pos), Some(b'+' | b'-')) {
             pos += 1;
@@ -207,13 +217,27 @@ pub(crate) fn parse_number(
         }
     }
     let text = input.get(start..pos).unwrap_or_default();
-    if plain_integer && int_digits <= EXACT_INTEGER_DIGITS {
-        if text == b"-0" {
-            out.push(b'0');
-        } else {
-            out.extend_from_slice(text);
+    if !has_exponent {
+        if frac_digits == 0 && int_digits <= EXACT_DIGITS {
+            out.extend_from_slice(if text == b"-0" { b"0" } else { text });
+            return Ok(pos);
         }
-        return Ok(pos);
+        // A decimal already in canonical form: few enough digits to be the shortest form of
+        // its double, no trailing zero, and (below 1) fewer than six leading zeros, past which
+        // ECMAScript switches to exponent notation.
+        let significant = if int_is_zero {
+            frac_digits - frac_leading_zeros
+        } else {
+            int_digits + frac_digits
+        };
+        let canonical = frac_digits > 0
+            && text.last() != Some(&b'0')
+            && significant <= EXACT_DIGITS
+            && (!int_is_zero || frac_leading_zeros < 6);
+        if canonical {
+            out.extend_from_slice(text);
+            return Ok(pos);
+        }
     }
     let value = std::str::from_utf8(text)
         .ok()

@@ -46,6 +46,8 @@ struct Member {
     name: Name,
     /// Input offset of the name's opening quote, for error messages.
     name_offset: usize,
+    /// The decoded name is ASCII, so plain byte order is its UTF-16 order.
+    ascii: bool,
     /// The member's `"name":value` bytes in the output.
     start: usize,
     end: usize,
@@ -235,6 +237,7 @@ impl<'a, 'b> Parser<'a, 'b> {
         self.scratch.members.push(Member {
             name,
             name_offset,
+            ascii: parsed.ascii,
             start,
             end: start,
         });
@@ -317,13 +320,22 @@ impl<'a, 'b> Parser<'a, 'b> {
             Name::Input(s, e) => span(input, s, e),
             Name::Decoded(s, e) => span(names, s, e),
         };
-        let in_order = members.windows(2).all(
-            |pair| matches!(pair, [a, b] if cmp_utf16(name_of(a), name_of(b)) == Ordering::Less),
-        );
+        // When either name is ASCII, the first difference involves an ASCII byte, where byte
+        // order and UTF-16 order agree.
+        let order = |a: &Member, b: &Member| {
+            if a.ascii || b.ascii {
+                name_of(a).cmp(name_of(b))
+            } else {
+                cmp_utf16(name_of(a), name_of(b))
+            }
+        };
+        let in_order = members
+            .windows(2)
+            .all(|pair| matches!(pair, [a, b] if order(a, b) == Ordering::Less));
         if in_order {
             return Ok(());
         }
-        members.sort_unstable_by(|a, b| cmp_utf16(name_of(a), name_of(b)));
+        members.sort_unstable_by(order);
         let duplicate = members
             .windows(2)
             .filter_map(|pair| match pair {

@@ -74,12 +74,55 @@ pub(crate) fn invalid_utf8(input: &[u8], offset: usize) -> Fault {
     )
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Finds the end of the run of bytes starting at `pos` that are copied as they are, eight bytes
+/// at a time; returns the offset of the first quote, backslash or control byte (or the end of
+/// the input) and whether the run may hold non-ASCII bytes.
+#[inline]
+fn scan_run(input: &[u8], mut pos: usize) -> (usize, bool) {
+    let mut high = 0u64;
+    while let Some(chunk) = input.get(pos..pos + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(bytes);
+        // In each mask the lowest flagged byte is exact; borrows can only flag bytes above it.
+        let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+        let quote = zero_byte(word ^ (ONES * u64::from(b'"')));
+        let backslash = zero_byte(word ^ (ONES * u64::from(b'\\')));
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        let stop = quote | backslash | control;
+        if stop != 0 {
+            let at = pos + (stop.trailing_zeros() / 8) as usize;
+            return (
+                at,
+                high & HIGHS != 0 || input.get(pos..at).is_some_and(|b| !b.is_ascii()),
+            );
+        }
+        high |= word;
+        pos += 8;
+    }
+    let mut non_ascii = high & HIGHS != 0;
+    while let Some(&b) = input.get(pos) {
+        if ends_run(b) {
+            break;
+        }
+        non_ascii |= b >= 0x80;
+        pos += 1;
+    }
+    (pos, non_ascii)
+}
+
 /// Where a parsed string ended and whether it held escapes.
 pub(crate) struct ParsedString {
     /// Offset just past the closing quote.
     pub(crate) end: usize,
     /// True when the string contained escapes, so its decoded form differs from its raw bytes.
     pub(crate) escaped: bool,
+    /// True when the decoded string is all ASCII, so byte order is UTF-16 order.
+    pub(crate) ascii: bool,
 }
 
 /// Parses the string whose opening quote is at `open`, appending its canonical form to `out`.
@@ -99,18 +142,14 @@ pub(crate) fn parse_string(
     let content = open + 1;
     let mut pos = content;
     let mut escaped = false;
+    let mut ascii = true;
     loop {
         let run_start = pos;
-        let mut high_bits = 0u8;
-        while let Some(&b) = input.get(pos) {
-            if ends_run(b) {
-                break;
-            }
-            high_bits |= b;
-            pos += 1;
-        }
+        let (run_end, non_ascii) = scan_run(input, pos);
+        pos = run_end;
         let run = input.get(run_start..pos).unwrap_or_default();
-        if high_bits >= 0x80 {
+        if non_ascii {
+            ascii = false;
             if let Err(e) = std::str::from_utf8(run) {
                 return Err(invalid_utf8(input, run_start + e.valid_up_to()));
             }
@@ -127,6 +166,7 @@ pub(crate) fn parse_string(
                 return Ok(ParsedString {
                     end: pos + 1,
                     escaped,
+                    ascii,
                 });
             }
             Some(b'\\') => {
@@ -137,6 +177,7 @@ pub(crate) fn parse_string(
                     }
                 }
                 let (c, next) = parse_escape(input, pos, strict)?;
+                ascii &= c.is_ascii();
                 push_char(c, out);
                 if let Some(name) = decoded.as_deref_mut() {
                     name.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
