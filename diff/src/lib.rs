@@ -1,9 +1,23 @@
 //! canonfuzz-diff: the conformance corpus and its runner, importers for third-party vectors,
 //! and the pieces of the `canonfuzz` command line.
 
+pub mod campaign;
 pub mod canon;
+pub mod compare;
 pub mod conformance;
+pub mod findings;
+pub mod gen;
+pub mod impls;
 pub mod import;
 pub mod manifest;
+pub mod mutants;
+pub mod outcome;
 pub mod properties;
+pub mod selftest;
+pub mod shrink;
+pub mod summary;
+pub mod tree;
 pub mod vector;
+
+/// Cases a campaign runs when given neither `--cases` nor `--duration`.
+pub const DEFAULT_CASES: u64 = 20_000;

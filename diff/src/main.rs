@@ -3,11 +3,14 @@
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use canonfuzz_core::jcs::{Canonicalizer, Options, DEFAULT_MAX_DEPTH};
+use canonfuzz_diff::campaign::{self, Config};
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
+use canonfuzz_diff::{selftest, summary};
 use clap::{Parser, Subcommand};
 
 const ABOUT: &str =
@@ -75,6 +78,58 @@ enum Command {
         #[arg(value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Run a differential campaign: generate inputs, compare every implementation, minimize
+    /// and save each disagreement as a vector.
+    ///
+    /// Exits 0 when the core agrees with the consensus of the independent implementations or
+    /// differs only by registered policy, 1 when the core has a new divergence, 2 when the
+    /// harness itself failed.
+    Diff {
+        /// The family of inputs.
+        #[arg(long, default_value = "jcs", value_parser = ["jcs"])]
+        family: String,
+        /// Number of cases to run (default 20,000 when --duration is not given either).
+        #[arg(long, value_name = "N")]
+        cases: Option<u64>,
+        /// Run for this long instead: e.g. 90s, 10m, 1h.
+        #[arg(long, value_name = "D", value_parser = parse_duration)]
+        duration: Option<Duration>,
+        /// The seed every input derives from.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Threads (and worker processes per external implementation).
+        #[arg(long, value_name = "J")]
+        jobs: Option<usize>,
+        /// Compare the core with these implementations only (comma-separated names).
+        #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+        impls: Vec<String>,
+        /// Corpus directory findings are saved into.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Save no vectors.
+        #[arg(long)]
+        no_save: bool,
+        /// Run shard I of N: the cases whose index is I modulo N.
+        #[arg(long, value_name = "I/N", value_parser = parse_shard, default_value = "0/1")]
+        shard: (u64, u64),
+        /// Also write the summary as JSON to FILE.
+        #[arg(long, value_name = "FILE")]
+        summary_json: Option<PathBuf>,
+    },
+    /// Prove the harness works: run it with planted mutants of the core in the core's place.
+    ///
+    /// Each mutant (member order by UTF-8 bytes, Rust's float formatting, '/' escaped,
+    /// uppercase \u hex, -0 kept, exponent without '+', big integers verbatim, duplicates
+    /// accepted) must be told apart from the real core within 10,000 cases and minimized to at
+    /// most 64 bytes. Exits 1 if one is not.
+    Selftest {
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The seed the cases derive from.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+    },
     /// Convert published third-party test data into a vector file in the corpus.
     Import {
         /// Which kind of data PATH holds.
@@ -86,6 +141,35 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         corpus: Option<PathBuf>,
     },
+}
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(text.len()),
+    );
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration such as 90s, 10m or 1h"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(format!("unknown unit {unit:?}; use s, m or h")),
+    };
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+    match parsed {
+        Some((i, n)) if n > 0 && i < n => Ok((i, n)),
+        _ => Err(format!(
+            "{text:?} is not a shard I/N with I < N, such as 0/4"
+        )),
+    }
 }
 
 /// The corpus directory: the one given, else `./corpus`, else the repository's own.
@@ -166,6 +250,25 @@ fn vectors(dir: PathBuf) -> ExitCode {
     }
 }
 
+fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
+    let summary = match campaign::run(config) {
+        Ok(s) => s,
+        Err(e) => return usage_error(format!("the campaign failed: {e}")),
+    };
+    print!("{}", summary::render(&summary));
+    if let Some(path) = summary_json {
+        let text = serde_json::to_vec_pretty(&summary::to_json(&summary)).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text) {
+            return usage_error(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    if summary.core_diverges() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Canon {
@@ -189,6 +292,49 @@ fn main() -> ExitCode {
                 Err(e) => usage_error(e),
             }
         }
+        Command::Diff {
+            family: _,
+            cases,
+            duration,
+            seed,
+            jobs,
+            impls,
+            out,
+            no_save,
+            shard,
+            summary_json,
+        } => {
+            let config = Config {
+                cases,
+                duration,
+                seed,
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+                impls,
+                out: (!no_save).then(|| corpus_dir(out)),
+                shard,
+                progress: true,
+            };
+            diff(&config, summary_json.as_deref())
+        }
+        Command::Selftest { json, seed } => match selftest::run(seed) {
+            Ok(run) => {
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&run.to_json()).unwrap_or_default()
+                    );
+                } else {
+                    print!("{}", run.render());
+                }
+                if run.passed() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => usage_error(format!("the self-test failed to run: {e}")),
+        },
         Command::Import {
             source,
             path,

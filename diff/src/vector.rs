@@ -119,6 +119,9 @@ pub struct TestCase {
     /// The stable error kind of a rejection (see `canonfuzz_core::jcs::ErrorKind`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_kind: Option<String>,
+    /// For a differential finding: what each implementation did, as the campaign saw it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub outcomes: BTreeMap<String, serde_json::Value>,
 }
 
 impl TestCase {
@@ -138,6 +141,7 @@ impl TestCase {
             expected: None,
             result: Expectation::Valid,
             error_kind: None,
+            outcomes: BTreeMap::new(),
         }
     }
 

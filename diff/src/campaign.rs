@@ -1,0 +1,402 @@
+//! A differential campaign: generate inputs, run every implementation on them in batches across
+//! cores, compare, keep one input per disagreement signature (the lowest case index, so the
+//! result does not depend on timing or thread count), minimize it, and save it as a vector.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::compare::{agree, evaluate, Evaluation, Member, Verdict};
+use crate::findings;
+use crate::gen::{jcs_case, Category};
+use crate::impls::{self, Implementation};
+use crate::outcome::Outcome;
+use crate::shrink::minimize;
+
+/// The family every campaign here runs; others join as their generators land.
+pub const FAMILY: &str = "jcs";
+/// Cases per batch: large enough that worker round trips are cheap.
+pub const BATCH: u64 = 256;
+/// Candidates the minimizer may try per finding.
+const SHRINK_BUDGET: usize = 2_000;
+/// Time the minimizer may spend per finding; slow implementations make some candidates dear.
+const SHRINK_TIME: Duration = Duration::from_secs(5);
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Stop after this many cases (of this shard).
+    pub cases: Option<u64>,
+    /// Stop after this long.
+    pub duration: Option<Duration>,
+    /// The seed every input derives from.
+    pub seed: u64,
+    /// Threads, and worker processes per external implementation.
+    pub jobs: usize,
+    /// Implementations to compare with the core; empty for all.
+    pub impls: Vec<String>,
+    /// Corpus directory that findings are saved into; `None` saves nothing.
+    pub out: Option<PathBuf>,
+    /// This shard's index and the number of shards: case `i` belongs to shard `i % count`.
+    pub shard: (u64, u64),
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// The implementations under comparison.
+pub struct Harness {
+    impls: Vec<Box<dyn Implementation>>,
+    members: Vec<Member>,
+}
+
+impl Harness {
+    /// The selected implementations that can run here, and those that cannot, with why.
+    pub fn new(select: &[String]) -> Result<(Harness, Vec<(String, String)>), String> {
+        let mut missing = Vec::new();
+        let mut impls = Vec::new();
+        for imp in impls::all(select)? {
+            match imp.available() {
+                Ok(()) => impls.push(imp),
+                Err(why) => missing.push((imp.name().to_string(), why)),
+            }
+        }
+        Ok((Harness::with(impls), missing))
+    }
+
+    /// A harness over the given implementations.
+    pub fn with(impls: Vec<Box<dyn Implementation>>) -> Harness {
+        let members = impls
+            .iter()
+            .map(|i| Member {
+                name: i.name().to_string(),
+                group: i.group().to_string(),
+            })
+            .collect();
+        Harness { impls, members }
+    }
+
+    /// The implementations, in order.
+    pub fn implementations(&self) -> &[Box<dyn Implementation>] {
+        &self.impls
+    }
+
+    /// Gives the implementations back.
+    pub fn into_implementations(self) -> Vec<Box<dyn Implementation>> {
+        self.impls
+    }
+
+    /// The names and groups of the implementations, in order.
+    pub fn members(&self) -> &[Member] {
+        &self.members
+    }
+
+    /// Runs every implementation on every input, the implementations side by side; per input,
+    /// the outcomes in implementation order.
+    pub fn outcomes(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
+        let per_impl: Vec<Vec<Outcome>> =
+            self.impls.par_iter().map(|i| i.run_batch(inputs)).collect();
+        (0..inputs.len())
+            .map(|case| {
+                per_impl
+                    .iter()
+                    .map(|o| {
+                        o.get(case)
+                            .cloned()
+                            .unwrap_or(Outcome::Crashed("no answer".into()))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Runs every implementation on every input; per input, the outcomes (in implementation
+    /// order) and their evaluation.
+    pub fn run(&self, inputs: &[&[u8]]) -> Vec<(Vec<Outcome>, Evaluation)> {
+        self.outcomes(inputs)
+            .into_iter()
+            .map(|outcomes| {
+                let evaluation = evaluate(FAMILY, &self.members, &outcomes);
+                (outcomes, evaluation)
+            })
+            .collect()
+    }
+
+    /// Shrinks `input` while its disagreement keeps `signature`.
+    pub fn minimize(&self, input: &[u8], signature: &str) -> Vec<u8> {
+        let deadline = Instant::now() + SHRINK_TIME;
+        let mut judge = |candidates: &[Vec<u8>]| {
+            if Instant::now() >= deadline {
+                return vec![false; candidates.len()];
+            }
+            let refs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
+            self.run(&refs)
+                .into_iter()
+                .map(|(_, e)| e.signature == signature)
+                .collect()
+        };
+        minimize(input, &mut judge, SHRINK_BUDGET)
+    }
+}
+
+/// One disagreement, by signature.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The stable signature.
+    pub signature: String,
+    /// The category of the generator that found it.
+    pub category: Category,
+    /// The first case (lowest index) that showed it.
+    pub case: u64,
+    /// That case's input.
+    pub input: Vec<u8>,
+    /// The minimized input.
+    pub minimized: Vec<u8>,
+    /// Every implementation's outcome on the minimized input.
+    pub outcomes: Vec<Outcome>,
+    /// The comparison on the minimized input.
+    pub evaluation: Evaluation,
+    /// How many cases showed this signature.
+    pub count: u64,
+    /// The vector written for it, relative to the corpus, if one was written.
+    pub vector: Option<String>,
+}
+
+/// Per implementation: how often it agreed with the consensus.
+#[derive(Debug, Clone, Default)]
+pub struct ImplStats {
+    /// Name, version and independence group.
+    pub name: String,
+    /// The pinned version.
+    pub version: String,
+    /// The independence group.
+    pub group: String,
+    /// Cases with a consensus that it answered.
+    pub answered: u64,
+    /// Of those, cases where it agreed with the consensus.
+    pub agreed: u64,
+    /// Findings in which it diverges.
+    pub findings: u64,
+}
+
+/// What a campaign did and found.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// The seed.
+    pub seed: u64,
+    /// Cases run.
+    pub cases: u64,
+    /// Wall time running the cases.
+    pub elapsed: Duration,
+    /// Wall time minimizing and saving the findings.
+    pub shrink_elapsed: Duration,
+    /// Per implementation.
+    pub impls: Vec<ImplStats>,
+    /// Implementations that could not run here, with why.
+    pub missing: Vec<(String, String)>,
+    /// Every distinct disagreement, by signature.
+    pub findings: Vec<Finding>,
+    /// Cases per verdict.
+    pub verdicts: BTreeMap<&'static str, u64>,
+}
+
+impl Summary {
+    /// Cases per second over the whole run.
+    pub fn cases_per_second(&self) -> f64 {
+        self.cases as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// Whether the core diverges from the consensus anywhere outside registered policy.
+    pub fn core_diverges(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.evaluation.verdict == Verdict::CoreDiverges)
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    findings: BTreeMap<String, Finding>,
+    answered: Vec<u64>,
+    agreed: Vec<u64>,
+    verdicts: BTreeMap<&'static str, u64>,
+    cases: u64,
+}
+
+fn progress_bar(config: &Config) -> ProgressBar {
+    let bar = match config.cases {
+        Some(n) => ProgressBar::new(n),
+        None => ProgressBar::new(0),
+    };
+    if !config.progress {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{wide_bar}] {human_pos}/{human_len} cases  {per_sec}  findings: {msg}  ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_message("0");
+    bar
+}
+
+/// Runs a campaign.
+pub fn run(config: &Config) -> Result<Summary, String> {
+    let (harness, missing) = Harness::new(&config.impls)?;
+    let jobs = config.jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (shard, shards) = config.shard;
+    let limit = match (config.cases, config.duration) {
+        (None, None) => Some(crate::DEFAULT_CASES),
+        (cases, _) => cases,
+    };
+    let config = Config {
+        cases: limit,
+        ..config.clone()
+    };
+    let started = Instant::now();
+    let deadline = config.duration.map(|d| started + d);
+    let bar = progress_bar(&config);
+    let next_batch = AtomicU64::new(0);
+    let n = harness.implementations().len();
+    let tally = Mutex::new(Tally {
+        answered: vec![0; n],
+        agreed: vec![0; n],
+        ..Tally::default()
+    });
+    pool.scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|_| loop {
+                let batch = next_batch.fetch_add(1, Ordering::Relaxed);
+                let start = batch * BATCH;
+                let end = match limit {
+                    Some(l) if start >= l => break,
+                    Some(l) => (start + BATCH).min(l),
+                    None => start + BATCH,
+                };
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                let cases: Vec<(u64, Category, Vec<u8>)> = (start..end)
+                    .map(|local| {
+                        let index = local * shards + shard;
+                        let (category, input) = jcs_case(config.seed, index);
+                        (index, category, input)
+                    })
+                    .collect();
+                let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
+                let results = harness.run(&inputs);
+                let Ok(mut t) = tally.lock() else { break };
+                for ((index, category, input), (outcomes, evaluation)) in cases.iter().zip(results)
+                {
+                    t.cases += 1;
+                    *t.verdicts.entry(evaluation.verdict.name()).or_default() += 1;
+                    if let Some(consensus) = &evaluation.consensus {
+                        for (i, o) in outcomes.iter().enumerate() {
+                            if o.is_answer() {
+                                t.answered[i] += 1;
+                                t.agreed[i] += u64::from(agree(o, consensus));
+                            }
+                        }
+                    }
+                    if evaluation.verdict == Verdict::Agree {
+                        continue;
+                    }
+                    let entry = t
+                        .findings
+                        .entry(evaluation.signature.clone())
+                        .or_insert_with(|| Finding {
+                            signature: evaluation.signature.clone(),
+                            category: *category,
+                            case: *index,
+                            input: input.clone(),
+                            minimized: Vec::new(),
+                            outcomes: outcomes.clone(),
+                            evaluation: evaluation.clone(),
+                            count: 0,
+                            vector: None,
+                        });
+                    entry.count += 1;
+                    if *index < entry.case {
+                        entry.case = *index;
+                        entry.category = *category;
+                        entry.input = input.clone();
+                        entry.outcomes = outcomes.clone();
+                        entry.evaluation = evaluation.clone();
+                    }
+                }
+                let found = t.findings.len();
+                drop(t);
+                bar.inc(end - start);
+                if let Some(d) = config.duration {
+                    let elapsed = started.elapsed().as_secs_f64().max(1e-3);
+                    bar.set_length((bar.position() as f64 * d.as_secs_f64() / elapsed) as u64);
+                }
+                bar.set_message(found.to_string());
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let shrink_started = Instant::now();
+    let tally = tally
+        .into_inner()
+        .map_err(|_| "a campaign thread panicked".to_string())?;
+    let mut found: Vec<Finding> = tally.findings.into_values().collect();
+    let shrink_bar = progress_bar(&Config {
+        cases: Some(found.len() as u64),
+        ..config.clone()
+    });
+    pool.install(|| {
+        found.par_iter_mut().for_each(|f| {
+            f.minimized = harness.minimize(&f.input, &f.signature);
+            if let Some((outcomes, evaluation)) = harness.run(&[&f.minimized]).into_iter().next() {
+                f.outcomes = outcomes;
+                f.evaluation = evaluation;
+            }
+            shrink_bar.inc(1);
+        })
+    });
+    shrink_bar.finish_and_clear();
+    let impls: Vec<ImplStats> = harness
+        .implementations()
+        .iter()
+        .enumerate()
+        .map(|(i, imp)| ImplStats {
+            name: imp.name().to_string(),
+            version: imp.version(),
+            group: imp.group().to_string(),
+            answered: tally.answered[i],
+            agreed: tally.agreed[i],
+            findings: found
+                .iter()
+                .filter(|f| f.evaluation.diverging.iter().any(|d| d == imp.name()))
+                .count() as u64,
+        })
+        .collect();
+    if let Some(dir) = &config.out {
+        for finding in &mut found {
+            finding.vector = findings::save(dir, finding, config.seed, &impls)?;
+        }
+        crate::manifest::Manifest::build(dir)?.write(dir)?;
+    }
+    Ok(Summary {
+        seed: config.seed,
+        cases: tally.cases,
+        elapsed,
+        shrink_elapsed: shrink_started.elapsed(),
+        impls,
+        missing,
+        findings: found,
+        verdicts: tally.verdicts,
+    })
+}

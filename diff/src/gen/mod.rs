@@ -1,0 +1,128 @@
+//! Input generators for the JCS family: deterministic from the campaign seed and the case
+//! index alone (so shards and thread counts never change which input a case gets), structure-
+//! aware, and weighted toward where implementations are known to differ.
+
+mod mutate;
+mod numbers;
+mod strings;
+mod structure;
+
+/// A small, fast, deterministic generator (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// The generator for case `index` of a campaign with `seed`.
+    pub fn for_case(seed: u64, index: u64) -> Rng {
+        let mut rng = Rng(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        rng.next_u64();
+        rng
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+
+    /// True with probability `percent`/100.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    /// One element of a non-empty slice.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+/// What part of the input space a case explores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// Number formatting and parsing.
+    Numbers,
+    /// Member order and names.
+    Ordering,
+    /// String escapes and Unicode.
+    Escapes,
+    /// Whitespace, nesting and mixed documents.
+    Structure,
+    /// Byte-level damage to valid documents: what must be rejected, and how.
+    Rejections,
+}
+
+impl Category {
+    /// Every category, in report order.
+    pub const ALL: [Category; 5] = [
+        Category::Numbers,
+        Category::Ordering,
+        Category::Escapes,
+        Category::Structure,
+        Category::Rejections,
+    ];
+
+    /// A stable lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Numbers => "numbers",
+            Category::Ordering => "ordering",
+            Category::Escapes => "escapes",
+            Category::Structure => "structure",
+            Category::Rejections => "rejections",
+        }
+    }
+
+    /// The category with this name.
+    pub fn from_name(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// The input for case `index` of a JCS campaign with `seed`.
+pub fn jcs_case(seed: u64, index: u64) -> (Category, Vec<u8>) {
+    let mut rng = Rng::for_case(seed, index);
+    let category = match rng.below(100) {
+        0..=34 => Category::Numbers,
+        35..=54 => Category::Ordering,
+        55..=74 => Category::Escapes,
+        75..=87 => Category::Structure,
+        _ => Category::Rejections,
+    };
+    let mut out = Vec::new();
+    match category {
+        Category::Numbers => numbers::document(&mut rng, &mut out),
+        Category::Ordering => strings::object_with_tricky_names(&mut rng, &mut out),
+        Category::Escapes => strings::document(&mut rng, &mut out),
+        Category::Structure => structure::document(&mut rng, &mut out),
+        Category::Rejections => mutate::damaged(&mut rng, &mut out),
+    }
+    (category, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases_depend_on_seed_and_index_only() {
+        assert_eq!(jcs_case(7, 12345), jcs_case(7, 12345));
+        assert_ne!(jcs_case(7, 1).1, jcs_case(8, 1).1);
+    }
+
+    #[test]
+    fn every_category_is_generated() {
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..500 {
+            seen.insert(jcs_case(1, i).0);
+        }
+        assert_eq!(seen.len(), Category::ALL.len());
+    }
+}

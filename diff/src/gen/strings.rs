@@ -1,0 +1,158 @@
+//! Strings and member names: escapes, controls, Unicode at the UTF-16 boundary.
+
+use super::Rng;
+
+/// Characters worth escaping or not: C0 controls, quote, backslash, solidus, DEL, C1,
+/// U+2028/2029, noncharacters, the top of the BMP, astral characters, look-alikes.
+const TRICKY: [char; 30] = [
+    '\u{0}',
+    '\u{8}',
+    '\t',
+    '\u{b}',
+    '\u{c}',
+    '\r',
+    '\u{1f}',
+    '"',
+    '\\',
+    '/',
+    '\u{7f}',
+    '\u{80}',
+    '\u{9f}',
+    '\u{a0}',
+    'é',
+    '\u{301}',
+    '\u{2028}',
+    '\u{2029}',
+    '\u{d7ff}',
+    '\u{e000}',
+    '\u{fb33}',
+    '\u{fdd0}',
+    '\u{ff61}',
+    '\u{fffd}',
+    '\u{ffff}',
+    '\u{10000}',
+    '😀',
+    '\u{1f602}',
+    '\u{10ffff}',
+    'a',
+];
+
+const PLAIN: [&str; 6] = ["a", "b", "z", "A", "aa", "key"];
+
+fn escape(c: char, upper: bool) -> String {
+    let mut units = [0u16; 2];
+    c.encode_utf16(&mut units)
+        .iter()
+        .map(|u| {
+            if upper {
+                format!("\\u{u:04X}")
+            } else {
+                format!("\\u{u:04x}")
+            }
+        })
+        .collect()
+}
+
+/// Appends one character to a JSON string literal being built, raw or escaped.
+fn push_char(rng: &mut Rng, c: char, out: &mut String) {
+    let must_escape = c == '"' || c == '\\' || c < ' ';
+    match rng.below(10) {
+        0..=3 => out.push_str(&escape(c, rng.chance(50))),
+        4 if must_escape => out.push_str(match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\u{8}' => "\\b",
+            '\t' => "\\t",
+            '\u{c}' => "\\f",
+            '\r' => "\\r",
+            _ => "\\u0001",
+        }),
+        5 if c == '/' => out.push_str("\\/"),
+        _ if must_escape && !rng.chance(3) => out.push_str(&escape(c, false)),
+        _ => out.push(c),
+    }
+}
+
+/// A JSON string literal, quotes included.
+pub fn string(rng: &mut Rng) -> String {
+    let mut out = String::from("\"");
+    for _ in 0..rng.below(6) {
+        match rng.below(40) {
+            0 => {
+                let lone: &str =
+                    rng.pick(&["\\ud800", "\\udc00", "\\udc00\\ud800", "\\uDBFF\\uDBFF"]);
+                out.push_str(lone)
+            }
+            1..=8 => {
+                let plain = rng.pick(&PLAIN);
+                out.push_str(plain)
+            }
+            _ => {
+                let c = rng.pick(&TRICKY);
+                push_char(rng, c, &mut out);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A member name: mostly characters around the UTF-16 vs code point boundary.
+fn name(rng: &mut Rng) -> String {
+    const NAMES: [char; 10] = [
+        'a',
+        'é',
+        '\u{e000}',
+        '\u{ff61}',
+        '\u{ffff}',
+        '\u{10000}',
+        '😀',
+        '\u{fb33}',
+        '\u{1f602}',
+        '\u{d7ff}',
+    ];
+    let mut out = String::from("\"");
+    for _ in 0..1 + rng.below(3) {
+        let c = rng.pick(&NAMES);
+        if rng.chance(25) {
+            out.push_str(&escape(c, rng.chance(50)));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// An object whose names sort differently by UTF-8 bytes, code points and UTF-16 units, with
+/// an occasional pair of names equal only after unescaping.
+pub fn object_with_tricky_names(rng: &mut Rng, out: &mut Vec<u8>) {
+    let mut members: Vec<String> = (0..2 + rng.below(5))
+        .map(|i| format!("{}:{i}", name(rng)))
+        .collect();
+    if rng.chance(8) {
+        members.push(format!(
+            "{}:0",
+            rng.pick(&["\"\\u0061\"", "\"a\"", "\"\\u00e9\"", "\"e\\u0301\""])
+        ));
+    }
+    out.push(b'{');
+    out.extend_from_slice(members.join(",").as_bytes());
+    out.push(b'}');
+}
+
+/// A string, an array of strings, or an object of strings.
+pub fn document(rng: &mut Rng, out: &mut Vec<u8>) {
+    let text = match rng.below(3) {
+        0 => string(rng),
+        1 => format!(
+            "[{}]",
+            (0..1 + rng.below(4))
+                .map(|_| string(rng))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        _ => format!("{{{}:{}}}", string(rng), string(rng)),
+    };
+    out.extend_from_slice(text.as_bytes());
+}

@@ -1,0 +1,107 @@
+//! Third-party Rust JCS crates, in process. Each serializes a `serde_json::Value`, so the input
+//! is parsed by serde_json first; all three depend on serde_json with `float_roundtrip`, and
+//! nothing in this crate may enable `arbitrary_precision` or `preserve_order`, which would
+//! change their parsing (a test below guards it).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::Value;
+
+use super::Implementation;
+use crate::outcome::{classify_message, Outcome};
+
+/// A crate that canonicalizes a parsed `serde_json::Value`.
+pub struct SerdeValueImpl {
+    name: &'static str,
+    version: &'static str,
+    canonicalize: fn(&Value) -> Result<Vec<u8>, String>,
+}
+
+/// serde_jcs, pinned in Cargo.toml.
+pub fn serde_jcs() -> SerdeValueImpl {
+    SerdeValueImpl {
+        name: "serde_jcs",
+        version: "0.2.0",
+        canonicalize: |v| serde_jcs::to_vec(v).map_err(|e| e.to_string()),
+    }
+}
+
+/// serde_json_canonicalizer, pinned in Cargo.toml.
+pub fn serde_json_canonicalizer() -> SerdeValueImpl {
+    SerdeValueImpl {
+        name: "serde_json_canonicalizer",
+        version: "0.4.1",
+        canonicalize: |v| serde_json_canonicalizer::to_vec(v).map_err(|e| e.to_string()),
+    }
+}
+
+/// json-canon, pinned in Cargo.toml.
+pub fn json_canon() -> SerdeValueImpl {
+    SerdeValueImpl {
+        name: "json-canon",
+        version: "0.1.3",
+        canonicalize: |v| json_canon::to_vec(v).map_err(|e| e.to_string()),
+    }
+}
+
+impl SerdeValueImpl {
+    fn run_one(&self, input: &[u8]) -> Outcome {
+        let value: Value = match serde_json::from_slice(input) {
+            Ok(v) => v,
+            Err(e) => return Outcome::Rejected(classify_message(&e.to_string())),
+        };
+        match catch_unwind(AssertUnwindSafe(|| (self.canonicalize)(&value))) {
+            Ok(Ok(out)) => Outcome::Ok(out),
+            Ok(Err(message)) => Outcome::Rejected(classify_message(&message)),
+            Err(_) => Outcome::Crashed("panicked".to_string()),
+        }
+    }
+}
+
+impl Implementation for SerdeValueImpl {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn version(&self) -> String {
+        self.version.to_string()
+    }
+
+    fn group(&self) -> &str {
+        "rust-serde_json+ryu-js"
+    }
+
+    fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+        inputs.iter().map(|input| self.run_one(input)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_json_features_stay_as_the_crates_expect() {
+        // preserve_order would keep "b" first; arbitrary_precision would keep the digits.
+        let v: Value = serde_json::from_str(r#"{"b":1,"a":2.50}"#).unwrap();
+        assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"a":2.5,"b":1}"#);
+        // float_roundtrip: correctly rounded parsing.
+        let v: Value = serde_json::from_str("2.4703282292062328e-324").unwrap();
+        assert_eq!(v.as_f64(), Some(5e-324));
+    }
+
+    #[test]
+    fn pinned_versions_match_the_lockfile() {
+        let lock =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
+        for imp in [serde_jcs(), serde_json_canonicalizer(), json_canon()] {
+            let entry = format!("name = \"{}\"\nversion = \"{}\"", imp.name, imp.version);
+            assert!(
+                lock.contains(&entry),
+                "{} is not locked at {}",
+                imp.name,
+                imp.version
+            );
+        }
+    }
+}

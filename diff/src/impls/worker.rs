@@ -1,0 +1,437 @@
+//! Implementations in other runtimes, run as long-lived worker processes that speak the
+//! `canon --jsonl` line protocol in batches.
+//!
+//! Their dependencies are pinned (`oracles/node/package-lock.json`, `oracles/python/
+//! requirements.txt` with hashes) and installed by the harness itself on first use. A worker
+//! that crashes, hangs or answers garbage is restarted; the input it was on is recorded as
+//! crashed or timed out, and the rest of the batch goes on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::Implementation;
+use crate::outcome::{classify_message, Outcome};
+
+/// How long a worker may take over one input before it is restarted.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The directory holding the worker scripts and their pinned dependencies.
+pub fn oracles_dir() -> PathBuf {
+    std::env::var_os("CANONFUZZ_ORACLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("oracles"))
+}
+
+/// The runtime a worker needs, and how to install its pinned dependencies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Runtime {
+    Node,
+    Python,
+}
+
+impl Runtime {
+    fn dir(self) -> PathBuf {
+        oracles_dir().join(match self {
+            Runtime::Node => "node",
+            Runtime::Python => "python",
+        })
+    }
+
+    fn program(self) -> PathBuf {
+        match self {
+            Runtime::Node => PathBuf::from("node"),
+            Runtime::Python => self.dir().join(".venv/bin/python"),
+        }
+    }
+
+    fn script(self) -> PathBuf {
+        self.dir().join(match self {
+            Runtime::Node => "worker.mjs",
+            Runtime::Python => "worker.py",
+        })
+    }
+
+    /// Installs the pinned dependencies unless they already are; returns the runtime's
+    /// version, or why the runtime cannot be used.
+    fn prepare(self) -> Result<String, String> {
+        let dir = self.dir();
+        let version = |program: &Path| -> Result<String, String> {
+            let out = Command::new(program)
+                .arg("--version")
+                .output()
+                .map_err(|e| format!("{} not found ({e})", program.display()))?;
+            let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            Ok(if text.is_empty() {
+                String::from_utf8_lossy(&out.stderr).trim().to_string()
+            } else {
+                text
+            })
+        };
+        match self {
+            Runtime::Node => {
+                let runtime = version(Path::new("node"))?;
+                if !dir.join("node_modules/.package-lock.json").is_file() {
+                    run(Command::new("npm")
+                        .args([
+                            "ci",
+                            "--ignore-scripts",
+                            "--no-audit",
+                            "--no-fund",
+                            "--loglevel=error",
+                        ])
+                        .current_dir(&dir))?;
+                }
+                Ok(runtime)
+            }
+            Runtime::Python => {
+                let runtime = version(Path::new("python3"))?;
+                let venv = dir.join(".venv");
+                let stamp = venv.join("canonfuzz-requirements.txt");
+                let wanted =
+                    std::fs::read(dir.join("requirements.txt")).map_err(|e| e.to_string())?;
+                if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
+                    run(Command::new("python3")
+                        .args(["-m", "venv", "--clear"])
+                        .arg(&venv))?;
+                    run(Command::new(venv.join("bin/pip"))
+                        .args([
+                            "install",
+                            "--quiet",
+                            "--disable-pip-version-check",
+                            "--require-hashes",
+                            "--only-binary",
+                            ":all:",
+                            "--no-deps",
+                            "-r",
+                            "requirements.txt",
+                        ])
+                        .current_dir(&dir))?;
+                    std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
+                }
+                Ok(runtime)
+            }
+        }
+    }
+}
+
+fn run(command: &mut Command) -> Result<(), String> {
+    let shown = format!("{command:?}");
+    let out = command.output().map_err(|e| format!("{shown}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{shown} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// Prepares each runtime once per process, whichever implementation asks first.
+fn prepared(runtime: Runtime) -> Result<String, String> {
+    static NODE: OnceLock<Result<String, String>> = OnceLock::new();
+    static PYTHON: OnceLock<Result<String, String>> = OnceLock::new();
+    let cell = match runtime {
+        Runtime::Node => &NODE,
+        Runtime::Python => &PYTHON,
+    };
+    cell.get_or_init(|| runtime.prepare()).clone()
+}
+
+/// A library run in a worker process.
+pub struct WorkerImpl {
+    name: &'static str,
+    library: &'static str,
+    runtime: Runtime,
+    script: PathBuf,
+    timeout: Duration,
+    pool: Mutex<Vec<Process>>,
+}
+
+impl WorkerImpl {
+    fn new(name: &'static str, library: &'static str, runtime: Runtime) -> WorkerImpl {
+        WorkerImpl {
+            name,
+            library,
+            runtime,
+            script: runtime.script(),
+            timeout: ANSWER_TIMEOUT,
+            pool: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The same worker running another script of the same protocol, with another time limit
+    /// per answer: how the restart logic is tested against workers that crash, hang or answer
+    /// garbage on purpose.
+    pub fn with_script(mut self, script: PathBuf, timeout: Duration) -> WorkerImpl {
+        self.script = script;
+        self.timeout = timeout;
+        self
+    }
+}
+
+/// npm library `library` in a Node worker.
+pub fn node(name: &'static str, library: &'static str) -> WorkerImpl {
+    WorkerImpl::new(name, library, Runtime::Node)
+}
+
+/// PyPI library `library` in a Python worker.
+pub fn python(name: &'static str, library: &'static str) -> WorkerImpl {
+    WorkerImpl::new(name, library, Runtime::Python)
+}
+
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    answers: Receiver<Vec<u8>>,
+}
+
+impl Process {
+    fn spawn(runtime: Runtime, script: &Path, library: &str) -> Result<Process, String> {
+        let mut child = Command::new(runtime.program())
+            .arg(script)
+            .arg(library)
+            .current_dir(runtime.dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start the {library} worker: {e}"))?;
+        let stdin = child.stdin.take().ok_or("worker has no stdin")?;
+        let stdout = child.stdout.take().ok_or("worker has no stdout")?;
+        let (send, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if send.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Process {
+            child,
+            stdin,
+            answers,
+        })
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Answer {
+    Ok { ok: String },
+    Error { error: AnswerError },
+}
+
+#[derive(Deserialize)]
+struct AnswerError {
+    kind: String,
+    message: String,
+}
+
+/// Reads one protocol answer; anything else is garbage.
+fn parse_answer(line: &[u8]) -> Outcome {
+    match serde_json::from_slice::<Answer>(line) {
+        Ok(Answer::Ok { ok }) => Outcome::Ok(ok.into_bytes()),
+        Ok(Answer::Error { error }) if error.kind == "other" => {
+            Outcome::Rejected(classify_message(&error.message))
+        }
+        Ok(Answer::Error { error }) => Outcome::Rejected(error.kind),
+        Err(_) => Outcome::Crashed(format!(
+            "answered garbage: {:?}",
+            String::from_utf8_lossy(line)
+        )),
+    }
+}
+
+/// Whether the line protocol can carry `input` unchanged.
+pub fn expressible(input: &[u8]) -> bool {
+    !input.contains(&b'\n') && input.last() != Some(&b'\r')
+}
+
+impl WorkerImpl {
+    fn checkout(&self) -> Result<Process, String> {
+        let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
+        match pooled {
+            Some(p) => Ok(p),
+            None => Process::spawn(self.runtime, &self.script, self.library),
+        }
+    }
+
+    /// Runs the expressible inputs, restarting the worker after a crash or hang.
+    fn run_expressible(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+        let mut outcomes = Vec::with_capacity(inputs.len());
+        while outcomes.len() < inputs.len() {
+            let rest = inputs.get(outcomes.len()..).unwrap_or_default();
+            let mut process = match self.checkout() {
+                Ok(p) => p,
+                Err(e) => {
+                    outcomes.extend(rest.iter().map(|_| Outcome::Crashed(e.clone())));
+                    break;
+                }
+            };
+            let mut batch = Vec::new();
+            for input in rest {
+                batch.extend_from_slice(input);
+                batch.push(b'\n');
+            }
+            let writer_ok = process
+                .stdin
+                .write_all(&batch)
+                .and_then(|()| process.stdin.flush())
+                .is_ok();
+            let mut healthy = writer_ok;
+            for _ in rest {
+                match process.answers.recv_timeout(self.timeout) {
+                    Ok(line) => {
+                        let outcome = parse_answer(&line);
+                        let garbage = matches!(outcome, Outcome::Crashed(_));
+                        outcomes.push(outcome);
+                        if garbage {
+                            healthy = false;
+                            break;
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        outcomes.push(Outcome::TimedOut);
+                        healthy = false;
+                        break;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        outcomes.push(Outcome::Crashed("the worker process exited".to_string()));
+                        healthy = false;
+                        break;
+                    }
+                }
+            }
+            if healthy {
+                if let Ok(mut pool) = self.pool.lock() {
+                    pool.push(process);
+                }
+            } else {
+                process.kill();
+            }
+        }
+        outcomes
+    }
+}
+
+impl Implementation for WorkerImpl {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn version(&self) -> String {
+        let pinned = match self.runtime {
+            Runtime::Node => std::fs::read_to_string(self.runtime.dir().join("package.json"))
+                .ok()
+                .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+                .and_then(|v| v["dependencies"][self.library].as_str().map(str::to_string)),
+            Runtime::Python => std::fs::read_to_string(self.runtime.dir().join("requirements.txt"))
+                .ok()
+                .and_then(|text| {
+                    text.lines().find_map(|l| {
+                        l.strip_prefix(&format!("{}==", self.library))
+                            .map(|v| v.split_whitespace().next().unwrap_or_default().to_string())
+                    })
+                }),
+        };
+        let runtime = prepared(self.runtime).unwrap_or_else(|_| "runtime missing".to_string());
+        format!(
+            "{} ({runtime})",
+            pinned.unwrap_or_else(|| "unknown".to_string())
+        )
+    }
+
+    fn group(&self) -> &str {
+        match self.runtime {
+            Runtime::Node => "node-v8",
+            Runtime::Python => "cpython",
+        }
+    }
+
+    fn available(&self) -> Result<(), String> {
+        prepared(self.runtime).map(|_| ())
+    }
+
+    fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+        if self.available().is_err() {
+            return inputs.iter().map(|_| Outcome::Unsupported).collect();
+        }
+        let sendable: Vec<&[u8]> = inputs.iter().copied().filter(|i| expressible(i)).collect();
+        let mut answers = self.run_expressible(&sendable).into_iter();
+        inputs
+            .iter()
+            .map(|input| {
+                if expressible(input) {
+                    answers
+                        .next()
+                        .unwrap_or(Outcome::Crashed("no answer".to_string()))
+                } else {
+                    Outcome::Unsupported
+                }
+            })
+            .collect()
+    }
+}
+
+impl Drop for WorkerImpl {
+    fn drop(&mut self) {
+        if let Ok(mut pool) = self.pool.lock() {
+            for process in pool.drain(..) {
+                process.kill();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_parsed_or_called_garbage() {
+        assert_eq!(
+            parse_answer(br#"{"ok":"[1]"}"#),
+            Outcome::Ok(b"[1]".to_vec())
+        );
+        assert_eq!(
+            parse_answer(br#"{"error":{"kind":"syntax","message":"x","offset":0}}"#),
+            Outcome::Rejected("syntax".into())
+        );
+        assert_eq!(
+            parse_answer(
+                br#"{"error":{"kind":"other","message":"Infinity is not allowed","offset":0}}"#
+            ),
+            Outcome::Rejected("number_out_of_range".into())
+        );
+        assert!(matches!(
+            parse_answer(b"Traceback (most recent call last):"),
+            Outcome::Crashed(_)
+        ));
+    }
+
+    #[test]
+    fn newlines_cannot_cross_the_line_protocol() {
+        assert!(expressible(b"[1,\t2]\r "));
+        assert!(!expressible(b"[1,\n2]"));
+        assert!(!expressible(b"[1]\r"));
+    }
+}

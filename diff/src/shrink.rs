@@ -1,0 +1,241 @@
+//! The structure-aware minimizer: shrinks an input while a property (in the harness: "the
+//! disagreement keeps its signature") holds. Documents shaped like JSON are cut as trees: drop
+//! members and elements, hoist children, shorten strings, simplify numbers; anything else, and
+//! whatever the tree steps leave, is cut byte by byte.
+
+use crate::tree::{parse, Node};
+
+/// Candidates are judged in batches, so that worker round trips are shared.
+pub trait Judge {
+    /// For each candidate, whether the property still holds.
+    fn keeps(&mut self, candidates: &[Vec<u8>]) -> Vec<bool>;
+}
+
+impl<F: FnMut(&[Vec<u8>]) -> Vec<bool>> Judge for F {
+    fn keeps(&mut self, candidates: &[Vec<u8>]) -> Vec<bool> {
+        self(candidates)
+    }
+}
+
+/// Candidates are judged this many at a time, smallest first; the first chunk holding one that
+/// keeps the property ends the round.
+const CHUNK: usize = 64;
+
+/// Shrinks `input` while `judge` says the property holds, trying at most `budget` candidates.
+/// Every accepted step makes the input strictly shorter, so it ends.
+pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
+    let mut current = input.to_vec();
+    let mut spent = 0;
+    while spent < budget {
+        let mut candidates: Vec<Vec<u8>> = tree_candidates(&current);
+        candidates.extend(byte_candidates(&current));
+        candidates.retain(|c| c.len() < current.len());
+        candidates.sort_by_key(Vec::len);
+        candidates.dedup();
+        candidates.truncate(budget - spent);
+        let mut smaller = None;
+        for chunk in candidates.chunks(CHUNK) {
+            spent += chunk.len();
+            let verdicts = judge.keeps(chunk);
+            if let Some((c, _)) = chunk.iter().zip(verdicts).find(|(_, keeps)| *keeps) {
+                smaller = Some(c.clone());
+                break;
+            }
+        }
+        match smaller {
+            Some(c) => current = c,
+            None => break,
+        }
+    }
+    current
+}
+
+fn tree_candidates(input: &[u8]) -> Vec<Vec<u8>> {
+    let Some(tree) = parse(input) else {
+        return Vec::new();
+    };
+    let mut out = vec![tree.to_bytes()];
+    out.extend(variants(&tree).iter().map(Node::to_bytes));
+    out
+}
+
+/// Every tree one reduction away from `node`.
+fn variants(node: &Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    match node {
+        Node::Scalar(raw) => out.extend(scalar_variants(raw).into_iter().map(Node::Scalar)),
+        Node::Array(items) => {
+            out.extend(items.iter().cloned());
+            for i in 0..items.len() {
+                let mut fewer = items.clone();
+                fewer.remove(i);
+                out.push(Node::Array(fewer));
+            }
+            for (i, item) in items.iter().enumerate() {
+                for variant in variants(item) {
+                    let mut changed = items.clone();
+                    changed[i] = variant;
+                    out.push(Node::Array(changed));
+                }
+            }
+        }
+        Node::Object(members) => {
+            out.extend(members.iter().map(|(_, v)| v.clone()));
+            for i in 0..members.len() {
+                let mut fewer = members.clone();
+                fewer.remove(i);
+                out.push(Node::Object(fewer));
+            }
+            for (i, (name, value)) in members.iter().enumerate() {
+                for shorter in scalar_variants(name) {
+                    let mut changed = members.clone();
+                    changed[i].0 = shorter;
+                    out.push(Node::Object(changed));
+                }
+                for variant in variants(value) {
+                    let mut changed = members.clone();
+                    changed[i].1 = variant;
+                    out.push(Node::Object(changed));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Simpler forms of one raw token.
+fn scalar_variants(raw: &[u8]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    if raw.first() == Some(&b'"') {
+        // Drop one unit: an escape sequence or one UTF-8 character.
+        let body = &raw[1..raw.len().saturating_sub(1).max(1)];
+        let mut i = 0;
+        while i < body.len() {
+            let len = unit_len(&body[i..]);
+            let mut shorter = vec![b'"'];
+            shorter.extend_from_slice(&body[..i]);
+            shorter.extend_from_slice(&body[i + len..]);
+            shorter.push(b'"');
+            out.push(shorter);
+            i += len;
+        }
+    } else {
+        for simple in [&b"0"[..], b"1", b"null"] {
+            out.push(simple.to_vec());
+        }
+        for i in 0..raw.len() {
+            let mut shorter = raw.to_vec();
+            shorter.remove(i);
+            out.push(shorter);
+        }
+    }
+    out
+}
+
+/// The length of the escape or character at the start of a string body.
+fn unit_len(body: &[u8]) -> usize {
+    match body {
+        [b'\\', b'u', ..] => body.len().min(6),
+        [b'\\', ..] => body.len().min(2),
+        [b, ..] if *b >= 0xF0 => body.len().min(4),
+        [b, ..] if *b >= 0xE0 => body.len().min(3),
+        [b, ..] if *b >= 0xC0 => body.len().min(2),
+        _ => 1,
+    }
+}
+
+/// Byte-level candidates never number more than this per round.
+const MAX_BYTE_CANDIDATES: usize = 2_000;
+
+/// The input with one chunk removed, for chunk sizes halving down to one byte; and the input
+/// with as many bytes peeled off both ends, which halves deep nesting.
+fn byte_candidates(input: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut peel = input.len() / 4;
+    while peel >= 1 {
+        out.push(input[peel..input.len() - peel].to_vec());
+        peel /= 2;
+    }
+    let mut size = input.len() / 2;
+    while size >= 1 && out.len() < MAX_BYTE_CANDIDATES {
+        let mut start = 0;
+        while start < input.len() {
+            let end = (start + size).min(input.len());
+            let mut shorter = input[..start].to_vec();
+            shorter.extend_from_slice(&input[end..]);
+            out.push(shorter);
+            start += size;
+        }
+        size /= 2;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shrinks_to_the_part_that_matters() {
+        // Property: the text still holds the number 1e21 somewhere.
+        let mut judge = |cs: &[Vec<u8>]| {
+            cs.iter()
+                .map(|c| c.windows(4).any(|w| w == b"1e21"))
+                .collect()
+        };
+        let out = minimize(
+            br#"{"a":[1,2,{"b":"xyz","c":1e21}],"d":"long string here"}"#,
+            &mut judge,
+            10_000,
+        );
+        assert_eq!(out, b"1e21");
+    }
+
+    #[test]
+    fn shrinks_strings_by_units() {
+        let mut judge = |cs: &[Vec<u8>]| {
+            cs.iter()
+                .map(|c| {
+                    c.windows(6).any(|w| w == b"\\ud800")
+                        && matches!(parse(c), Some(Node::Array(_)))
+                })
+                .collect()
+        };
+        let out = minimize(br#"["ab\u0041\ud800c\u00e9"]"#, &mut judge, 10_000);
+        assert_eq!(out, br#"["\ud800"]"#);
+    }
+
+    #[test]
+    fn bytes_that_are_not_json_shrink_too() {
+        let mut judge = |cs: &[Vec<u8>]| cs.iter().map(|c| c.contains(&0xff)).collect();
+        assert_eq!(minimize(b"[1,2,\xff,3", &mut judge, 10_000), b"\xff");
+    }
+
+    #[test]
+    fn deep_nesting_is_peeled() {
+        let deep = format!("{}{}", "[".repeat(3000), "]".repeat(3000));
+        let mut judge = |cs: &[Vec<u8>]| {
+            cs.iter()
+                .map(|c| {
+                    c.len() >= 258
+                        && c.starts_with(b"[[")
+                        && c.ends_with(b"]]")
+                        && c.iter().filter(|&&b| b == b'[').count() * 2 == c.len()
+                })
+                .collect()
+        };
+        let out = minimize(deep.as_bytes(), &mut judge, 10_000);
+        assert!(out.len() < 600, "{}", out.len());
+    }
+
+    #[test]
+    fn the_budget_is_respected() {
+        let mut calls = 0;
+        let mut judge = |cs: &[Vec<u8>]| {
+            calls += cs.len();
+            vec![false; cs.len()]
+        };
+        minimize(&[b'x'; 200], &mut judge, 50);
+        assert!(calls <= 50);
+    }
+}

@@ -1,0 +1,170 @@
+//! The differential campaign from the command line: summary, vectors, determinism of shards,
+//! and the self-test's planted mutants.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn canonfuzz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A copy of the repository's corpus to run campaigns into.
+fn corpus_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    for rel in canonfuzz_diff::manifest::vector_paths(&from)
+        .unwrap()
+        .into_iter()
+        .chain(["manifest.json".to_string()])
+    {
+        let to = dir.path().join(&rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from.join(&rel), to).unwrap();
+    }
+    dir
+}
+
+const RUST_ONLY: &str = "serde_jcs,serde_json_canonicalizer,json-canon";
+
+fn signatures(summary: &serde_json::Value) -> BTreeSet<String> {
+    summary["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["signature"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_campaign_saves_vectors_that_the_corpus_replays() {
+    let corpus = corpus_copy();
+    let summary_path = corpus.path().join("summary.out");
+    let out = canonfuzz(&[
+        "diff",
+        "--cases",
+        "3000",
+        "--seed",
+        "5",
+        "--impls",
+        &format!("{RUST_ONLY},node-canonicalize"),
+        "--out",
+        corpus.path().to_str().unwrap(),
+        "--summary-json",
+        summary_path.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("3000 cases in"), "{stdout}");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
+    assert_eq!(summary["family"], "jcs");
+    assert_eq!(summary["seed"], 5);
+    assert_eq!(summary["cases"], 3000);
+    assert!(summary["cases_per_s"].as_f64().unwrap() > 0.0);
+    let names: Vec<&str> = summary["implementations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "core",
+            "serde_jcs",
+            "serde_json_canonicalizer",
+            "json-canon",
+            "node-canonicalize"
+        ]
+    );
+    let findings = summary["findings"].as_array().unwrap();
+    assert!(
+        !findings.is_empty(),
+        "serde_json's nesting limit alone makes findings"
+    );
+    for f in findings {
+        for key in ["signature", "diverging", "verdict", "input_hex", "outcomes"] {
+            assert!(f.get(key).is_some(), "finding lacks {key}: {f}");
+        }
+        if let Some(vector) = f["vector"].as_str() {
+            assert!(
+                corpus.path().join(vector).is_file(),
+                "{vector} was not written"
+            );
+        }
+    }
+    assert!(
+        findings.iter().any(|f| f["vector"].is_string()),
+        "no vector was written"
+    );
+    let replay = canonfuzz(&["vectors", corpus.path().to_str().unwrap()]);
+    let replayed = text(&replay.stdout);
+    assert_eq!(replay.status.code(), Some(0), "{replayed}");
+    assert!(replayed.trim_end().ends_with(" passed, 0 failed"));
+}
+
+#[test]
+fn shards_together_find_what_one_run_finds() {
+    let run = |shard: &str, cases: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let out = canonfuzz(&[
+            "diff",
+            "--cases",
+            cases,
+            "--seed",
+            "9",
+            "--impls",
+            RUST_ONLY,
+            "--no-save",
+            "--jobs",
+            "2",
+            "--shard",
+            shard,
+            "--summary-json",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        serde_json::from_slice::<serde_json::Value>(&std::fs::read(path).unwrap()).unwrap()
+    };
+    let whole = run("0/1", "2000");
+    let mut halves = signatures(&run("0/2", "1000"));
+    halves.extend(signatures(&run("1/2", "1000")));
+    assert_eq!(signatures(&whole), halves);
+    assert_eq!(signatures(&whole), signatures(&run("0/1", "2000")));
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let out = canonfuzz(&["diff", "--shard", "3/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = canonfuzz(&["diff", "--impls", "nonesuch", "--cases", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown implementation \"nonesuch\""));
+}
+
+#[test]
+fn the_selftest_catches_every_planted_mutant() {
+    let out = canonfuzz(&["selftest", "--json"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mutants = report["mutants"].as_array().unwrap();
+    assert_eq!(mutants.len(), 8);
+    for m in mutants {
+        assert_eq!(m["detected"], true, "{m}");
+        assert!(
+            m["cases_until_detection"].as_u64().unwrap() <= 10_000,
+            "{m}"
+        );
+        assert!(m["minimized_bytes"].as_u64().unwrap() <= 64, "{m}");
+    }
+}
