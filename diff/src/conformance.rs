@@ -8,7 +8,7 @@ use std::path::Path;
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
-use crate::vector::{readable, Expectation, TestCase, VectorFile, JCS_SCHEMA};
+use crate::vector::{excerpt, Expectation, TestCase, VectorFile, JCS_SCHEMA};
 
 /// Something wrong in the corpus or a test that the core did not pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,19 +189,10 @@ fn lint_file(path: &str, file: &VectorFile, report: &mut Report) {
     }
 }
 
-/// Shortens text for a failure message.
-fn excerpt(text: &str) -> String {
-    const LIMIT: usize = 160;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),
-        None => format!("{text:?}"),
-    }
-}
-
 /// Runs one JCS test; the error says what was expected and what the core did.
 pub fn check_jcs(test: &TestCase, canonicalizer: &mut Canonicalizer) -> Result<(), String> {
     let input = test.input_bytes()?;
-    let shown = excerpt(&readable(&input));
+    let shown = excerpt(&input);
     let comment = &test.comment;
     match (canonicalizer.canonicalize(&input), test.result) {
         (Ok(out), Expectation::Valid | Expectation::Acceptable) => {
@@ -211,15 +202,15 @@ pub fn check_jcs(test: &TestCase, canonicalizer: &mut Canonicalizer) -> Result<(
             } else {
                 Err(format!(
                     "{comment}\n    input:    {shown}\n    expected: {}\n    got:      {}",
-                    excerpt(want),
-                    excerpt(&readable(&out))
+                    excerpt(want.as_bytes()),
+                    excerpt(&out)
                 ))
             }
         }
         (Ok(out), Expectation::Invalid) => Err(format!(
             "{comment}\n    input:    {shown}\n    expected: error[{}]\n    got:      ok {}",
             test.error_kind.as_deref().unwrap_or("any"),
-            excerpt(&readable(&out))
+            excerpt(&out)
         )),
         (Err(e), Expectation::Invalid | Expectation::Acceptable) => match &test.error_kind {
             Some(kind) if kind != e.kind().as_str() => Err(format!(
@@ -229,7 +220,7 @@ pub fn check_jcs(test: &TestCase, canonicalizer: &mut Canonicalizer) -> Result<(
         },
         (Err(e), Expectation::Valid) => Err(format!(
             "{comment}\n    input:    {shown}\n    expected: {}\n    got:      {e}",
-            excerpt(test.expected.as_deref().unwrap_or_default())
+            excerpt(test.expected.as_deref().unwrap_or_default().as_bytes())
         )),
     }
 }

@@ -13,6 +13,7 @@ pub mod manifest;
 pub mod mutants;
 pub mod outcome;
 pub mod properties;
+pub mod report;
 pub mod selftest;
 pub mod shrink;
 pub mod summary;

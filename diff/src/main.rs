@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use canonfuzz_core::jcs::{Canonicalizer, Options, DEFAULT_MAX_DEPTH};
-use canonfuzz_diff::campaign::{self, Config};
+use canonfuzz_diff::campaign::{self, Config, Harness};
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
-use canonfuzz_diff::{selftest, summary};
+use canonfuzz_diff::{report, selftest, summary};
 use clap::{Parser, Subcommand};
 
 const ABOUT: &str =
@@ -115,6 +115,19 @@ enum Command {
         /// Also write the summary as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
+    },
+    /// Run every implementation over every vector in the corpus and write the conformance
+    /// matrix (implementation × category) as Markdown and as a colour-coded HTML page.
+    Report {
+        /// Where to write conformance.md and conformance.html.
+        #[arg(long, value_name = "DIR", default_value = "target/canonfuzz-report")]
+        out: PathBuf,
+        /// The corpus directory.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Implementations to include besides the core (comma-separated names).
+        #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+        impls: Vec<String>,
     },
     /// Prove the harness works: run it with planted mutants of the core in the core's place.
     ///
@@ -316,6 +329,22 @@ fn main() -> ExitCode {
                 progress: true,
             };
             diff(&config, summary_json.as_deref())
+        }
+        Command::Report { out, corpus, impls } => {
+            let built = Harness::new(&impls).and_then(|(harness, missing)| {
+                for (name, why) in &missing {
+                    eprintln!("WARNING: {name} did not run: {why}");
+                }
+                report::build(&harness, &corpus_dir(corpus))
+            });
+            match built.and_then(|m| m.write(&out).map(|paths| (m, paths))) {
+                Ok((matrix, (md, html))) => {
+                    print!("{}", matrix.markdown());
+                    println!("\nwrote {} and {}", md.display(), html.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error(e),
+            }
         }
         Command::Selftest { json, seed } => match selftest::run(seed) {
             Ok(run) => {

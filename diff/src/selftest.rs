@@ -160,12 +160,12 @@ impl SelftestRun {
         ));
         for r in &self.reports {
             out.push_str(&format!(
-                "{:<24} {:<9} {:>7} {:>6}  {:?}\n",
+                "{:<24} {:<9} {:>7} {:>6}  {}\n",
                 r.mutation.name(),
                 if r.passed() { "yes" } else { "NO" },
                 r.detected_after.map_or("-".to_string(), |n| n.to_string()),
                 r.minimized.len(),
-                crate::vector::readable(&r.minimized)
+                crate::vector::excerpt(&r.minimized)
             ));
         }
         let passed = self.reports.iter().filter(|r| r.passed()).count();

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::campaign::{Summary, FAMILY};
 use crate::compare::Verdict;
-use crate::vector::readable;
+use crate::vector::excerpt;
 
 /// The summary as text.
 pub fn render(summary: &Summary) -> String {
@@ -67,9 +67,9 @@ pub fn render(summary: &Summary) -> String {
         let _ = writeln!(out, "  {}", f.signature);
         let _ = writeln!(
             out,
-            "  minimized ({} bytes): {:?}",
+            "  minimized ({} bytes): {}",
             f.minimized.len(),
-            readable(&f.minimized)
+            excerpt(&f.minimized)
         );
         if let Some(v) = &f.vector {
             let _ = writeln!(out, "  vector: {v}");

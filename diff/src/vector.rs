@@ -257,6 +257,16 @@ pub fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+/// Bytes quoted for a message, shortened past 160 characters.
+pub fn excerpt(bytes: &[u8]) -> String {
+    const LIMIT: usize = 160;
+    let text = readable(bytes);
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], bytes.len()),
+        None => format!("{text:?}"),
+    }
+}
+
 /// Text for a person: valid UTF-8 as it is, each invalid byte as `\xNN`.
 pub fn readable(bytes: &[u8]) -> String {
     let mut out = String::new();

@@ -12,6 +12,9 @@ const canon = module[exported] ?? module.default?.[exported];
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+// Messages may quote half of a surrogate pair; answers must stay valid Unicode.
+const wellFormed = (value) => String(value).toWellFormed();
+
 function kindOf(error) {
   const message = String(error && error.message);
   if (error instanceof RangeError && /call stack/i.test(message)) return 'depth_limit';
@@ -23,13 +26,13 @@ function answer(bytes) {
   try {
     text = decoder.decode(bytes);
   } catch (e) {
-    return { error: { kind: 'invalid_utf8', message: String(e.message), offset: 0 } };
+    return { error: { kind: 'invalid_utf8', message: wellFormed(e.message), offset: 0 } };
   }
   let value;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { error: { kind: e instanceof SyntaxError ? 'syntax' : kindOf(e), message: String(e.message), offset: 0 } };
+    return { error: { kind: e instanceof SyntaxError ? 'syntax' : kindOf(e), message: wellFormed(e.message), offset: 0 } };
   }
   try {
     const out = canon(value);
@@ -38,7 +41,7 @@ function answer(bytes) {
     }
     return { ok: out.toWellFormed() };
   } catch (e) {
-    return { error: { kind: kindOf(e), message: String(e && e.message), offset: 0 } };
+    return { error: { kind: kindOf(e), message: wellFormed(e && e.message), offset: 0 } };
   }
 }
 

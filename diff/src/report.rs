@@ -1,0 +1,219 @@
+//! The conformance matrix: every implementation run over every vector in the corpus (the
+//! imported suites, the hand-written cases and every finding campaigns saved), scored per
+//! category, written as Markdown and as a colour-coded HTML page.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::campaign::Harness;
+use crate::manifest::Manifest;
+use crate::outcome::Outcome;
+use crate::vector::{Expectation, TestCase, VectorFile};
+
+/// The rows of the matrix, in order.
+pub const CATEGORIES: [&str; 5] = ["numbers", "ordering", "escapes", "documents", "rejections"];
+
+/// The category a vector belongs to: rejections by their result, the rest by their flags.
+pub fn category(test: &TestCase) -> &'static str {
+    if test.result == Expectation::Invalid {
+        return "rejections";
+    }
+    let has = |words: &[&str]| {
+        test.flags
+            .iter()
+            .any(|f| words.iter().any(|w| f.to_lowercase().contains(w)))
+    };
+    if has(&["number", "tie", "appendixb"]) {
+        "numbers"
+    } else if has(&["order"]) {
+        "ordering"
+    } else if has(&["escape"]) {
+        "escapes"
+    } else {
+        "documents"
+    }
+}
+
+/// Passed and run counts for one implementation in one category.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Score {
+    /// Vectors whose expected result the implementation gave.
+    pub passed: u64,
+    /// Vectors the implementation could be asked (unsupported ones left out).
+    pub run: u64,
+}
+
+/// The matrix: implementation (with version) × category.
+#[derive(Debug, Clone, Default)]
+pub struct Matrix {
+    /// Implementations in column order, with their versions.
+    pub implementations: Vec<(String, String)>,
+    /// Scores by implementation, then category.
+    pub scores: BTreeMap<String, BTreeMap<&'static str, Score>>,
+    /// Vectors in each category.
+    pub sizes: BTreeMap<&'static str, u64>,
+}
+
+/// Whether an outcome is what the vector expects. Any rejection passes a rejection vector:
+/// third parties' error kinds are only approximated.
+fn passes(test: &TestCase, outcome: &Outcome) -> bool {
+    match (test.result, outcome) {
+        (Expectation::Valid | Expectation::Acceptable, Outcome::Ok(out)) => {
+            test.expected.as_deref().map(str::as_bytes) == Some(out.as_slice())
+        }
+        (Expectation::Invalid | Expectation::Acceptable, Outcome::Rejected(_)) => true,
+        _ => false,
+    }
+}
+
+/// Runs every implementation in `harness` over every vector in the corpus at `dir`.
+pub fn build(harness: &Harness, dir: &Path) -> Result<Matrix, String> {
+    let manifest = Manifest::read(dir)?;
+    let mut tests = Vec::new();
+    for entry in &manifest.files {
+        let file = VectorFile::read(&dir.join(&entry.path))?;
+        for test in file.tests() {
+            tests.push((category(test), test.clone(), test.input_bytes()?));
+        }
+    }
+    let mut matrix = Matrix {
+        implementations: harness
+            .implementations()
+            .iter()
+            .map(|i| (i.name().to_string(), i.version()))
+            .collect(),
+        ..Matrix::default()
+    };
+    for (category, _, _) in &tests {
+        *matrix.sizes.entry(category).or_default() += 1;
+    }
+    for chunk in tests.chunks(512) {
+        let inputs: Vec<&[u8]> = chunk.iter().map(|(_, _, i)| i.as_slice()).collect();
+        for ((category, test, _), outcomes) in chunk.iter().zip(harness.outcomes(&inputs)) {
+            for ((name, _), outcome) in matrix.implementations.iter().zip(&outcomes) {
+                let score = matrix
+                    .scores
+                    .entry(name.clone())
+                    .or_default()
+                    .entry(category)
+                    .or_default();
+                if *outcome != Outcome::Unsupported {
+                    score.run += 1;
+                    score.passed += u64::from(passes(test, outcome));
+                }
+            }
+        }
+    }
+    Ok(matrix)
+}
+
+fn cell(score: Option<&Score>) -> (String, &'static str) {
+    match score {
+        Some(s) if s.run > 0 => {
+            let rate = s.passed as f64 / s.run as f64;
+            let class = if s.passed == s.run {
+                "pass"
+            } else if rate >= 0.95 {
+                "most"
+            } else {
+                "fail"
+            };
+            (
+                format!("{}/{} ({:.1}%)", s.passed, s.run, 100.0 * rate),
+                class,
+            )
+        }
+        _ => ("n/a".to_string(), "none"),
+    }
+}
+
+impl Matrix {
+    /// The matrix as a Markdown table.
+    pub fn markdown(&self) -> String {
+        let mut out = String::from("# canonfuzz conformance matrix\n\nEach cell: vectors passed / vectors run (inputs an implementation cannot be given are left out). A rejection vector passes on any rejection.\n\n| category | vectors |");
+        for (name, version) in &self.implementations {
+            let _ = write!(out, " {name} {version} |");
+        }
+        out.push_str("\n|---|---|");
+        out.push_str(&"---|".repeat(self.implementations.len()));
+        out.push('\n');
+        for category in CATEGORIES {
+            let _ = write!(
+                out,
+                "| {category} | {} |",
+                self.sizes.get(category).copied().unwrap_or(0)
+            );
+            for (name, _) in &self.implementations {
+                let (text, _) = cell(self.scores.get(name).and_then(|s| s.get(category)));
+                let _ = write!(out, " {text} |");
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The matrix as a self-contained HTML page.
+    pub fn html(&self) -> String {
+        let escape = |s: &str| {
+            s.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        };
+        let mut out = String::from(
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>canonfuzz conformance matrix</title>\n<style>\nbody{font-family:system-ui,sans-serif;margin:2em;color:#222}\ntable{border-collapse:collapse}\nth,td{border:1px solid #bbb;padding:.45em .7em;text-align:center}\nth{background:#f0f0f0}\ntd.pass{background:#b7e4c7}\ntd.most{background:#ffe8a3}\ntd.fail{background:#f4a3a3}\ntd.none{background:#e6e6e6;color:#777}\ntd.cat{text-align:left;font-weight:600}\n</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n<p>Each cell: vectors passed / vectors run. Green: all passed; yellow: at least 95%; red: fewer; grey: no vector could be given. A rejection vector passes on any rejection.</p>\n<table>\n<tr><th>category</th><th>vectors</th>",
+        );
+        for (name, version) in &self.implementations {
+            let _ = write!(
+                out,
+                "<th>{}<br><small>{}</small></th>",
+                escape(name),
+                escape(version)
+            );
+        }
+        out.push_str("</tr>\n");
+        for category in CATEGORIES {
+            let _ = write!(
+                out,
+                "<tr><td class=\"cat\">{category}</td><td>{}</td>",
+                self.sizes.get(category).copied().unwrap_or(0)
+            );
+            for (name, _) in &self.implementations {
+                let (text, class) = cell(self.scores.get(name).and_then(|s| s.get(category)));
+                let _ = write!(out, "<td class=\"{class}\">{text}</td>");
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n</body></html>\n");
+        out
+    }
+
+    /// Writes `conformance.md` and `conformance.html` into `out`; returns their paths.
+    pub fn write(&self, out: &Path) -> Result<(PathBuf, PathBuf), String> {
+        std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let md = out.join("conformance.md");
+        let html = out.join("conformance.html");
+        crate::vector::write_atomically(&md, self.markdown().as_bytes())?;
+        crate::vector::write_atomically(&html, self.html().as_bytes())?;
+        Ok((md, html))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::impls::CoreImpl;
+
+    #[test]
+    fn the_core_passes_its_own_corpus_in_every_category() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let matrix = build(&Harness::with(vec![Box::new(CoreImpl)]), &dir).unwrap();
+        for category in CATEGORIES {
+            let score = matrix.scores["core"][category];
+            assert!(score.run > 0, "{category} has no vectors");
+            assert_eq!(score.passed, score.run, "{category}");
+        }
+        assert!(matrix.markdown().contains("| numbers |"));
+        assert!(matrix.html().contains("<td class=\"pass\">"));
+    }
+}
