@@ -244,7 +244,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 /// The bytes of a hex string (either case).
 pub fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(format!("hex has an odd number of digits ({})", hex.len()));
     }
     (0..hex.len())

@@ -58,9 +58,14 @@ impl Runtime {
     }
 
     /// Installs the pinned dependencies unless they already are; returns the runtime's
-    /// version, or why the runtime cannot be used.
+    /// version, or why the runtime cannot be used. Concurrent canonfuzz processes take turns
+    /// through a lock file, so only one installs.
     fn prepare(self) -> Result<String, String> {
         let dir = self.dir();
+        let lock = std::fs::File::create(dir.join(".install.lock"))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        lock.lock()
+            .map_err(|e| format!("cannot lock {}: {e}", dir.display()))?;
         let version = |program: &Path| -> Result<String, String> {
             let out = Command::new(program)
                 .arg("--version")
