@@ -21,7 +21,7 @@ use crate::shrink::minimize;
 /// The family every campaign here runs; others join as their generators land.
 pub const FAMILY: &str = "jcs";
 /// Cases per batch: large enough that worker round trips are cheap.
-pub const BATCH: u64 = 256;
+pub const BATCH: u64 = 1024;
 /// Candidates the minimizer may try per finding.
 const SHRINK_BUDGET: usize = 2_000;
 /// Time the minimizer may spend per finding; slow implementations make some candidates dear.

@@ -154,7 +154,8 @@ pub struct Evaluation {
     pub consensus: Option<Outcome>,
     /// Implementations whose answer differs from the consensus (or crashed or hung).
     pub diverging: Vec<String>,
-    /// The stable signature: family, implementations and outcome classes.
+    /// The stable signature: family, implementations and outcome classes (for agreement, only
+    /// that).
     pub signature: String,
 }
 
@@ -191,11 +192,16 @@ pub fn evaluate(family: &str, members: &[Member], outcomes: &[Outcome]) -> Evalu
             _ => Verdict::ThirdParties,
         }
     };
+    let signature = if verdict == Verdict::Agree {
+        format!("{family}: all agree")
+    } else {
+        signature(family, &pairs)
+    };
     Evaluation {
         verdict,
         consensus,
         diverging,
-        signature: signature(family, &pairs),
+        signature,
     }
 }
 

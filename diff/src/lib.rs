@@ -21,4 +21,4 @@ pub mod tree;
 pub mod vector;
 
 /// Cases a campaign runs when given neither `--cases` nor `--duration`.
-pub const DEFAULT_CASES: u64 = 20_000;
+pub const DEFAULT_CASES: u64 = 100_000;

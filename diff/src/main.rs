@@ -88,7 +88,7 @@ enum Command {
         /// The family of inputs.
         #[arg(long, default_value = "jcs", value_parser = ["jcs"])]
         family: String,
-        /// Number of cases to run (default 20,000 when --duration is not given either).
+        /// Number of cases to run (default 100,000 when --duration is not given either).
         #[arg(long, value_name = "N")]
         cases: Option<u64>,
         /// Run for this long instead: e.g. 90s, 10m, 1h.
@@ -97,7 +97,8 @@ enum Command {
         /// The seed every input derives from.
         #[arg(long, value_name = "S", default_value_t = 1)]
         seed: u64,
-        /// Threads (and worker processes per external implementation).
+        /// Batches in flight, and worker processes per external implementation (default:
+        /// twice the cores, since a batch waits on its workers).
         #[arg(long, value_name = "J")]
         jobs: Option<usize>,
         /// Compare the core with these implementations only (comma-separated names).
@@ -321,8 +322,9 @@ fn main() -> ExitCode {
                 cases,
                 duration,
                 seed,
-                jobs: jobs
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+                jobs: jobs.unwrap_or_else(|| {
+                    2 * std::thread::available_parallelism().map_or(2, |n| n.get())
+                }),
                 impls,
                 out: (!no_save).then(|| corpus_dir(out)),
                 shard,

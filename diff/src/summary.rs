@@ -75,6 +75,12 @@ pub fn render(summary: &Summary) -> String {
             let _ = writeln!(out, "  vector: {v}");
         }
     }
+    for (name, why) in &summary.missing {
+        let _ = writeln!(
+            out,
+            "\nWARNING: {name} did not run, so this campaign compared without it: {why}"
+        );
+    }
     let diverges = summary
         .findings
         .iter()

@@ -47,9 +47,12 @@ def answer(canon, line):
         return error("depth_limit", str(e))
     except Exception as e:  # the library's own refusals, whatever their type
         return error("other", f"{type(e).__name__}: {e}")
-    if isinstance(out, str):
-        out = out.encode("utf-8", "replace")
-    return {"ok": out.decode("utf-8", "replace")}
+    if isinstance(out, bytes):
+        out = out.decode("utf-8", "replace")
+    return {"ok": out}
+
+
+dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def main():
@@ -65,9 +68,9 @@ def main():
         for line in lines:
             if line.endswith(b"\r"):
                 line = line[:-1]
-            answers.append(json.dumps(answer(canon, line), ensure_ascii=False).encode("utf-8", "replace") + b"\n")
+            answers.append(dumps(answer(canon, line)))
         if answers:
-            sys.stdout.buffer.write(b"".join(answers))
+            sys.stdout.buffer.write("\n".join(answers).encode("utf-8", "replace") + b"\n")
             sys.stdout.buffer.flush()
         if not chunk:
             break

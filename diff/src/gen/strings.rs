@@ -87,6 +87,16 @@ pub fn string(rng: &mut Rng) -> String {
                 let plain = rng.pick(&PLAIN);
                 out.push_str(plain)
             }
+            9..=14 => {
+                // Any C0 or C1 control, raw or escaped.
+                let code = if rng.chance(70) {
+                    rng.below(0x20)
+                } else {
+                    0x7F + rng.below(0x21)
+                };
+                let c = char::from_u32(code as u32).unwrap_or('\u{0}');
+                push_char(rng, c, &mut out);
+            }
             _ => {
                 let c = rng.pick(&TRICKY);
                 push_char(rng, c, &mut out);

@@ -55,7 +55,7 @@ pub fn document(rng: &mut Rng, out: &mut Vec<u8>) {
     value(rng, 0, &mut text);
     // Deep nesting is rare: some implementations take quadratic time over it.
     if rng.chance(2) {
-        let depth = rng.pick(&[127, 129, 129, 257, 999, 1001]);
+        let depth = rng.pick(&[127, 129, 129, 257, 257, 257, 257, 1001]);
         text = format!("{}{text}{}", "[".repeat(depth), "]".repeat(depth));
     }
     let ws = rng.pick(&WHITESPACE);

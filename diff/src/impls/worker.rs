@@ -239,10 +239,9 @@ impl Process {
 }
 
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum Answer {
-    Ok { ok: String },
-    Error { error: AnswerError },
+struct Answer {
+    ok: Option<String>,
+    error: Option<AnswerError>,
 }
 
 #[derive(Deserialize)]
@@ -254,12 +253,19 @@ struct AnswerError {
 /// Reads one protocol answer; anything else is garbage.
 fn parse_answer(line: &[u8]) -> Outcome {
     match serde_json::from_slice::<Answer>(line) {
-        Ok(Answer::Ok { ok }) => Outcome::Ok(ok.into_bytes()),
-        Ok(Answer::Error { error }) if error.kind == "other" => {
-            Outcome::Rejected(classify_message(&error.message))
-        }
-        Ok(Answer::Error { error }) => Outcome::Rejected(error.kind),
-        Err(_) => Outcome::Crashed(format!(
+        Ok(Answer {
+            ok: Some(ok),
+            error: None,
+        }) => Outcome::Ok(ok.into_bytes()),
+        Ok(Answer {
+            ok: None,
+            error: Some(error),
+        }) if error.kind == "other" => Outcome::Rejected(classify_message(&error.message)),
+        Ok(Answer {
+            ok: None,
+            error: Some(error),
+        }) => Outcome::Rejected(error.kind),
+        _ => Outcome::Crashed(format!(
             "answered garbage: {:?}",
             String::from_utf8_lossy(line)
         )),
