@@ -2,8 +2,8 @@
 //! cores, compare, keep one input per disagreement signature (the lowest case index, so the
 //! result does not depend on timing or thread count), minimize it, and save it as a vector.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -221,10 +221,41 @@ impl Summary {
 #[derive(Default)]
 struct Tally {
     findings: BTreeMap<String, Finding>,
+    /// Signatures whose vector this campaign wrote when it first met them.
+    created: BTreeSet<String>,
+    /// Failures to write vectors, reported at the end.
+    errors: Vec<String>,
     answered: Vec<u64>,
     agreed: Vec<u64>,
     verdicts: BTreeMap<&'static str, u64>,
     cases: u64,
+}
+
+/// Saves a finding's vector the moment its signature is first met, so an interrupted campaign
+/// loses nothing it found; the minimized input replaces it at the end.
+fn save_as_found(
+    dir: &Path,
+    finding: &Finding,
+    seed: u64,
+    roster: &[ImplStats],
+    created: &mut BTreeSet<String>,
+    errors: &mut Vec<String>,
+) {
+    if dir.join(findings::vector_path(&finding.signature)).exists() {
+        return;
+    }
+    let saved = findings::save(dir, finding, seed, roster, false).and_then(|path| {
+        crate::manifest::Manifest::build(dir)?
+            .write(dir)
+            .map(|()| path)
+    });
+    match saved {
+        Ok(Some(_)) => {
+            created.insert(finding.signature.clone());
+        }
+        Ok(None) => {}
+        Err(e) => errors.push(e),
+    }
 }
 
 fn progress_bar(config: &Config) -> ProgressBar {
@@ -263,6 +294,16 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         cases: limit,
         ..config.clone()
     };
+    let roster: Vec<ImplStats> = harness
+        .implementations()
+        .iter()
+        .map(|imp| ImplStats {
+            name: imp.name().to_string(),
+            version: imp.version(),
+            group: imp.group().to_string(),
+            ..ImplStats::default()
+        })
+        .collect();
     let started = Instant::now();
     let deadline = config.duration.map(|d| started + d);
     let bar = progress_bar(&config);
@@ -311,19 +352,33 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                     if evaluation.verdict == Verdict::Agree {
                         continue;
                     }
-                    let entry = t
+                    let tally = &mut *t;
+                    let entry = tally
                         .findings
                         .entry(evaluation.signature.clone())
-                        .or_insert_with(|| Finding {
-                            signature: evaluation.signature.clone(),
-                            category: *category,
-                            case: *index,
-                            input: input.clone(),
-                            minimized: Vec::new(),
-                            outcomes: outcomes.clone(),
-                            evaluation: evaluation.clone(),
-                            count: 0,
-                            vector: None,
+                        .or_insert_with(|| {
+                            let finding = Finding {
+                                signature: evaluation.signature.clone(),
+                                category: *category,
+                                case: *index,
+                                input: input.clone(),
+                                minimized: input.clone(),
+                                outcomes: outcomes.clone(),
+                                evaluation: evaluation.clone(),
+                                count: 0,
+                                vector: None,
+                            };
+                            if let Some(dir) = &config.out {
+                                save_as_found(
+                                    dir,
+                                    &finding,
+                                    config.seed,
+                                    &roster,
+                                    &mut tally.created,
+                                    &mut tally.errors,
+                                );
+                            }
+                            finding
                         });
                     entry.count += 1;
                     if *index < entry.case {
@@ -367,25 +422,26 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         })
     });
     shrink_bar.finish_and_clear();
-    let impls: Vec<ImplStats> = harness
-        .implementations()
+    if let Some(e) = tally.errors.first() {
+        return Err(format!("cannot save a finding: {e}"));
+    }
+    let impls: Vec<ImplStats> = roster
         .iter()
         .enumerate()
         .map(|(i, imp)| ImplStats {
-            name: imp.name().to_string(),
-            version: imp.version(),
-            group: imp.group().to_string(),
             answered: tally.answered[i],
             agreed: tally.agreed[i],
             findings: found
                 .iter()
-                .filter(|f| f.evaluation.diverging.iter().any(|d| d == imp.name()))
+                .filter(|f| f.evaluation.diverging.contains(&imp.name))
                 .count() as u64,
+            ..imp.clone()
         })
         .collect();
     if let Some(dir) = &config.out {
         for finding in &mut found {
-            finding.vector = findings::save(dir, finding, config.seed, &impls)?;
+            let replace = tally.created.contains(&finding.signature);
+            finding.vector = findings::save(dir, finding, config.seed, &impls, replace)?;
         }
         crate::manifest::Manifest::build(dir)?.write(dir)?;
     }

@@ -70,18 +70,19 @@ fn notes() -> BTreeMap<String, Note> {
     ])
 }
 
-/// Writes the finding's vector under `corpus` unless its signature already has one; returns
-/// the path written (relative to the corpus), or `None` when nothing was written because the
-/// vector exists or no expected result can be given.
+/// Writes the finding's vector under `corpus` unless its signature already has one (or,
+/// with `replace`, over the one this campaign wrote when it first met the signature); returns
+/// the vector's path relative to the corpus, or `None` when no expected result can be given.
 pub fn save(
     corpus: &Path,
     finding: &Finding,
     seed: u64,
     impls: &[ImplStats],
+    replace: bool,
 ) -> Result<Option<String>, String> {
     let relative = vector_path(&finding.signature);
     let path: PathBuf = corpus.join(&relative);
-    if path.exists() {
+    if path.exists() && !replace {
         return Ok(Some(relative));
     }
     let Some((want, source)) = expected(finding, impls) else {
