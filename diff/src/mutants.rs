@@ -4,7 +4,7 @@
 
 use canonfuzz_core::jcs::{canonicalize, Canonicalizer};
 
-use crate::impls::Implementation;
+use crate::impls::{core_answer, Implementation, CORE_GROUP};
 use crate::outcome::Outcome;
 use crate::tree::{parse, Node};
 
@@ -235,20 +235,17 @@ impl MutantImpl {
     }
 
     fn run_one(&self, canonicalizer: &mut Canonicalizer, input: &[u8]) -> Outcome {
-        match canonicalizer.canonicalize(input) {
-            Ok(out) => Outcome::Ok(mutate(self.mutation, input, out)),
-            Err(e)
-                if self.mutation == Mutation::DuplicatesAccepted
-                    && e.kind().as_str() == "duplicate_key" =>
+        match core_answer(canonicalizer, input) {
+            Outcome::Ok(out) => Outcome::Ok(mutate(self.mutation, input, out)),
+            Outcome::Rejected(kind)
+                if self.mutation == Mutation::DuplicatesAccepted && kind == "duplicate_key" =>
             {
-                match without_duplicates(input).map(|deduped| canonicalizer.canonicalize(&deduped))
-                {
-                    Some(Ok(out)) => Outcome::Ok(out),
-                    Some(Err(e)) => Outcome::Rejected(e.kind().as_str().to_string()),
-                    None => Outcome::Rejected(e.kind().as_str().to_string()),
+                match without_duplicates(input) {
+                    Some(deduped) => core_answer(canonicalizer, &deduped),
+                    None => Outcome::Rejected(kind),
                 }
             }
-            Err(e) => Outcome::Rejected(e.kind().as_str().to_string()),
+            other => other,
         }
     }
 }
@@ -263,7 +260,7 @@ impl Implementation for MutantImpl {
     }
 
     fn group(&self) -> &str {
-        "canonfuzz-core"
+        CORE_GROUP
     }
 
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {

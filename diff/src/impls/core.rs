@@ -19,17 +19,25 @@ impl Implementation for CoreImpl {
     }
 
     fn group(&self) -> &str {
-        "canonfuzz-core"
+        CORE_GROUP
     }
 
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
         let mut canonicalizer = Canonicalizer::default();
         inputs
             .iter()
-            .map(|input| match canonicalizer.canonicalize(input) {
-                Ok(out) => Outcome::Ok(out),
-                Err(e) => Outcome::Rejected(e.kind().as_str().to_string()),
-            })
+            .map(|input| answer(&mut canonicalizer, input))
             .collect()
+    }
+}
+
+/// The independence group of the core (and of anything standing in for it).
+pub const CORE_GROUP: &str = "canonfuzz-core";
+
+/// The core's answer for one input, as an outcome.
+pub fn answer(canonicalizer: &mut Canonicalizer, input: &[u8]) -> Outcome {
+    match canonicalizer.canonicalize(input) {
+        Ok(out) => Outcome::Ok(out),
+        Err(e) => Outcome::Rejected(e.kind().as_str().to_string()),
     }
 }

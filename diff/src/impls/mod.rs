@@ -8,7 +8,7 @@ pub mod worker;
 
 use crate::outcome::Outcome;
 
-pub use self::core::CoreImpl;
+pub use self::core::{answer as core_answer, CoreImpl, CORE_GROUP};
 pub use self::rust::{json_canon, serde_jcs, serde_json_canonicalizer};
 
 /// A JCS canonicalizer under comparison.
