@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn line_and_column_count_characters() {
         let input = "{\n  \"é\": x".as_bytes();
-        let offset = input.iter().position(|&b| b == b'x').unwrap();
+        let offset = input.len() - 1;
         assert_eq!(line_column(input, offset), (2, 8));
         assert_eq!(line_column(b"", 0), (1, 1));
         assert_eq!(line_column(b"ab\n", 3), (2, 1));

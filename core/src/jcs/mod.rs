@@ -117,6 +117,3 @@ pub fn canonicalize(input: &[u8]) -> Result<Vec<u8>, JcsError> {
 pub fn canonicalize_into(input: &[u8], out: &mut Vec<u8>) -> Result<(), JcsError> {
     Canonicalizer::default().canonicalize_into(input, out)
 }
-
-#[cfg(test)]
-mod tests;

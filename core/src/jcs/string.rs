@@ -298,7 +298,7 @@ mod tests {
     fn escaped(text: &str) -> String {
         let mut out = Vec::new();
         write_string(text, &mut out);
-        String::from_utf8(out).unwrap()
+        String::from_utf8_lossy(&out).into_owned()
     }
 
     #[test]

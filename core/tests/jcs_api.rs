@@ -2,7 +2,7 @@
 //! buffer handling and error precedence. Canonical outputs here are taken from RFC 8785's
 //! text and examples.
 
-use super::*;
+use canonfuzz_core::jcs::*;
 
 fn canon(input: &str) -> String {
     String::from_utf8(canonicalize(input.as_bytes()).unwrap()).unwrap()
