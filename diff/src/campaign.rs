@@ -95,11 +95,27 @@ impl Harness {
         &self.members
     }
 
-    /// Runs every implementation on every input, the implementations side by side; per input,
-    /// the outcomes in implementation order.
+    /// Runs every implementation on every input, each worker-process implementation waited on
+    /// from a thread of its own so that the processes compute side by side; per input, the
+    /// outcomes in implementation order.
     pub fn outcomes(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
-        let per_impl: Vec<Vec<Outcome>> =
-            self.impls.par_iter().map(|i| i.run_batch(inputs)).collect();
+        let per_impl: Vec<Vec<Outcome>> = std::thread::scope(|scope| {
+            let running: Vec<_> = self
+                .impls
+                .iter()
+                .map(|i| (!i.in_process()).then(|| scope.spawn(move || i.run_batch(inputs))))
+                .collect();
+            self.impls
+                .iter()
+                .zip(running)
+                .map(|(i, thread)| match thread {
+                    None => i.run_batch(inputs),
+                    Some(h) => h.join().unwrap_or_else(|_| {
+                        vec![Outcome::Crashed("panicked".into()); inputs.len()]
+                    }),
+                })
+                .collect()
+        });
         (0..inputs.len())
             .map(|case| {
                 per_impl

@@ -161,8 +161,19 @@ pub struct Evaluation {
 
 /// Compares the outcomes of `members` (same order) for one input of `family`.
 pub fn evaluate(family: &str, members: &[Member], outcomes: &[Outcome]) -> Evaluation {
+    evaluate_with_quorum(family, members, outcomes, 2)
+}
+
+/// [`evaluate`], with the number of voting groups a consensus needs set by the caller: a fuzz
+/// target that has only one independent group in process accepts that group's answer.
+pub fn evaluate_with_quorum(
+    family: &str,
+    members: &[Member],
+    outcomes: &[Outcome],
+    quorum: usize,
+) -> Evaluation {
     let pairs: Vec<(&Member, &Outcome)> = members.iter().zip(outcomes).collect();
-    let consensus = consensus(&pairs);
+    let consensus = consensus(&pairs, quorum);
     let core = pairs.iter().find(|(m, _)| m.name == CORE).map(|(_, o)| *o);
     let failed = |o: &Outcome| matches!(o, Outcome::Crashed(_) | Outcome::TimedOut);
     let answers: Vec<&Outcome> = outcomes.iter().filter(|o| o.is_answer()).collect();
@@ -206,9 +217,9 @@ pub fn evaluate(family: &str, members: &[Member], outcomes: &[Outcome]) -> Evalu
 }
 
 /// The answer a strict majority of the voting independent groups give (the core's group does
-/// not vote), when at least two groups vote; otherwise the reference group's answer. A group
+/// not vote), when at least `quorum` groups vote; otherwise the reference group's answer. A group
 /// votes for the answer a strict majority of its answering members give.
-fn consensus(pairs: &[(&Member, &Outcome)]) -> Option<Outcome> {
+fn consensus(pairs: &[(&Member, &Outcome)], quorum: usize) -> Option<Outcome> {
     let mut groups: Vec<&str> = pairs.iter().map(|(m, _)| m.group.as_str()).collect();
     groups.dedup();
     groups.sort_unstable();
@@ -229,7 +240,7 @@ fn consensus(pairs: &[(&Member, &Outcome)]) -> Option<Outcome> {
             majority(&answers)
         })
         .collect();
-    if votes.len() >= 2 {
+    if votes.len() >= quorum {
         if let Some(m) = majority(&votes) {
             return Some(m.clone());
         }

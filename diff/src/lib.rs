@@ -6,6 +6,7 @@ pub mod canon;
 pub mod compare;
 pub mod conformance;
 pub mod findings;
+pub mod fuzzing;
 pub mod gen;
 pub mod impls;
 pub mod import;

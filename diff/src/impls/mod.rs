@@ -22,6 +22,11 @@ pub trait Implementation: Send + Sync {
     fn group(&self) -> &str;
     /// Canonicalizes each input; one outcome per input, in order.
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome>;
+    /// Whether the implementation runs inside this process; others are waited on from a
+    /// thread of their own.
+    fn in_process(&self) -> bool {
+        true
+    }
     /// Whether the implementation ran (a worker whose runtime is missing did not).
     fn available(&self) -> Result<(), String> {
         Ok(())

@@ -382,6 +382,10 @@ impl Implementation for WorkerImpl {
         prepared(self.runtime).map(|_| ())
     }
 
+    fn in_process(&self) -> bool {
+        false
+    }
+
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
         if self.available().is_err() {
             return inputs.iter().map(|_| Outcome::Unsupported).collect();

@@ -1,0 +1,264 @@
+//! What the cargo-fuzz targets run, kept here so that the targets stay a few lines and triage
+//! replays an artifact exactly as the target saw it.
+//!
+//! `jcs_diff` inputs come in two shapes, told apart by the first byte: `0` followed by a
+//! document's bytes (how seeds from the corpus are written), or anything else, whose bytes
+//! drive `arbitrary` to build a document aimed where implementations differ.
+
+use std::sync::OnceLock;
+
+use arbitrary::Unstructured;
+
+use crate::campaign::{Harness, FAMILY};
+use crate::compare::{evaluate_with_quorum, Verdict};
+
+/// The fuzz targets and what each one's input is.
+pub const TARGETS: [&str; 3] = ["jcs", "jcs_diff", "serde_json_parse"];
+
+/// The in-process implementations the `jcs_diff` target compares the core with.
+pub const IN_PROCESS: [&str; 3] = ["serde_jcs", "serde_json_canonicalizer", "json-canon"];
+
+/// Deepest nesting the structured generator builds.
+const MAX_DEPTH: usize = 24;
+
+/// The document a `jcs_diff` input stands for.
+pub fn jcs_diff_document(data: &[u8]) -> Vec<u8> {
+    match data.split_first() {
+        Some((0, document)) => document.to_vec(),
+        _ => {
+            let mut u = Unstructured::new(data);
+            let mut out = Vec::new();
+            let _ = value(&mut u, 0, &mut out);
+            out
+        }
+    }
+}
+
+/// The `jcs_diff` seed for a document: a zero byte, then the document.
+pub fn jcs_diff_seed(document: &[u8]) -> Vec<u8> {
+    let mut seed = vec![0];
+    seed.extend_from_slice(document);
+    seed
+}
+
+fn in_process() -> &'static Harness {
+    static HARNESS: OnceLock<Harness> = OnceLock::new();
+    HARNESS.get_or_init(|| {
+        let select: Vec<String> = IN_PROCESS.iter().map(|s| s.to_string()).collect();
+        match Harness::new(&select) {
+            Ok((harness, _)) => harness,
+            Err(_) => Harness::with(Vec::new()),
+        }
+    })
+}
+
+/// Compares the core with the in-process implementations on `document`; returns the
+/// signature when the core departs from them in a way no registered policy explains. With only
+/// one independence group in process, that group's majority stands as the consensus.
+pub fn jcs_diff_check(document: &[u8]) -> Result<(), String> {
+    let harness = in_process();
+    let outcomes = harness.outcomes(&[document]).pop().unwrap_or_default();
+    let evaluation = evaluate_with_quorum(FAMILY, harness.members(), &outcomes, 1);
+    if evaluation.verdict == Verdict::CoreDiverges {
+        Err(evaluation.signature)
+    } else {
+        Ok(())
+    }
+}
+
+fn whitespace(u: &mut Unstructured, out: &mut Vec<u8>) -> arbitrary::Result<()> {
+    if u.ratio(1, 4)? {
+        out.extend_from_slice(u.choose(&[&b" "[..], b"\t", b"\r", b"\n", b"  \t"])?);
+    }
+    Ok(())
+}
+
+fn value(u: &mut Unstructured, depth: usize, out: &mut Vec<u8>) -> arbitrary::Result<()> {
+    whitespace(u, out)?;
+    let kinds = if depth >= MAX_DEPTH { 4 } else { 6 };
+    match u.choose_index(kinds)? {
+        0 => out.extend_from_slice(u.choose(&[&b"null"[..], b"true", b"false"])?),
+        1 => number(u, out)?,
+        2 => string(u, out)?,
+        3 => {
+            let raw: Vec<u8> = u.arbitrary()?;
+            out.extend(raw.into_iter().take(8));
+        }
+        4 => {
+            out.push(b'[');
+            for i in 0..u.int_in_range(0..=4)? {
+                if i > 0 {
+                    out.push(b',');
+                }
+                value(u, depth + 1, out)?;
+            }
+            out.push(b']');
+        }
+        _ => {
+            out.push(b'{');
+            for i in 0..u.int_in_range(0..=4)? {
+                if i > 0 {
+                    out.push(b',');
+                }
+                whitespace(u, out)?;
+                string(u, out)?;
+                whitespace(u, out)?;
+                out.push(b':');
+                value(u, depth + 1, out)?;
+            }
+            out.push(b'}');
+        }
+    }
+    whitespace(u, out)
+}
+
+/// A number in one of the textual forms of the kinds of values that trip formatters.
+fn number(u: &mut Unstructured, out: &mut Vec<u8>) -> arbitrary::Result<()> {
+    if u.ratio(1, 8)? {
+        let bits: u64 = u.arbitrary()?;
+        let v = f64::from_bits(bits);
+        if v.is_finite() {
+            let text = if u.arbitrary()? {
+                format!("{v:e}")
+            } else {
+                format!("{v:?}")
+            };
+            out.extend_from_slice(text.as_bytes());
+            return Ok(());
+        }
+    }
+    if u.arbitrary()? {
+        out.push(b'-');
+    }
+    let mantissa: u64 = u.arbitrary()?;
+    let digits = mantissa >> u.int_in_range(0..=63)?;
+    out.extend_from_slice(digits.to_string().as_bytes());
+    if u.arbitrary()? {
+        out.push(b'.');
+        let fraction: u32 = u.arbitrary()?;
+        out.extend_from_slice(
+            format!("{fraction:0width$}", width = u.int_in_range(1..=12)?).as_bytes(),
+        );
+    }
+    if u.arbitrary()? {
+        out.push(*u.choose(b"eE")?);
+        out.extend_from_slice(u.choose(&[&b""[..], b"+", b"-"])?);
+        let exponent: u16 = u.int_in_range(0..=400)?;
+        out.extend_from_slice(
+            format!("{exponent:0width$}", width = u.int_in_range(1..=4)?).as_bytes(),
+        );
+    }
+    Ok(())
+}
+
+const TRICKY: [char; 20] = [
+    '\u{0}',
+    '\u{1f}',
+    '"',
+    '\\',
+    '/',
+    '\u{7f}',
+    '\u{80}',
+    'é',
+    '\u{2028}',
+    '\u{d7ff}',
+    '\u{e000}',
+    '\u{fb33}',
+    '\u{ff61}',
+    '\u{fffd}',
+    '\u{ffff}',
+    '\u{10000}',
+    '😀',
+    '\u{10ffff}',
+    'a',
+    'B',
+];
+
+/// A string literal: characters raw or escaped (either hex case, short escapes), and now and
+/// then a lone or reversed surrogate.
+fn string(u: &mut Unstructured, out: &mut Vec<u8>) -> arbitrary::Result<()> {
+    out.push(b'"');
+    for _ in 0..u.int_in_range(0..=6)? {
+        let c = if u.ratio(1, 4)? {
+            u.arbitrary::<char>()?
+        } else {
+            *u.choose(&TRICKY)?
+        };
+        match u.choose_index(6)? {
+            0 | 1 => {
+                let mut units = [0u16; 2];
+                let upper: bool = u.arbitrary()?;
+                for unit in c.encode_utf16(&mut units) {
+                    let escape = if upper {
+                        format!("\\u{unit:04X}")
+                    } else {
+                        format!("\\u{unit:04x}")
+                    };
+                    out.extend_from_slice(escape.as_bytes());
+                }
+            }
+            2 if u.ratio(1, 4)? => {
+                let lone: u16 = u.int_in_range(0xD800..=0xDFFF)?;
+                out.extend_from_slice(format!("\\u{lone:04x}").as_bytes());
+            }
+            3 => out.extend_from_slice(u.choose(&[
+                &b"\\n"[..],
+                b"\\t",
+                b"\\\"",
+                b"\\\\",
+                b"\\/",
+                b"\\b",
+                b"\\f",
+                b"\\r",
+            ])?),
+            _ => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    out.push(b'"');
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_stand_for_their_document() {
+        assert_eq!(jcs_diff_document(&jcs_diff_seed(b"[1e21]")), b"[1e21]");
+    }
+
+    #[test]
+    fn structured_inputs_build_documents_shaped_like_json() {
+        let mut parsed = 0;
+        for i in 0..200u32 {
+            let data: Vec<u8> = (0..256u32)
+                .map(|j| (i.wrapping_mul(2654435761).wrapping_add(j * 40503) >> 7) as u8)
+                .collect();
+            let doc = jcs_diff_document(&data);
+            parsed += usize::from(canonfuzz_core::jcs::canonicalize(&doc).is_ok());
+        }
+        assert!(
+            parsed > 20,
+            "only {parsed} of 200 documents were valid JSON"
+        );
+    }
+
+    #[test]
+    fn the_core_agrees_with_the_in_process_crates_on_the_corpus_seeds() {
+        for doc in [
+            &b"{\"b\":[1e21,0.1],\"a\":\"\\u00e9\"}"[..],
+            b"{\"a\":1,\"a\":2}",
+            b"[9007199254740993]",
+        ] {
+            assert_eq!(
+                jcs_diff_check(doc),
+                Ok(()),
+                "{}",
+                String::from_utf8_lossy(doc)
+            );
+        }
+    }
+}
