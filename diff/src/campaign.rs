@@ -3,6 +3,7 @@
 //! result does not depend on timing or thread count), minimize it, and save it as a vector.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -109,7 +110,9 @@ impl Harness {
                 .iter()
                 .zip(running)
                 .map(|(i, thread)| match thread {
-                    None => i.run_batch(inputs),
+                    None => catch_unwind(AssertUnwindSafe(|| i.run_batch(inputs))).unwrap_or_else(
+                        |_| vec![Outcome::Crashed("panicked".into()); inputs.len()],
+                    ),
                     Some(h) => h.join().unwrap_or_else(|_| {
                         vec![Outcome::Crashed("panicked".into()); inputs.len()]
                     }),

@@ -59,6 +59,8 @@ fn note(bug_type: &str, description: &str) -> Note {
 fn notes() -> BTreeMap<String, Note> {
     BTreeMap::from([
         ("DiffFinding".to_string(), note("REGRESSION", "A disagreement found and minimized by a differential campaign.")),
+        ("FuzzArtifact".to_string(), note("REGRESSION", "An input a fuzz target failed on, triaged and minimized.")),
+        ("Agree".to_string(), note("REGRESSION", "Every implementation now agrees on it; kept so that it stays so.")),
         ("CoreDiverges".to_string(), note("REGRESSION", "The core differed from the consensus of the independent implementations.")),
         ("ThirdParties".to_string(), note("EDGE_CASE", "Third-party implementations disagree among themselves (or crash or hang).")),
         ("Policy".to_string(), note("I_JSON", "The core deliberately differs from other implementations, for the reason in the comment.")),
@@ -70,9 +72,60 @@ fn notes() -> BTreeMap<String, Note> {
     ])
 }
 
-/// Writes the finding's vector under `corpus` unless its signature already has one (or,
-/// with `replace`, over the one this campaign wrote when it first met the signature); returns
-/// the vector's path relative to the corpus, or `None` when no expected result can be given.
+/// Where a finding came from, which decides its vector's path, flags and source.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    /// A differential campaign with this seed: content-addressed by signature under
+    /// `jcs/findings/`.
+    Campaign {
+        /// The campaign's seed.
+        seed: u64,
+    },
+    /// A fuzzer artifact: content-addressed by the minimized input under `jcs/regressions/`,
+    /// so that every crash ever found keeps its own vector even once the core agrees again.
+    Artifact {
+        /// The artifact file name and the target that produced it.
+        name: String,
+    },
+}
+
+impl Origin {
+    fn path(&self, finding: &Finding) -> String {
+        match self {
+            Origin::Campaign { .. } => vector_path(&finding.signature),
+            Origin::Artifact { .. } => {
+                format!(
+                    "jcs/regressions/{}.json",
+                    &sha256_hex(&finding.minimized)[..16]
+                )
+            }
+        }
+    }
+
+    fn flag(&self) -> &'static str {
+        match self {
+            Origin::Campaign { .. } => "DiffFinding",
+            Origin::Artifact { .. } => "FuzzArtifact",
+        }
+    }
+
+    fn source(&self, finding: &Finding) -> String {
+        match self {
+            Origin::Campaign { seed } => {
+                format!(
+                    "canonfuzz diff campaign, seed {seed}, case {}",
+                    finding.case
+                )
+            }
+            Origin::Artifact { name } => format!("canonfuzz triage of fuzzer artifact {name}"),
+        }
+    }
+}
+
+/// Writes a campaign finding's vector under `corpus` unless its signature already has one
+/// (or, with `replace`, over the one this campaign wrote when it first met the signature);
+/// returns the vector's path relative to the corpus, or `None` when no expected result can be
+/// given.
 pub fn save(
     corpus: &Path,
     finding: &Finding,
@@ -80,7 +133,19 @@ pub fn save(
     impls: &[ImplStats],
     replace: bool,
 ) -> Result<Option<String>, String> {
-    let relative = vector_path(&finding.signature);
+    write_vector(corpus, finding, &Origin::Campaign { seed }, impls, replace)
+}
+
+/// Writes the vector of a finding from `origin` under `corpus`; an existing vector at the same
+/// path is kept unless `replace`.
+pub fn write_vector(
+    corpus: &Path,
+    finding: &Finding,
+    origin: &Origin,
+    impls: &[ImplStats],
+    replace: bool,
+) -> Result<Option<String>, String> {
+    let relative = origin.path(finding);
     let path: PathBuf = corpus.join(&relative);
     if path.exists() && !replace {
         return Ok(Some(relative));
@@ -91,7 +156,8 @@ pub fn save(
     let verdict_flag = match finding.evaluation.verdict {
         Verdict::CoreDiverges => "CoreDiverges",
         Verdict::Policy(_) => "Policy",
-        _ => "ThirdParties",
+        Verdict::Agree => "Agree",
+        Verdict::ThirdParties => "ThirdParties",
     };
     let mut test = TestCase::with_input(
         1,
@@ -99,7 +165,7 @@ pub fn save(
         &finding.minimized,
     );
     test.flags = vec![
-        "DiffFinding".to_string(),
+        origin.flag().to_string(),
         verdict_flag.to_string(),
         finding.category.name().to_string(),
     ];
@@ -127,17 +193,15 @@ pub fn save(
         schema: JCS_SCHEMA.to_string(),
         number_of_tests: 1,
         header: vec![format!(
-            "A {} disagreement found by `canonfuzz diff`, minimized.",
+            "{}, minimized; the implementations' verdict: {}.",
+            origin.source(finding),
             finding.evaluation.verdict.name()
         )],
         notes: notes(),
         test_groups: vec![TestGroup {
             kind: "JcsCanonicalize".to_string(),
             source: Source {
-                name: format!(
-                    "canonfuzz diff campaign, seed {seed}, case {}",
-                    finding.case
-                ),
+                name: origin.source(finding),
                 url: None,
                 version: Some(
                     impls

@@ -5,6 +5,7 @@
 //! document's bytes (how seeds from the corpus are written), or anything else, whose bytes
 //! drive `arbitrary` to build a document aimed where implementations differ.
 
+use std::path::Path;
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
@@ -14,6 +15,34 @@ use crate::compare::{evaluate_with_quorum, Verdict};
 
 /// The fuzz targets and what each one's input is.
 pub const TARGETS: [&str; 3] = ["jcs", "jcs_diff", "serde_json_parse"];
+
+/// Writes a seed corpus per target from the vectors in `corpus`: `<out>/<target>/<digest>`,
+/// each seed in the shape its target reads. Returns the number of seeds per target.
+pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
+    let manifest = crate::manifest::Manifest::read(corpus)?;
+    let mut count = 0;
+    for target in TARGETS {
+        std::fs::create_dir_all(out.join(target)).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    for entry in &manifest.files {
+        let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
+        for test in file.tests() {
+            let document = test.input_bytes()?;
+            let name = &crate::manifest::sha256_hex(&document)[..16];
+            for target in TARGETS {
+                let seed = if target == "jcs_diff" {
+                    jcs_diff_seed(&document)
+                } else {
+                    document.clone()
+                };
+                let path = out.join(target).join(name);
+                std::fs::write(&path, seed).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            count += 1;
+        }
+    }
+    Ok(count)
+}
 
 /// The in-process implementations the `jcs_diff` target compares the core with.
 pub const IN_PROCESS: [&str; 3] = ["serde_jcs", "serde_json_canonicalizer", "json-canon"];

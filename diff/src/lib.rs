@@ -19,6 +19,7 @@ pub mod selftest;
 pub mod shrink;
 pub mod summary;
 pub mod tree;
+pub mod triage;
 pub mod vector;
 
 /// Cases a campaign runs when given neither `--cases` nor `--duration`.

@@ -10,7 +10,8 @@ use canonfuzz_diff::campaign::{self, Config, Harness};
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
-use canonfuzz_diff::{report, selftest, summary};
+use canonfuzz_diff::vector::excerpt;
+use canonfuzz_diff::{fuzzing, report, selftest, summary, triage};
 use clap::{Parser, Subcommand};
 
 const ABOUT: &str =
@@ -116,6 +117,32 @@ enum Command {
         /// Also write the summary as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
+    },
+    /// Write a seed corpus per fuzz target from the vectors (default fuzz/corpus/<target>/).
+    Seeds {
+        /// The corpus directory the seeds come from.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Where the per-target seed directories go.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Turn fuzzer artifacts into regression vectors.
+    ///
+    /// Reproduces each artifact as its target saw it, minimizes it while it fails the same
+    /// way (or, if it no longer fails, while every implementation answers as they do now), and
+    /// writes a vector to corpus/jcs/regressions/ whose expected result comes from the
+    /// independent implementations, so that cargo test replays it from then on.
+    Triage {
+        /// Artifacts, e.g. fuzz/artifacts/jcs/crash-<digest>.
+        #[arg(required = true, value_name = "ARTIFACT")]
+        artifacts: Vec<PathBuf>,
+        /// The target that produced them, when their path does not say.
+        #[arg(long, value_name = "TARGET")]
+        target: Option<String>,
+        /// The corpus directory to write into.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Run every implementation over every vector in the corpus and write the conformance
     /// matrix (implementation × category) as Markdown and as a colour-coded HTML page.
@@ -331,6 +358,63 @@ fn main() -> ExitCode {
                 progress: true,
             };
             diff(&config, summary_json.as_deref())
+        }
+        Command::Seeds { corpus, out } => {
+            let out = out.unwrap_or_else(|| corpus_dir(None).join("../fuzz/corpus"));
+            match fuzzing::write_seeds(&corpus_dir(corpus), &out) {
+                Ok(n) => {
+                    println!(
+                        "wrote {n} seeds for each of {} into {}",
+                        fuzzing::TARGETS.join(", "),
+                        out.display()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error(e),
+            }
+        }
+        Command::Triage {
+            artifacts,
+            target,
+            out,
+        } => {
+            let corpus = corpus_dir(out);
+            let harness = match Harness::new(&[]) {
+                Ok((h, missing)) => {
+                    for (name, why) in &missing {
+                        eprintln!("WARNING: {name} did not run: {why}");
+                    }
+                    h
+                }
+                Err(e) => return usage_error(e),
+            };
+            for artifact in &artifacts {
+                let result = triage::target_of(artifact, target.as_deref())
+                    .and_then(|t| triage::triage(&harness, artifact, &t, &corpus));
+                match result {
+                    Ok(t) => {
+                        println!("{} ({})", t.artifact.display(), t.target);
+                        match &t.failure {
+                            Some(f) => println!("  reproduces: {f}"),
+                            None => println!("  no longer reproduces; kept as a regression vector"),
+                        }
+                        println!(
+                            "  minimized ({} bytes): {}",
+                            t.minimized.len(),
+                            excerpt(&t.minimized)
+                        );
+                        println!("  {}", t.signature);
+                        match &t.vector {
+                            Some(v) => println!("  vector: {}", corpus.join(v).display()),
+                            None => {
+                                println!("  no vector: no implementation gives an expected result")
+                            }
+                        }
+                    }
+                    Err(e) => return usage_error(e),
+                }
+            }
+            ExitCode::SUCCESS
         }
         Command::Report { out, corpus, impls } => {
             let built = Harness::new(&impls).and_then(|(harness, missing)| {

@@ -1,0 +1,99 @@
+//! The fuzzing loop outside libFuzzer: seeds from the corpus, and an artifact triaged into a
+//! vector that the corpus replays.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn canonfuzz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn repo_corpus() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+}
+
+fn corpus_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for rel in canonfuzz_diff::manifest::vector_paths(&repo_corpus())
+        .unwrap()
+        .into_iter()
+        .chain(["manifest.json".to_string()])
+    {
+        let to = dir.path().join(&rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo_corpus().join(&rel), to).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn seeds_come_from_every_vector_in_each_targets_shape() {
+    let out = tempfile::tempdir().unwrap();
+    let run = canonfuzz(&[
+        "seeds",
+        "--corpus",
+        repo_corpus().to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let count = |t: &str| std::fs::read_dir(out.path().join(t)).unwrap().count();
+    assert!(count("jcs") > 10_000);
+    assert_eq!(count("jcs"), count("jcs_diff"));
+    let seed = std::fs::read_dir(out.path().join("jcs_diff"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert_eq!(
+        std::fs::read(seed).unwrap()[0],
+        0,
+        "jcs_diff seeds start with the document marker"
+    );
+}
+
+#[test]
+fn an_artifact_becomes_a_replayed_vector() {
+    let corpus = corpus_copy();
+    let artifacts = tempfile::tempdir().unwrap();
+    let dir = artifacts.path().join("artifacts/jcs_diff");
+    std::fs::create_dir_all(&dir).unwrap();
+    let artifact = dir.join("crash-0001");
+    std::fs::write(&artifact, b"\x00[1, {\"b\": 2, \"a\": 1, \"a\": 3}, \"x\"]").unwrap();
+    let run = canonfuzz(&[
+        "triage",
+        artifact.to_str().unwrap(),
+        "--out",
+        corpus.path().to_str().unwrap(),
+    ]);
+    let stdout = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}{}", text(&run.stderr));
+    assert!(
+        stdout.contains("minimized (13 bytes): \"{\\\"a\\\":1,\\\"a\\\":3}\""),
+        "{stdout}"
+    );
+    let written: Vec<_> = std::fs::read_dir(corpus.path().join("jcs/regressions"))
+        .unwrap()
+        .collect();
+    assert_eq!(written.len(), 1);
+    let replay = canonfuzz(&["vectors", corpus.path().to_str().unwrap()]);
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stdout));
+}
+
+#[test]
+fn an_artifact_outside_a_target_directory_needs_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = dir.path().join("crash-x");
+    std::fs::write(&artifact, b"[]").unwrap();
+    let run = canonfuzz(&["triage", artifact.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("pass --target"));
+}
