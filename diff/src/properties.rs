@@ -2,11 +2,9 @@
 //! independent parser (serde_json) rather than the core itself. Fuzz targets and tests share
 //! them.
 
-use canonfuzz_core::jcs::{canonicalize, cmp_utf16};
 use std::cmp::Ordering;
-use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use canonfuzz_core::jcs::canonicalize;
 use serde_json::Value;
 
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
@@ -36,7 +34,7 @@ pub fn check_canonical(input: &[u8]) -> Result<(), String> {
     let parsed_out = serde_json::from_slice::<Value>(&out);
     match (parsed_in, parsed_out) {
         (Ok(a), Ok(b)) => {
-            if normalized(a) != normalized(b) {
+            if !same_value(&a, &b) {
                 return Err(format!(
                     "output {:?} means another value than the input",
                     String::from_utf8_lossy(&out)
@@ -54,107 +52,106 @@ pub fn check_canonical(input: &[u8]) -> Result<(), String> {
     }
 }
 
-/// Numbers compared as the doubles they denote; everything else as is.
-fn normalized(value: Value) -> Value {
-    match value {
-        Value::Number(n) => n
-            .as_f64()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Null, Value::Number),
-        Value::Array(items) => Value::Array(items.into_iter().map(normalized).collect()),
-        Value::Object(members) => Value::Object(
-            members
-                .into_iter()
-                .map(|(k, v)| (k, normalized(v)))
-                .collect(),
-        ),
-        other => other,
+/// Whether two values are the same JSON value, numbers compared as the doubles they denote.
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
     }
 }
 
-/// The output's own structure: no whitespace outside strings, members in UTF-16 order.
+/// One pass over the output: no whitespace outside strings, and in every object member names
+/// strictly increasing by UTF-16 code units (compared with the standard library's UTF-16
+/// encoding, not the core's comparator).
 fn check_shape(out: &[u8]) -> Result<(), String> {
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in out {
-        match (in_string, escaped, b) {
-            (true, true, _) => escaped = false,
-            (true, false, b'\\') => escaped = true,
-            (_, false, b'"') => in_string = !in_string,
-            (false, _, b' ' | b'\t' | b'\n' | b'\r') => {
+    let shown = || String::from_utf8_lossy(out).into_owned();
+    let text =
+        std::str::from_utf8(out).map_err(|_| format!("output {:?} is not UTF-8", shown()))?;
+    // One entry per open container: `None` for an array, `Some(last name)` for an object.
+    let mut open: Vec<Option<Option<String>>> = Vec::new();
+    let mut name_due = false;
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => {
+                let mut decoded = String::new();
+                let mut raw = chars.clone().map(|(_, c)| c);
+                let mut consumed = 0;
+                loop {
+                    let Some(c) = raw.next() else {
+                        return Err(format!("unterminated string at byte {at} of {:?}", shown()));
+                    };
+                    consumed += 1;
+                    match c {
+                        '"' => break,
+                        '\\' => {
+                            let escape = raw.next().unwrap_or('\\');
+                            consumed += 1;
+                            match escape {
+                                'u' => {
+                                    let hex: String = raw.by_ref().take(4).collect();
+                                    consumed += 4;
+                                    let unit = u32::from_str_radix(&hex, 16).unwrap_or(0xFFFD);
+                                    decoded.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
+                                }
+                                'b' => decoded.push('\u{8}'),
+                                'f' => decoded.push('\u{c}'),
+                                'n' => decoded.push('\n'),
+                                'r' => decoded.push('\r'),
+                                't' => decoded.push('\t'),
+                                other => decoded.push(other),
+                            }
+                        }
+                        c => decoded.push(c),
+                    }
+                }
+                for _ in 0..consumed {
+                    chars.next();
+                }
+                if name_due {
+                    name_due = false;
+                    if let Some(Some(last)) = open.last_mut() {
+                        if let Some(previous) = last {
+                            if previous.encode_utf16().cmp(decoded.encode_utf16()) != Ordering::Less
+                            {
+                                return Err(format!(
+                                    "member {decoded:?} follows {previous:?} in {:?}",
+                                    shown()
+                                ));
+                            }
+                        }
+                        *last = Some(decoded);
+                    }
+                }
+            }
+            '{' => {
+                open.push(Some(None));
+                name_due = true;
+            }
+            '[' => open.push(None),
+            '}' | ']' => {
+                open.pop();
+                name_due = false;
+            }
+            ',' => name_due = matches!(open.last(), Some(Some(_))),
+            ' ' | '\t' | '\n' | '\r' => {
                 return Err(format!(
-                    "whitespace outside strings in {:?}",
-                    String::from_utf8_lossy(out)
+                    "whitespace outside strings at byte {at} of {:?}",
+                    shown()
                 ))
             }
             _ => {}
         }
     }
-    serde_json::from_slice::<Ordered>(out)
-        .map(|_| ())
-        .map_err(|e| format!("{e} in {:?}", String::from_utf8_lossy(out)))
-}
-
-/// Deserializes any JSON value, failing when an object's members are not in UTF-16 order.
-struct Ordered;
-
-impl<'de> Deserialize<'de> for Ordered {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(OrderedVisitor)
-    }
-}
-
-struct OrderedVisitor;
-
-impl<'de> Visitor<'de> for OrderedVisitor {
-    type Value = Ordered;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Ordered, E> {
-        Ok(Ordered)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Ordered, E> {
-        Ok(Ordered)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Ordered, E> {
-        Ok(Ordered)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Ordered, E> {
-        Ok(Ordered)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Ordered, E> {
-        Ok(Ordered)
-    }
-
-    fn visit_unit<E>(self) -> Result<Ordered, E> {
-        Ok(Ordered)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
-        while seq.next_element::<Ordered>()?.is_some() {}
-        Ok(Ordered)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
-        let mut previous: Option<String> = None;
-        while let Some(name) = map.next_key::<String>()? {
-            if let Some(p) = &previous {
-                if cmp_utf16(p.as_bytes(), name.as_bytes()) != Ordering::Less {
-                    return Err(de::Error::custom(format!("member {name:?} follows {p:?}")));
-                }
-            }
-            map.next_value::<Ordered>()?;
-            previous = Some(name);
-        }
-        Ok(Ordered)
-    }
+    Ok(())
 }
 
 #[cfg(test)]
