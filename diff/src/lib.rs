@@ -11,6 +11,7 @@ pub mod gen;
 pub mod impls;
 pub mod import;
 pub mod manifest;
+pub mod merge;
 pub mod mutants;
 pub mod outcome;
 pub mod properties;

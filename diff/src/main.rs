@@ -11,7 +11,7 @@ use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
-use canonfuzz_diff::{fuzzing, report, selftest, summary, triage};
+use canonfuzz_diff::{fuzzing, merge, report, selftest, summary, triage};
 use clap::{Parser, Subcommand};
 
 const ABOUT: &str =
@@ -117,6 +117,19 @@ enum Command {
         /// Also write the summary as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
+    },
+    /// Merge the findings of sharded campaigns (each shard's corpus directory) into a corpus.
+    ///
+    /// For each signature the vector from the lowest case index wins, as in one unsharded
+    /// campaign over the same cases, so the result does not depend on which machine ran which
+    /// shard; vectors the corpus already holds are kept.
+    Merge {
+        /// The shards' corpus directories.
+        #[arg(required = true, value_name = "SHARD_DIR")]
+        shards: Vec<PathBuf>,
+        /// The corpus to merge into.
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
     },
     /// Write a seed corpus per fuzz target from the vectors (default fuzz/corpus/<target>/).
     Seeds {
@@ -358,6 +371,19 @@ fn main() -> ExitCode {
                 progress: true,
             };
             diff(&config, summary_json.as_deref())
+        }
+        Command::Merge { shards, into } => {
+            let into = corpus_dir(into);
+            match merge::merge(&shards, &into) {
+                Ok(added) => {
+                    for path in &added {
+                        println!("added {path}");
+                    }
+                    println!("{} vectors merged into {}", added.len(), into.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error(e),
+            }
         }
         Command::Seeds { corpus, out } => {
             let out = out.unwrap_or_else(|| corpus_dir(None).join("../fuzz/corpus"));

@@ -143,6 +143,72 @@ fn shards_together_find_what_one_run_finds() {
 }
 
 #[test]
+fn merged_shards_write_what_one_run_writes() {
+    let impls = format!("{RUST_ONLY},node-canonicalize");
+    let campaign = |shard: &str, cases: &str, out: &Path| {
+        let run = canonfuzz(&[
+            "diff",
+            "--cases",
+            cases,
+            "--seed",
+            "3",
+            "--impls",
+            &impls,
+            "--shard",
+            shard,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stdout));
+    };
+    // Corpora without findings, so that only what these campaigns write is compared.
+    let fresh = || {
+        let dir = corpus_copy();
+        std::fs::remove_dir_all(dir.path().join("jcs/findings")).unwrap();
+        assert_eq!(
+            canonfuzz(&["manifest", dir.path().to_str().unwrap()])
+                .status
+                .code(),
+            Some(0)
+        );
+        dir
+    };
+    let whole = fresh();
+    campaign("0/1", "1200", whole.path());
+    let (a, b, merged) = (fresh(), fresh(), fresh());
+    campaign("0/2", "600", a.path());
+    campaign("1/2", "600", b.path());
+    let run = canonfuzz(&[
+        "merge",
+        a.path().to_str().unwrap(),
+        b.path().to_str().unwrap(),
+        "--into",
+        merged.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let files = |root: &Path| -> Vec<(String, Vec<u8>)> {
+        let dir = root.join("jcs/findings");
+        let mut all: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.map(|e| e.unwrap())
+                    .map(|e| {
+                        (
+                            e.file_name().to_string_lossy().into_owned(),
+                            std::fs::read(e.path()).unwrap(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        all.sort();
+        all
+    };
+    let expected = files(whole.path());
+    assert!(!expected.is_empty(), "the campaign wrote no vectors");
+    assert_eq!(files(merged.path()), expected);
+}
+
+#[test]
 fn bad_arguments_are_usage_errors() {
     let out = canonfuzz(&["diff", "--shard", "3/2"]);
     assert_eq!(out.status.code(), Some(2));

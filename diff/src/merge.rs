@@ -1,0 +1,68 @@
+//! Merging the vectors of sharded campaigns into one corpus, deterministically: a finding
+//! (named by its signature's digest) is taken from the shard that met it at the lowest case
+//! index — the one an unsharded campaign over the same cases would keep — and regressions
+//! (named by their input's digest) are united. Vectors the corpus already holds stay as
+//! they are.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::manifest::Manifest;
+use crate::vector::{write_atomically, VectorFile};
+
+/// The directories merged, relative to a corpus.
+const MERGED: [&str; 2] = ["jcs/findings", "jcs/regressions"];
+
+/// The case index a campaign vector records in its source (`..., case N`); other vectors
+/// sort after every campaign case.
+fn case_of(file: &VectorFile) -> u64 {
+    file.test_groups
+        .first()
+        .and_then(|g| g.source.name.rsplit_once(", case "))
+        .and_then(|(_, n)| n.trim().parse().ok())
+        .unwrap_or(u64::MAX)
+}
+
+/// Merges the vectors under each of `shards` into the corpus at `into`; returns the paths
+/// added, relative to the corpus.
+pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
+    let mut chosen: BTreeMap<String, (u64, PathBuf)> = BTreeMap::new();
+    for shard in shards {
+        for dir in MERGED {
+            let Ok(entries) = std::fs::read_dir(shard.join(dir)) else {
+                continue;
+            };
+            let mut names: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            names.sort();
+            for path in names
+                .into_iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            {
+                let name = path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
+                let relative = format!("{dir}/{name}");
+                let case = case_of(&VectorFile::read(&path)?);
+                let better = chosen.get(&relative).is_none_or(|(best, _)| case < *best);
+                if better {
+                    chosen.insert(relative, (case, path));
+                }
+            }
+        }
+    }
+    let mut added = Vec::new();
+    for (relative, (_, from)) in chosen {
+        let to = into.join(&relative);
+        if to.exists() {
+            continue;
+        }
+        let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        write_atomically(&to, &bytes)?;
+        added.push(relative);
+    }
+    Manifest::build(into)?.write(into)?;
+    Ok(added)
+}
