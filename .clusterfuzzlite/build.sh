@@ -1,0 +1,20 @@
+#!/bin/bash -eu
+# Builds every fuzz target for ClusterFuzzLite (and OSS-Fuzz, which runs the same script) and
+# ships each with a seed corpus generated from the conformance vectors and the JSON dictionary.
+cd "$SRC/canonfuzz"
+
+cargo fuzz build -O --debug-assertions
+built=fuzz/target/x86_64-unknown-linux-gnu/release
+
+# The seed tool is an ordinary build: keep the fuzzing flags and directories out of it.
+(
+  unset RUSTFLAGS CFLAGS CXXFLAGS LIB_FUZZING_ENGINE
+  cargo build --release --locked --bin canonfuzz --target-dir "$WORK/tools"
+  "$WORK/tools/release/canonfuzz" seeds --corpus corpus --out "$WORK/seeds"
+)
+
+for target in jcs jcs_diff; do
+  cp "$built/$target" "$OUT/"
+  (cd "$WORK/seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+  cp fuzz/jcs.dict "$OUT/$target.dict"
+done
