@@ -15,4 +15,5 @@
     )
 )]
 
+pub mod ed25519;
 pub mod jcs;

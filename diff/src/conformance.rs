@@ -5,10 +5,13 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
+use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
-use crate::vector::{excerpt, Expectation, TestCase, VectorFile, JCS_SCHEMA};
+use crate::vector::{
+    excerpt, from_hex, Expectation, TestCase, VectorFile, ED25519_SCHEMA, JCS_SCHEMA,
+};
 
 /// Something wrong in the corpus or a test that the core did not pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,9 +108,24 @@ pub fn run_corpus(dir: &Path) -> Report {
                 ),
             );
         }
-        lint_file(&entry.path, &file, &mut report);
+        let Some(family) = Family::from_schema(&file.schema) else {
+            report.fail(
+                &entry.path,
+                None,
+                format!(
+                    "schema is {:?}; this runner reads {JCS_SCHEMA} and {ED25519_SCHEMA}",
+                    file.schema
+                ),
+            );
+            continue;
+        };
+        lint_file(&entry.path, &file, family, &mut report);
         for test in file.tests() {
-            match check_jcs(test, &mut canonicalizer) {
+            let checked = match family {
+                Family::Jcs => check_jcs(test, &mut canonicalizer),
+                Family::Ed25519 => check_ed25519(test),
+            };
+            match checked {
                 Ok(()) => report.passed += 1,
                 Err(message) => report.fail(&entry.path, Some(test.tc_id), message),
             }
@@ -133,18 +151,28 @@ fn check_listing(dir: &Path, manifest: &Manifest, report: &mut Report) {
     }
 }
 
-/// Shape checks that the format alone cannot express.
-fn lint_file(path: &str, file: &VectorFile, report: &mut Report) {
-    if file.schema != JCS_SCHEMA {
-        report.fail(
-            path,
-            None,
-            format!(
-                "schema is {:?}; this runner reads {JCS_SCHEMA}",
-                file.schema
-            ),
-        );
+/// The kinds of vector file, by schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// `canonfuzz_jcs_v1`: canonicalization.
+    Jcs,
+    /// `canonfuzz_ed25519_v1`: signature verification.
+    Ed25519,
+}
+
+impl Family {
+    /// The family a schema name belongs to.
+    pub fn from_schema(schema: &str) -> Option<Family> {
+        match schema {
+            JCS_SCHEMA => Some(Family::Jcs),
+            ED25519_SCHEMA => Some(Family::Ed25519),
+            _ => None,
+        }
     }
+}
+
+/// Shape checks that the format alone cannot express.
+fn lint_file(path: &str, file: &VectorFile, family: Family, report: &mut Report) {
     let count = file.tests().count();
     if file.number_of_tests != count {
         report.fail(
@@ -169,6 +197,10 @@ fn lint_file(path: &str, file: &VectorFile, report: &mut Report) {
         for flag in test.flags.iter().filter(|f| !file.notes.contains_key(*f)) {
             report.fail(path, id, format!("flag {flag:?} is not explained in notes"));
         }
+        if family == Family::Ed25519 {
+            lint_ed25519(path, test, report);
+            continue;
+        }
         match (test.result, &test.expected, &test.error_kind) {
             (Expectation::Valid, None, _) => report.fail(path, id, "a valid test needs `expected`"),
             (Expectation::Valid, _, Some(_)) | (Expectation::Invalid, Some(_), _) => report.fail(
@@ -186,6 +218,69 @@ fn lint_file(path: &str, file: &VectorFile, report: &mut Report) {
         if test.input_text.is_some() && test.input_hex.is_none() {
             report.fail(path, id, "inputText belongs only beside inputHex");
         }
+    }
+}
+
+/// An Ed25519 test carries key, message and signature as hex; where every flag is one of the
+/// policy's edge cases, its result must be the one the policy derives from them.
+fn lint_ed25519(path: &str, test: &TestCase, report: &mut Report) {
+    let id = Some(test.tc_id);
+    for (field, value) in [
+        ("publicKey", &test.public_key),
+        ("msg", &test.msg),
+        ("sig", &test.sig),
+    ] {
+        match value {
+            None => report.fail(path, id, format!("an Ed25519 test needs `{field}`")),
+            Some(hex) if from_hex(hex).is_err() => {
+                report.fail(path, id, format!("`{field}` is not hex"))
+            }
+            Some(_) => {}
+        }
+    }
+    let policy_flags: Option<Vec<Flag>> = test.flags.iter().map(|f| Flag::from_name(f)).collect();
+    if let Some(flags) = policy_flags {
+        let derived = if policy_accepts(&flags) {
+            Expectation::Valid
+        } else {
+            Expectation::Invalid
+        };
+        if test.result != derived {
+            report.fail(
+                path,
+                id,
+                format!(
+                    "the policy derives {derived:?} from flags {:?}, but the test says {:?}",
+                    test.flags, test.result
+                ),
+            );
+        }
+    }
+}
+
+/// Runs one Ed25519 test: the core's verdict must be the test's result.
+pub fn check_ed25519(test: &TestCase) -> Result<(), String> {
+    let field = |v: &Option<String>, name: &str| {
+        v.as_deref()
+            .ok_or_else(|| format!("missing {name}"))
+            .and_then(from_hex)
+    };
+    let key = field(&test.public_key, "publicKey")?;
+    let msg = field(&test.msg, "msg")?;
+    let sig = field(&test.sig, "sig")?;
+    let verdict = ed25519::verify(&key, &msg, &sig);
+    let comment = &test.comment;
+    match (verdict, test.result) {
+        (Ok(()), Expectation::Valid | Expectation::Acceptable) => Ok(()),
+        (Err(_), Expectation::Invalid | Expectation::Acceptable) => Ok(()),
+        (Ok(()), _) => Err(format!(
+            "{comment} (flags {:?})\n    expected: rejected\n    got:      accepted",
+            test.flags
+        )),
+        (Err(e), _) => Err(format!(
+            "{comment} (flags {:?})\n    expected: accepted\n    got:      rejected: {e}",
+            test.flags
+        )),
     }
 }
 

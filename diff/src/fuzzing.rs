@@ -24,7 +24,7 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     for target in TARGETS {
         std::fs::create_dir_all(out.join(target)).map_err(|e| format!("{}: {e}", out.display()))?;
     }
-    for entry in &manifest.files {
+    for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.tests() {
             let document = test.input_bytes()?;

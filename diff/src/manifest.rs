@@ -119,6 +119,11 @@ impl Manifest {
         })
     }
 
+    /// The entries of the files with the given schema.
+    pub fn files_of<'a>(&'a self, schema: &'a str) -> impl Iterator<Item = &'a ManifestEntry> {
+        self.files.iter().filter(move |e| e.schema == schema)
+    }
+
     /// Writes the manifest to `DIR/manifest.json` atomically.
     pub fn write(&self, dir: &Path) -> Result<(), String> {
         let mut bytes = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;

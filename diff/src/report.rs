@@ -71,7 +71,7 @@ fn passes(test: &TestCase, outcome: &Outcome) -> bool {
 pub fn build(harness: &Harness, dir: &Path) -> Result<Matrix, String> {
     let manifest = Manifest::read(dir)?;
     let mut tests = Vec::new();
-    for entry in &manifest.files {
+    for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
         let file = VectorFile::read(&dir.join(&entry.path))?;
         for test in file.tests() {
             tests.push((category(test), test.clone(), test.input_bytes()?));

@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 
 /// The schema name every JCS vector file carries.
 pub const JCS_SCHEMA: &str = "canonfuzz_jcs_v1";
+/// The schema name of Ed25519 verification vector files.
+pub const ED25519_SCHEMA: &str = "canonfuzz_ed25519_v1";
 
 /// One vector file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -119,6 +121,15 @@ pub struct TestCase {
     /// The stable error kind of a rejection (see `canonfuzz_core::jcs::ErrorKind`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_kind: Option<String>,
+    /// Ed25519: the public key, as hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<String>,
+    /// Ed25519: the message, as hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg: Option<String>,
+    /// Ed25519: the signature, as hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sig: Option<String>,
     /// For a differential finding: what each implementation did, as the campaign saw it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outcomes: BTreeMap<String, serde_json::Value>,
@@ -141,6 +152,9 @@ impl TestCase {
             expected: None,
             result: Expectation::Valid,
             error_kind: None,
+            public_key: None,
+            msg: None,
+            sig: None,
             outcomes: BTreeMap::new(),
         }
     }

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+mod ed25519;
+
 use crate::manifest::Manifest;
 use crate::vector::{Expectation, Note, Source, TestCase, TestGroup, VectorFile, JCS_SCHEMA};
 
@@ -26,6 +28,12 @@ pub enum SourceKind {
     EsNumberTies,
     /// The adapter-profile seed (fixed JSON): each case's value and its JCS string.
     EklSeed,
+    /// Wycheproof's Ed25519 verification vectors (`ed25519_test.json`).
+    WycheproofEd25519,
+    /// The CCTV Ed25519 edge cases (`ed25519vectors.json`), with their flags.
+    CctvEd25519,
+    /// The 12 cases of "Taming the many EdDSAs" (`cases.json`).
+    SpeccheckEd25519,
 }
 
 impl SourceKind {
@@ -37,6 +45,9 @@ impl SourceKind {
             SourceKind::Es6Numbers => "jcs/es6-numbers.json",
             SourceKind::EsNumberTies => "jcs/es-number-ties.json",
             SourceKind::EklSeed => "jcs/ekl-seed-000.json",
+            SourceKind::WycheproofEd25519 => "ed25519/wycheproof.json",
+            SourceKind::CctvEd25519 => "ed25519/cctv.json",
+            SourceKind::SpeccheckEd25519 => "ed25519/speccheck.json",
         }
     }
 }
@@ -70,14 +81,14 @@ const APPENDIX_B: [(u64, &str); 24] = [
     (0x43143ff3c1cb0959, "1424953923781206.2"),
 ];
 
-fn note(bug_type: &str, description: &str) -> Note {
+pub(crate) fn note(bug_type: &str, description: &str) -> Note {
     Note {
         bug_type: bug_type.to_string(),
         description: description.to_string(),
     }
 }
 
-fn source(name: &str, url: &str, version: &str, license: &str) -> Source {
+pub(crate) fn source(name: &str, url: &str, version: &str, license: &str) -> Source {
     Source {
         name: name.to_string(),
         url: Some(url.to_string()),
@@ -105,7 +116,7 @@ fn double_input(bits: u64) -> Result<String, String> {
     }
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
+pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -339,6 +350,9 @@ pub fn import(
         SourceKind::Es6Numbers => es6_numbers(need()?)?,
         SourceKind::EsNumberTies => es_number_ties(need()?)?,
         SourceKind::EklSeed => ekl_seed(need()?)?,
+        SourceKind::WycheproofEd25519 => ed25519::wycheproof(need()?)?,
+        SourceKind::CctvEd25519 => ed25519::cctv(need()?)?,
+        SourceKind::SpeccheckEd25519 => ed25519::speccheck(need()?)?,
     };
     let target = corpus.join(kind.target());
     vectors.write(&target)?;

@@ -1,0 +1,258 @@
+//! Ed25519 signature verification (RFC 8032) under one policy, stated as the edge cases it
+//! accepts and rejects.
+//!
+//! RFC 8032 leaves room: implementations differ on small-order and mixed-order points,
+//! non-canonical point encodings, scalars `S ≥ L`, and whether the verification equation is
+//! multiplied by the cofactor. Signatures verified here gate trust (a JWS over a tool result, a
+//! signed request), so the policy is the strict one: every edge case is rejected, and a valid
+//! signature is one that every conforming verifier accepts.
+//!
+//! - `A` and `R` must be canonical encodings of points in the prime-order subgroup: neither
+//!   small-order nor mixed-order;
+//! - `S` must be below the group order `L`;
+//! - the equation is the cofactorless `[S]B = R + [k]A`, `k = SHA-512(R ‖ A ‖ M) mod L` over
+//!   the bytes as given. With both points torsion-free, the cofactored equation agrees with it.
+
+use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
+use curve25519_dalek::scalar::Scalar;
+use sha2::{Digest, Sha512};
+
+/// An edge case a signature, key and message may exhibit. The names are those of the CCTV
+/// Ed25519 test vectors, plus `s_out_of_range`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Flag {
+    /// `A` is of small order (one of the eight torsion points).
+    LowOrderA,
+    /// `R` is of small order.
+    LowOrderR,
+    /// `A` has a small-order component (mixed order).
+    LowOrderComponentA,
+    /// `R` has a small-order component (mixed order).
+    LowOrderComponentR,
+    /// The signature verifies only under the cofactored equation.
+    LowOrderResidue,
+    /// `A` is encoded non-canonically.
+    NonCanonicalA,
+    /// `R` is encoded non-canonically.
+    NonCanonicalR,
+    /// `k` was computed over re-encoded (canonical) points rather than the bytes given.
+    ReencodedK,
+    /// `S` is not below the group order.
+    SOutOfRange,
+}
+
+impl Flag {
+    /// Every flag.
+    pub const ALL: [Flag; 9] = [
+        Flag::LowOrderA,
+        Flag::LowOrderR,
+        Flag::LowOrderComponentA,
+        Flag::LowOrderComponentR,
+        Flag::LowOrderResidue,
+        Flag::NonCanonicalA,
+        Flag::NonCanonicalR,
+        Flag::ReencodedK,
+        Flag::SOutOfRange,
+    ];
+
+    /// The flag's name in vector files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Flag::LowOrderA => "low_order_A",
+            Flag::LowOrderR => "low_order_R",
+            Flag::LowOrderComponentA => "low_order_component_A",
+            Flag::LowOrderComponentR => "low_order_component_R",
+            Flag::LowOrderResidue => "low_order_residue",
+            Flag::NonCanonicalA => "non_canonical_A",
+            Flag::NonCanonicalR => "non_canonical_R",
+            Flag::ReencodedK => "reencoded_k",
+            Flag::SOutOfRange => "s_out_of_range",
+        }
+    }
+
+    /// The flag with this name.
+    pub fn from_name(name: &str) -> Option<Flag> {
+        Flag::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// The edge cases this verifier accepts: none.
+pub const ACCEPTED_FLAGS: [Flag; 0] = [];
+
+/// The verdict the policy gives a signature that verifies under some reading of RFC 8032 and
+/// shows these edge cases: accepted only if every flag is one the policy accepts.
+pub fn policy_accepts(flags: &[Flag]) -> bool {
+    flags.iter().all(|f| ACCEPTED_FLAGS.contains(f))
+}
+
+/// Why a signature was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ed25519Error {
+    /// A public key is 32 bytes, a signature 64.
+    BadLength {
+        /// `public key` or `signature`.
+        what: &'static str,
+        /// The length given.
+        len: usize,
+    },
+    /// `A` or `R` is not the encoding of a curve point.
+    NotAPoint {
+        /// `A` or `R`.
+        which: &'static str,
+    },
+    /// `A` or `R` is encoded non-canonically.
+    NonCanonical {
+        /// `A` or `R`.
+        which: &'static str,
+    },
+    /// `A` or `R` is of small order.
+    SmallOrder {
+        /// `A` or `R`.
+        which: &'static str,
+    },
+    /// `A` or `R` has a small-order component.
+    MixedOrder {
+        /// `A` or `R`.
+        which: &'static str,
+    },
+    /// `S` is not below the group order.
+    ScalarOutOfRange,
+    /// The verification equation does not hold.
+    Mismatch,
+}
+
+impl std::fmt::Display for Ed25519Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ed25519Error::BadLength { what, len } => {
+                let want = if *what == "public key" { 32 } else { 64 };
+                write!(f, "the {what} is {len} bytes; Ed25519 needs {want}")
+            }
+            Ed25519Error::NotAPoint { which } => write!(f, "{which} is not a point on the curve"),
+            Ed25519Error::NonCanonical { which } => write!(
+                f,
+                "{which} is a non-canonical point encoding, which this strict verifier refuses"
+            ),
+            Ed25519Error::SmallOrder { which } => write!(
+                f,
+                "{which} is a small-order point, which this strict verifier refuses"
+            ),
+            Ed25519Error::MixedOrder { which } => write!(
+                f,
+                "{which} has a small-order component, which this strict verifier refuses"
+            ),
+            Ed25519Error::ScalarOutOfRange => {
+                f.write_str("S is not below the group order L (a malleated signature)")
+            }
+            Ed25519Error::Mismatch => f.write_str("the signature does not verify"),
+        }
+    }
+}
+
+impl std::error::Error for Ed25519Error {}
+
+/// Decodes a point the policy allows: canonical, on the curve, in the prime-order subgroup.
+fn strict_point(bytes: [u8; 32], which: &'static str) -> Result<EdwardsPoint, Ed25519Error> {
+    let point = CompressedEdwardsY(bytes)
+        .decompress()
+        .ok_or(Ed25519Error::NotAPoint { which })?;
+    if point.compress().to_bytes() != bytes {
+        return Err(Ed25519Error::NonCanonical { which });
+    }
+    if point.is_small_order() {
+        return Err(Ed25519Error::SmallOrder { which });
+    }
+    if !point.is_torsion_free() {
+        return Err(Ed25519Error::MixedOrder { which });
+    }
+    Ok(point)
+}
+
+/// Verifies an Ed25519 signature over `message` by `public_key` under the strict policy.
+pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Ed25519Error> {
+    let key: [u8; 32] = public_key.try_into().map_err(|_| Ed25519Error::BadLength {
+        what: "public key",
+        len: public_key.len(),
+    })?;
+    let sig: [u8; 64] = signature.try_into().map_err(|_| Ed25519Error::BadLength {
+        what: "signature",
+        len: signature.len(),
+    })?;
+    let (r_half, s_half) = sig.split_at(32);
+    let mut r_bytes = [0u8; 32];
+    r_bytes.copy_from_slice(r_half);
+    let mut s_bytes = [0u8; 32];
+    s_bytes.copy_from_slice(s_half);
+    let a = strict_point(key, "A (the public key)")?;
+    strict_point(r_bytes, "R")?;
+    let s = Option::<Scalar>::from(Scalar::from_canonical_bytes(s_bytes))
+        .ok_or(Ed25519Error::ScalarOutOfRange)?;
+    let mut hash = [0u8; 64];
+    hash.copy_from_slice(
+        &Sha512::new()
+            .chain_update(r_bytes)
+            .chain_update(key)
+            .chain_update(message)
+            .finalize(),
+    );
+    let k = Scalar::from_bytes_mod_order_wide(&hash);
+    let r_check = EdwardsPoint::vartime_double_scalar_mul_basepoint(&-k, &a, &s);
+    if r_check.compress().to_bytes() == r_bytes {
+        Ok(())
+    } else {
+        Err(Ed25519Error::Mismatch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or(0))
+            .collect()
+    }
+
+    #[test]
+    fn the_policy_accepts_no_edge_case() {
+        assert!(policy_accepts(&[]));
+        for flag in Flag::ALL {
+            assert!(!policy_accepts(&[flag]), "{}", flag.name());
+            assert_eq!(Flag::from_name(flag.name()), Some(flag));
+        }
+    }
+
+    #[test]
+    fn lengths_are_checked_before_anything_else() {
+        assert_eq!(
+            verify(&[0; 31], b"", &[0; 64]),
+            Err(Ed25519Error::BadLength {
+                what: "public key",
+                len: 31
+            })
+        );
+        assert_eq!(
+            verify(&[0; 32], b"", &[0; 65]),
+            Err(Ed25519Error::BadLength {
+                what: "signature",
+                len: 65
+            })
+        );
+    }
+
+    #[test]
+    fn the_identity_is_a_small_order_key() {
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        let sig = hex(
+            "0100000000000000000000000000000000000000000000000000000000000000\
+                       0000000000000000000000000000000000000000000000000000000000000000",
+        );
+        assert!(matches!(
+            verify(&identity, b"", &sig),
+            Err(Ed25519Error::SmallOrder { .. })
+        ));
+    }
+}
