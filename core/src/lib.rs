@@ -17,3 +17,4 @@
 
 pub mod ed25519;
 pub mod jcs;
+pub mod jws;

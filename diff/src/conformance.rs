@@ -7,10 +7,11 @@ use std::path::Path;
 
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
+use canonfuzz_core::jws;
 
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
 use crate::vector::{
-    excerpt, from_hex, Expectation, TestCase, VectorFile, ED25519_SCHEMA, JCS_SCHEMA,
+    excerpt, from_hex, Expectation, TestCase, VectorFile, ED25519_SCHEMA, JCS_SCHEMA, JWS_SCHEMA,
 };
 
 /// Something wrong in the corpus or a test that the core did not pass.
@@ -113,7 +114,7 @@ pub fn run_corpus(dir: &Path) -> Report {
                 &entry.path,
                 None,
                 format!(
-                    "schema is {:?}; this runner reads {JCS_SCHEMA} and {ED25519_SCHEMA}",
+                    "schema is {:?}; this runner reads {JCS_SCHEMA}, {ED25519_SCHEMA} and {JWS_SCHEMA}",
                     file.schema
                 ),
             );
@@ -124,6 +125,7 @@ pub fn run_corpus(dir: &Path) -> Report {
             let checked = match family {
                 Family::Jcs => check_jcs(test, &mut canonicalizer),
                 Family::Ed25519 => check_ed25519(test),
+                Family::Jws => check_jws(test),
             };
             match checked {
                 Ok(()) => report.passed += 1,
@@ -158,6 +160,8 @@ pub enum Family {
     Jcs,
     /// `canonfuzz_ed25519_v1`: signature verification.
     Ed25519,
+    /// `canonfuzz_jws_v1`: compact JWS verification and JWK thumbprints.
+    Jws,
 }
 
 impl Family {
@@ -166,6 +170,7 @@ impl Family {
         match schema {
             JCS_SCHEMA => Some(Family::Jcs),
             ED25519_SCHEMA => Some(Family::Ed25519),
+            JWS_SCHEMA => Some(Family::Jws),
             _ => None,
         }
     }
@@ -199,6 +204,19 @@ fn lint_file(path: &str, file: &VectorFile, family: Family, report: &mut Report)
         }
         if family == Family::Ed25519 {
             lint_ed25519(path, test, report);
+            continue;
+        }
+        if family == Family::Jws {
+            if test.token.is_some() == test.jwk.is_some() {
+                report.fail(
+                    path,
+                    id,
+                    "a JWS test carries either `token` (with `jwks`) or `jwk`",
+                );
+            }
+            if test.token.is_some() && test.jwks.is_none() {
+                report.fail(path, id, "a JWS verification test needs `jwks`");
+            }
             continue;
         }
         match (test.result, &test.expected, &test.error_kind) {
@@ -255,6 +273,66 @@ fn lint_ed25519(path: &str, test: &TestCase, report: &mut Report) {
                 ),
             );
         }
+    }
+}
+
+/// Runs one JWS test: a token verified against its key set (valid: the payload is
+/// `expected`; invalid: the error's kind is `errorKind`), or a JWK's thumbprint.
+pub fn check_jws(test: &TestCase) -> Result<(), String> {
+    let comment = &test.comment;
+    if let Some(jwk) = &test.jwk {
+        let got = jws::Jwk::parse(jwk.to_string().as_bytes())
+            .and_then(|k| k.thumbprint())
+            .map_err(|e| format!("{comment}\n    got:      {e}"))?;
+        let want = test.expected.as_deref().unwrap_or_default();
+        return if got == want {
+            Ok(())
+        } else {
+            Err(format!(
+                "{comment}\n    expected: {want}\n    got:      {got}"
+            ))
+        };
+    }
+    let token = test.token.as_deref().unwrap_or_default();
+    let jwks = jws::Jwks::parse(
+        test.jwks
+            .as_ref()
+            .map(|v| v.to_string())
+            .unwrap_or_default()
+            .as_bytes(),
+    )
+    .map_err(|e| format!("{comment}: the test's key set is unusable: {e}"))?;
+    let profile = jws::Profile {
+        typ: test.typ.clone(),
+    };
+    match (jws::verify(token, &jwks, &profile), test.result) {
+        (Ok(v), Expectation::Valid | Expectation::Acceptable) => {
+            let want = test.expected.as_deref().unwrap_or_default();
+            if v.payload == want.as_bytes() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{comment}\n    expected payload: {}\n    got:              {}",
+                    excerpt(want.as_bytes()),
+                    excerpt(&v.payload)
+                ))
+            }
+        }
+        (Err(e), Expectation::Invalid | Expectation::Acceptable) => match &test.error_kind {
+            Some(kind) if kind != e.kind() => Err(format!(
+                "{comment}\n    expected: error[{kind}]\n    got:      error[{}] {e}",
+                e.kind()
+            )),
+            _ => Ok(()),
+        },
+        (Ok(_), _) => Err(format!(
+            "{comment}\n    expected: error[{}]\n    got:      verified",
+            test.error_kind.as_deref().unwrap_or("any")
+        )),
+        (Err(e), _) => Err(format!(
+            "{comment}\n    expected: verified\n    got:      error[{}] {e}",
+            e.kind()
+        )),
     }
 }
 

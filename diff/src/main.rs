@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use canonfuzz_core::jcs::{Canonicalizer, Options, DEFAULT_MAX_DEPTH};
+use canonfuzz_core::jws;
 use canonfuzz_diff::campaign::{self, Config, Harness};
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::import::{import, SourceKind};
@@ -118,6 +119,19 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
     },
+    /// Verify a compact JWS (EdDSA) against a JWK set.
+    ///
+    /// Prints the verdict, the kid and key used, and the payload. Exits 0 when the token
+    /// verifies, 1 when it does not (saying which rule it breaks), 2 on a usage or I/O error.
+    Jws {
+        #[command(subcommand)]
+        command: JwsCommand,
+    },
+    /// JSON Web Key tools.
+    Jwk {
+        #[command(subcommand)]
+        command: JwkCommand,
+    },
     /// Merge the findings of sharded campaigns (each shard's corpus directory) into a corpus.
     ///
     /// For each signature the vector from the lowest case index wins, as in one unsharded
@@ -223,6 +237,76 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
         _ => Err(format!(
             "{text:?} is not a shard I/N with I < N, such as 0/4"
         )),
+    }
+}
+
+#[derive(Subcommand)]
+enum JwsCommand {
+    /// Verify one token.
+    Verify {
+        /// The JWK set (`{"keys":[...]}`) to verify against.
+        #[arg(long, value_name = "FILE")]
+        jwks: PathBuf,
+        /// The typ the token must carry.
+        #[arg(long, value_name = "TYP")]
+        typ: Option<String>,
+        /// The token, a file holding it, or `-` (default) for stdin.
+        #[arg(value_name = "TOKEN|FILE|-")]
+        token: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum JwkCommand {
+    /// Print the RFC 7638 thumbprint of a JWK.
+    Thumbprint {
+        /// The JWK file, or `-` (default) for stdin.
+        #[arg(value_name = "JWK.json|-")]
+        file: Option<PathBuf>,
+    },
+}
+
+/// Reads a file, or stdin for `-` or nothing.
+fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
+    let name = file.map_or("stdin".to_string(), |p| p.display().to_string());
+    let mut bytes = Vec::new();
+    open_input(file)
+        .and_then(|mut r| r.read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    Ok(bytes)
+}
+
+fn jws_verify(jwks: &Path, typ: Option<String>, token: Option<String>) -> ExitCode {
+    let set = match read_input(Some(jwks))
+        .and_then(|b| jws::Jwks::parse(&b).map_err(|e| format!("{}: {e}", jwks.display())))
+    {
+        Ok(s) => s,
+        Err(e) => return usage_error(e),
+    };
+    let token = match token.as_deref() {
+        Some(t) if t.matches('.').count() == 2 && !Path::new(t).exists() => t.to_string(),
+        other => match read_input(other.map(Path::new)) {
+            Ok(b) => String::from_utf8_lossy(&b).trim().to_string(),
+            Err(e) => return usage_error(e),
+        },
+    };
+    match jws::verify(&token, &set, &jws::Profile { typ }) {
+        Ok(v) => {
+            let key = &set.keys[v.key_index];
+            let thumbprint = key.thumbprint().unwrap_or_else(|e| format!("(none: {e})"));
+            println!("valid");
+            println!("kid: {}", v.kid.as_deref().unwrap_or("(none)"));
+            println!(
+                "key: #{} in the set, RFC 7638 thumbprint {thumbprint}",
+                v.key_index
+            );
+            println!("payload: {}", String::from_utf8_lossy(&v.payload));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("invalid: error[{}] {e}", e.kind());
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -372,6 +456,22 @@ fn main() -> ExitCode {
             };
             diff(&config, summary_json.as_deref())
         }
+        Command::Jws {
+            command: JwsCommand::Verify { jwks, typ, token },
+        } => jws_verify(&jwks, typ, token),
+        Command::Jwk {
+            command: JwkCommand::Thumbprint { file },
+        } => match read_input(file.as_deref()).and_then(|b| {
+            jws::Jwk::parse(&b)
+                .and_then(|k| k.thumbprint())
+                .map_err(|e| e.to_string())
+        }) {
+            Ok(t) => {
+                println!("{t}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => usage_error(e),
+        },
         Command::Merge { shards, into } => {
             let into = corpus_dir(into);
             match merge::merge(&shards, &into) {

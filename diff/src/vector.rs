@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 pub const JCS_SCHEMA: &str = "canonfuzz_jcs_v1";
 /// The schema name of Ed25519 verification vector files.
 pub const ED25519_SCHEMA: &str = "canonfuzz_ed25519_v1";
+/// The schema name of JWS verification and JWK thumbprint vector files.
+pub const JWS_SCHEMA: &str = "canonfuzz_jws_v1";
 
 /// One vector file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -130,6 +132,18 @@ pub struct TestCase {
     /// Ed25519: the signature, as hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sig: Option<String>,
+    /// JWS: the compact token to verify against `jwks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// JWS: the key set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jwks: Option<serde_json::Value>,
+    /// JWS: the `typ` the profile requires, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typ: Option<String>,
+    /// JWK thumbprint: the key whose RFC 7638 thumbprint is `expected`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jwk: Option<serde_json::Value>,
     /// For a differential finding: what each implementation did, as the campaign saw it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outcomes: BTreeMap<String, serde_json::Value>,
@@ -155,6 +169,10 @@ impl TestCase {
             public_key: None,
             msg: None,
             sig: None,
+            token: None,
+            jwks: None,
+            typ: None,
+            jwk: None,
             outcomes: BTreeMap::new(),
         }
     }

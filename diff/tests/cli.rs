@@ -139,3 +139,66 @@ fn help_and_version() {
         "{help}"
     );
 }
+
+const RFC8037_TOKEN: &str = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
+const RFC8037_JWK: &str =
+    r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#;
+
+#[test]
+fn jws_verify_prints_the_verdict_key_and_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    let jwks = dir.path().join("jwks.json");
+    std::fs::write(&jwks, format!(r#"{{"keys":[{RFC8037_JWK}]}}"#)).unwrap();
+    let out = canonfuzz(
+        &[
+            "jws",
+            "verify",
+            "--jwks",
+            jwks.to_str().unwrap(),
+            RFC8037_TOKEN,
+        ],
+        b"",
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // RFC 8037 A.3 gives the thumbprint, A.4 the payload.
+    assert!(
+        stdout.contains("thumbprint kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("payload: Example of Ed25519 signing"),
+        "{stdout}"
+    );
+    let tampered = RFC8037_TOKEN.replace(".RXhh", ".RXhi");
+    let out = canonfuzz(
+        &["jws", "verify", "--jwks", jwks.to_str().unwrap(), "-"],
+        tampered.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("invalid: error[signature]"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = canonfuzz(
+        &[
+            "jws",
+            "verify",
+            "--jwks",
+            "/nonexistent.json",
+            RFC8037_TOKEN,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn jwk_thumbprint_follows_rfc_7638() {
+    let out = canonfuzz(&["jwk", "thumbprint"], RFC8037_JWK.as_bytes());
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"
+    );
+}

@@ -1,0 +1,433 @@
+//! Compact JWS (RFC 7515) signed with EdDSA (RFC 8037; `Ed25519` of RFC 9864 accepted too),
+//! JWK sets, and RFC 7638 thumbprints.
+//!
+//! Everything is strict: base64url without padding, whitespace or the `+/` alphabet, and with
+//! zero unused bits; header and key JSON must pass the I-JSON checks of [`crate::jcs`] (so a
+//! duplicated header parameter is refused); `alg` must be an EdDSA name and match the key;
+//! `none` never verifies; `crit` is honoured (no extension is understood, so any listed
+//! parameter is refused) and `b64` other than `true` is refused rather than half-supported.
+
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use crate::ed25519::{self, Ed25519Error};
+use crate::jcs;
+
+/// Why a token, key or key set was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JwsError {
+    /// Not three dot-separated parts.
+    Malformed(String),
+    /// A part is not strict base64url.
+    Base64 {
+        /// Which part.
+        part: &'static str,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A JSON object (header, key or key set) is not I-JSON.
+    Json {
+        /// What held it.
+        what: &'static str,
+        /// The canonicalizer's error.
+        error: jcs::JcsError,
+    },
+    /// A JSON document that is not an object, or a member of the wrong type.
+    Shape(String),
+    /// `alg` is `none`: an unsigned token never verifies.
+    AlgNone,
+    /// `alg` is missing or not an EdDSA name.
+    UnsupportedAlg(String),
+    /// A parameter listed in `crit`, which this verifier does not understand, or a bad `crit`.
+    Critical(String),
+    /// `b64` is present with another value than `true` (RFC 7797 is not supported).
+    UnencodedPayload,
+    /// `typ` differs from what the profile requires.
+    Typ {
+        /// What the profile requires.
+        want: String,
+        /// What the header says.
+        got: Option<String>,
+    },
+    /// No key in the set has the token's `kid` (or the token has none and the set several).
+    UnknownKey(Option<String>),
+    /// The key cannot verify this token: wrong `kty`, `crv`, `alg`, `use`, or length of `x`.
+    KeyMismatch(String),
+    /// The signature does not verify.
+    Signature(Ed25519Error),
+}
+
+impl std::fmt::Display for JwsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JwsError::Malformed(why) => write!(f, "not a compact JWS: {why}"),
+            JwsError::Base64 { part, why } => {
+                write!(f, "the {part} is not strict base64url: {why}")
+            }
+            JwsError::Json { what, error } => write!(f, "the {what} is not I-JSON: {error}"),
+            JwsError::Shape(why) => f.write_str(why),
+            JwsError::AlgNone => {
+                f.write_str("alg is \"none\": an unsigned token is never accepted")
+            }
+            JwsError::UnsupportedAlg(alg) => write!(f, "alg {alg} is not EdDSA or Ed25519"),
+            JwsError::Critical(why) => write!(f, "crit: {why}"),
+            JwsError::UnencodedPayload => {
+                f.write_str("b64 other than true (RFC 7797 unencoded payload) is not supported")
+            }
+            JwsError::Typ { want, got } => {
+                write!(f, "typ is {got:?}, the profile requires {want:?}")
+            }
+            JwsError::UnknownKey(Some(kid)) => write!(f, "no key in the set has kid {kid:?}"),
+            JwsError::UnknownKey(None) => {
+                f.write_str("the token names no kid and the set holds several keys")
+            }
+            JwsError::KeyMismatch(why) => write!(f, "the key cannot verify this token: {why}"),
+            JwsError::Signature(e) => write!(f, "signature: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for JwsError {}
+
+impl JwsError {
+    /// A stable name for the class of the error, as vectors and the CLI's JSON name it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            JwsError::Malformed(_) => "malformed",
+            JwsError::Base64 { .. } => "base64",
+            JwsError::Json { .. } => "json",
+            JwsError::Shape(_) => "shape",
+            JwsError::AlgNone => "alg_none",
+            JwsError::UnsupportedAlg(_) => "unsupported_alg",
+            JwsError::Critical(_) => "crit",
+            JwsError::UnencodedPayload => "b64",
+            JwsError::Typ { .. } => "typ",
+            JwsError::UnknownKey(_) => "unknown_key",
+            JwsError::KeyMismatch(_) => "key_mismatch",
+            JwsError::Signature(_) => "signature",
+        }
+    }
+}
+
+/// Decodes strict unpadded base64url (RFC 7515 §2): the URL-safe alphabet only, no padding,
+/// no whitespace, and unused trailing bits zero.
+pub fn base64url_decode(text: &str, part: &'static str) -> Result<Vec<u8>, JwsError> {
+    let err = |why: String| JwsError::Base64 { part, why };
+    let value = |c: u8| -> Option<u32> {
+        match c {
+            b'A'..=b'Z' => Some(u32::from(c - b'A')),
+            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
+            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
+            b'-' => Some(62),
+            b'_' => Some(63),
+            _ => None,
+        }
+    };
+    let bytes = text.as_bytes();
+    if bytes.len() % 4 == 1 {
+        return Err(err(format!(
+            "{} characters cannot encode whole bytes",
+            bytes.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for (n, chunk) in bytes.chunks(4).enumerate() {
+        let mut acc = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            let v = value(c).ok_or_else(|| {
+                err(format!(
+                    "character {:?} at position {} is outside the base64url alphabet (no padding, whitespace, '+' or '/')",
+                    char::from(c),
+                    n * 4 + i
+                ))
+            })?;
+            acc |= v << (18 - 6 * i);
+        }
+        let [_, b0, b1, b2] = acc.to_be_bytes();
+        let (kept, unused) = match chunk.len() {
+            4 => (3, 0),
+            3 => (2, u32::from(b2)),
+            _ => (1, u32::from(b1) | u32::from(b2)),
+        };
+        if unused != 0 {
+            return Err(err(
+                "the unused bits of the last character are not zero".to_string()
+            ));
+        }
+        out.extend_from_slice([b0, b1, b2].get(..kept).unwrap_or_default());
+    }
+    Ok(out)
+}
+
+/// Encodes bytes as unpadded base64url.
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk.first().copied().unwrap_or(0),
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            let index = ((n >> (18 - 6 * i)) & 63) as usize;
+            out.push(char::from(ALPHABET.get(index).copied().unwrap_or(b'A')));
+        }
+    }
+    out
+}
+
+/// Parses a JSON object after holding it to I-JSON (duplicates, lone surrogates, ranges).
+fn object(bytes: &[u8], what: &'static str) -> Result<Map<String, Value>, JwsError> {
+    let canonical = jcs::canonicalize(bytes).map_err(|error| JwsError::Json { what, error })?;
+    match serde_json::from_slice::<Value>(&canonical) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(JwsError::Shape(format!("the {what} is not a JSON object"))),
+    }
+}
+
+fn string_member<'a>(
+    map: &'a Map<String, Value>,
+    name: &str,
+    what: &str,
+) -> Result<Option<&'a str>, JwsError> {
+    match map.get(name) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(JwsError::Shape(format!(
+            "{what} member {name:?} is not a string"
+        ))),
+    }
+}
+
+/// One public key of a JWK set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Jwk {
+    /// The key's members as given.
+    pub members: Map<String, Value>,
+}
+
+impl Jwk {
+    /// Parses one JWK.
+    pub fn parse(bytes: &[u8]) -> Result<Jwk, JwsError> {
+        Ok(Jwk {
+            members: object(bytes, "JWK")?,
+        })
+    }
+
+    /// The key's `kid`, if it has one.
+    pub fn kid(&self) -> Option<&str> {
+        self.members.get("kid").and_then(Value::as_str)
+    }
+
+    /// The RFC 7638 thumbprint: base64url(SHA-256(JCS of the required members)).
+    pub fn thumbprint(&self) -> Result<String, JwsError> {
+        let kty = string_member(&self.members, "kty", "JWK")?
+            .ok_or_else(|| JwsError::Shape("the JWK has no kty".into()))?;
+        let required: &[&str] = match kty {
+            "OKP" => &["crv", "kty", "x"],
+            "EC" => &["crv", "kty", "x", "y"],
+            "RSA" => &["e", "kty", "n"],
+            "oct" => &["k", "kty"],
+            other => {
+                return Err(JwsError::Shape(format!(
+                    "kty {other:?} has no RFC 7638 thumbprint"
+                )))
+            }
+        };
+        let mut subset = Map::new();
+        for name in required {
+            let value = string_member(&self.members, name, "JWK")?.ok_or_else(|| {
+                JwsError::Shape(format!("a {kty} JWK needs {name:?} for its thumbprint"))
+            })?;
+            subset.insert((*name).to_string(), Value::String(value.to_string()));
+        }
+        let text = Value::Object(subset).to_string();
+        let canonical = jcs::canonicalize(text.as_bytes())
+            .map_err(|error| JwsError::Json { what: "JWK", error })?;
+        Ok(base64url_encode(&Sha256::digest(&canonical)))
+    }
+
+    /// The Ed25519 public key, after checking that this key may verify `alg`.
+    fn ed25519_key(&self, alg: &str) -> Result<Vec<u8>, JwsError> {
+        let m = &self.members;
+        let field = |name: &str| string_member(m, name, "JWK");
+        if field("kty")? != Some("OKP") || field("crv")? != Some("Ed25519") {
+            return Err(JwsError::KeyMismatch(format!(
+                "an EdDSA token needs kty OKP and crv Ed25519, the key has kty {:?} and crv {:?}",
+                field("kty")?,
+                field("crv")?
+            )));
+        }
+        if let Some(key_alg) = field("alg")? {
+            if !is_eddsa(key_alg) || (key_alg != alg && key_alg != "EdDSA" && alg != "EdDSA") {
+                return Err(JwsError::KeyMismatch(format!(
+                    "the key is for alg {key_alg}, the token says {alg}"
+                )));
+            }
+        }
+        if let Some(use_) = field("use")? {
+            if use_ != "sig" {
+                return Err(JwsError::KeyMismatch(format!(
+                    "the key's use is {use_:?}, not \"sig\""
+                )));
+            }
+        }
+        let x = field("x")?.ok_or_else(|| JwsError::KeyMismatch("the key has no x".into()))?;
+        let key = base64url_decode(x, "key's x")?;
+        if key.len() != 32 {
+            return Err(JwsError::KeyMismatch(format!(
+                "x is {} bytes; an Ed25519 key is 32",
+                key.len()
+            )));
+        }
+        Ok(key)
+    }
+}
+
+fn is_eddsa(alg: &str) -> bool {
+    alg == "EdDSA" || alg == "Ed25519"
+}
+
+/// A JWK set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Jwks {
+    /// The keys, in order.
+    pub keys: Vec<Jwk>,
+}
+
+impl Jwks {
+    /// Parses `{"keys":[...]}`.
+    pub fn parse(bytes: &[u8]) -> Result<Jwks, JwsError> {
+        let set = object(bytes, "JWK set")?;
+        let Some(Value::Array(keys)) = set.get("keys") else {
+            return Err(JwsError::Shape("a JWK set needs a \"keys\" array".into()));
+        };
+        let keys = keys
+            .iter()
+            .map(|k| match k {
+                Value::Object(members) => Ok(Jwk {
+                    members: members.clone(),
+                }),
+                _ => Err(JwsError::Shape(
+                    "every member of \"keys\" must be a JWK object".into(),
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Jwks { keys })
+    }
+}
+
+/// What the verifier requires beyond RFC 7515.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// The `typ` the header must carry, if the profile fixes one.
+    pub typ: Option<String>,
+}
+
+/// A verified token.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verified {
+    /// The protected header.
+    pub header: Map<String, Value>,
+    /// The `kid` the token names, if any.
+    pub kid: Option<String>,
+    /// Index into the key set of the key that verified it.
+    pub key_index: usize,
+    /// The decoded payload.
+    pub payload: Vec<u8>,
+}
+
+/// Verifies a compact JWS against a key set.
+pub fn verify(token: &str, jwks: &Jwks, profile: &Profile) -> Result<Verified, JwsError> {
+    let parts: Vec<&str> = token.split('.').collect();
+    let [header_b64, payload_b64, signature_b64] = parts[..] else {
+        return Err(JwsError::Malformed(format!(
+            "{} parts; a compact JWS has three",
+            parts.len()
+        )));
+    };
+    let header = object(&base64url_decode(header_b64, "header")?, "header")?;
+    let alg = string_member(&header, "alg", "header")?
+        .ok_or_else(|| JwsError::UnsupportedAlg("(missing)".into()))?;
+    if alg.eq_ignore_ascii_case("none") {
+        return Err(JwsError::AlgNone);
+    }
+    if !is_eddsa(alg) {
+        return Err(JwsError::UnsupportedAlg(alg.to_string()));
+    }
+    if let Some(crit) = header.get("crit") {
+        let Value::Array(names) = crit else {
+            return Err(JwsError::Critical(
+                "must be an array of parameter names".into(),
+            ));
+        };
+        if names.is_empty() {
+            return Err(JwsError::Critical("must not be empty".into()));
+        }
+        let first = names.first().map(|n| n.to_string()).unwrap_or_default();
+        return Err(JwsError::Critical(format!(
+            "{first} is an extension this verifier does not understand"
+        )));
+    }
+    match header.get("b64") {
+        None | Some(Value::Bool(true)) => {}
+        Some(_) => return Err(JwsError::UnencodedPayload),
+    }
+    if let Some(want) = &profile.typ {
+        let got = string_member(&header, "typ", "header")?;
+        if got != Some(want.as_str()) {
+            return Err(JwsError::Typ {
+                want: want.clone(),
+                got: got.map(str::to_string),
+            });
+        }
+    }
+    let kid = string_member(&header, "kid", "header")?.map(str::to_string);
+    let key_index = match &kid {
+        Some(k) => jwks
+            .keys
+            .iter()
+            .position(|key| key.kid() == Some(k.as_str())),
+        None if jwks.keys.len() == 1 => Some(0),
+        None => None,
+    }
+    .ok_or_else(|| JwsError::UnknownKey(kid.clone()))?;
+    let key = jwks
+        .keys
+        .get(key_index)
+        .ok_or_else(|| JwsError::UnknownKey(kid.clone()))?
+        .ed25519_key(alg)?;
+    let payload = base64url_decode(payload_b64, "payload")?;
+    let signature = base64url_decode(signature_b64, "signature")?;
+    let signing_input = format!("{header_b64}.{payload_b64}");
+    ed25519::verify(&key, signing_input.as_bytes(), &signature).map_err(JwsError::Signature)?;
+    Ok(Verified {
+        header,
+        kid,
+        key_index,
+        payload,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_is_strict() {
+        assert_eq!(base64url_decode("YQ", "p"), Ok(b"a".to_vec()));
+        assert_eq!(base64url_decode("YWI", "p"), Ok(b"ab".to_vec()));
+        assert_eq!(base64url_decode("", "p"), Ok(Vec::new()));
+        for bad in ["YQ==", "Y Q", "YR", "a+b/", "Y"] {
+            assert!(base64url_decode(bad, "p").is_err(), "{bad}");
+        }
+        for bytes in [&b""[..], b"f", b"fo", b"foo", b"\xff\xfe\xfd\x00"] {
+            assert_eq!(
+                base64url_decode(&base64url_encode(bytes), "p"),
+                Ok(bytes.to_vec())
+            );
+        }
+    }
+}
