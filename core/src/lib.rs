@@ -18,3 +18,4 @@
 pub mod ed25519;
 pub mod jcs;
 pub mod jws;
+pub mod vmcp;

@@ -10,6 +10,7 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 use canonfuzz_core::jws;
 
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
+use crate::published::{VmcpVectors, VMCP_SCHEMA};
 use crate::vector::{
     excerpt, from_hex, Expectation, TestCase, VectorFile, ED25519_SCHEMA, JCS_SCHEMA, JWS_SCHEMA,
 };
@@ -90,6 +91,22 @@ pub fn run_corpus(dir: &Path) -> Report {
                 "SHA-256 differs from the manifest: the file changed since the manifest was \
                  written; review the change, then run `canonfuzz manifest`",
             );
+        }
+        if entry.schema == VMCP_SCHEMA {
+            match VmcpVectors::parse(&bytes) {
+                Some(published) => {
+                    for (name, outcome) in published.run() {
+                        match outcome {
+                            Ok(()) => report.passed += 1,
+                            Err(why) => {
+                                report.fail(&entry.path, None, format!("case {name}: {why}"))
+                            }
+                        }
+                    }
+                }
+                None => report.fail(&entry.path, None, "not a verifiable-mcp test-vector file"),
+            }
+            continue;
         }
         let file = match VectorFile::read(&full) {
             Ok(f) => f,

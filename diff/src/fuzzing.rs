@@ -13,8 +13,64 @@ use arbitrary::Unstructured;
 use crate::campaign::{Harness, FAMILY};
 use crate::compare::{evaluate_with_quorum, Verdict};
 
-/// The fuzz targets and what each one's input is.
-pub const TARGETS: [&str; 3] = ["jcs", "jcs_diff", "serde_json_parse"];
+/// The fuzz targets.
+pub const TARGETS: [&str; 5] = ["jcs", "jcs_diff", "serde_json_parse", "jws", "vmcp"];
+
+/// The key set the `jws` and `vmcp` targets verify against: the published verifiable-mcp
+/// test key, so seeds from its vectors reach the signature check.
+const FUZZ_JWKS: &str = r#"{"keys":[{"kty":"OKP","crv":"Ed25519","x":"PNL-9wyKHnrinD7J6P3vVoy5_zSSxBvlKeBbQ7OGh8k","kid":"vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4","alg":"EdDSA","use":"sig"},{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+
+fn fuzz_jwks() -> &'static canonfuzz_core::jws::Jwks {
+    static JWKS: OnceLock<canonfuzz_core::jws::Jwks> = OnceLock::new();
+    JWKS.get_or_init(|| {
+        canonfuzz_core::jws::Jwks::parse(FUZZ_JWKS.as_bytes())
+            .unwrap_or(canonfuzz_core::jws::Jwks { keys: Vec::new() })
+    })
+}
+
+/// The `jws` target's property: verification never panics, and a token it accepts has a
+/// signature that verifies over its own signing input under the key it reports.
+pub fn jws_check(data: &[u8]) -> Result<(), String> {
+    let token = String::from_utf8_lossy(data);
+    let Ok(verified) = canonfuzz_core::jws::verify(
+        &token,
+        fuzz_jwks(),
+        &canonfuzz_core::jws::Profile::default(),
+    ) else {
+        return Ok(());
+    };
+    let mut parts = token.rsplitn(2, '.');
+    let signature = parts.next().unwrap_or_default();
+    let signing_input = parts.next().unwrap_or_default();
+    let key = fuzz_jwks()
+        .keys
+        .get(verified.key_index)
+        .and_then(|k| k.members.get("x"))
+        .and_then(|x| x.as_str())
+        .unwrap_or_default();
+    let key = canonfuzz_core::jws::base64url_decode(key, "x").map_err(|e| e.to_string())?;
+    let signature =
+        canonfuzz_core::jws::base64url_decode(signature, "signature").map_err(|e| e.to_string())?;
+    canonfuzz_core::ed25519::verify(&key, signing_input.as_bytes(), &signature)
+        .map_err(|e| format!("accepted {token:?} whose signature does not verify: {e}"))
+}
+
+/// The `vmcp` target's property: verification never panics, and a response called valid has
+/// a JWS that verifies on its own.
+pub fn vmcp_check(data: &[u8]) -> Result<(), String> {
+    let verdict = canonfuzz_core::vmcp::verify_response(data, fuzz_jwks(), None);
+    if !verdict.is_valid() {
+        return Ok(());
+    }
+    let served = canonfuzz_core::vmcp::served_parts(data)
+        .map_err(|f| format!("valid, yet no envelope: {}", f.message))?;
+    let profile = canonfuzz_core::jws::Profile {
+        typ: Some(canonfuzz_core::vmcp::TYP.to_string()),
+    };
+    canonfuzz_core::jws::verify(&served.jws, fuzz_jwks(), &profile)
+        .map(|_| ())
+        .map_err(|e| format!("called valid, but its JWS does not verify: {e}"))
+}
 
 /// Writes a seed corpus per target from the vectors in `corpus`: `<out>/<target>/<digest>`,
 /// each seed in the shape its target reads. Returns the number of seeds per target.

@@ -15,6 +15,7 @@ pub mod merge;
 pub mod mutants;
 pub mod outcome;
 pub mod properties;
+pub mod published;
 pub mod report;
 pub mod selftest;
 pub mod shrink;

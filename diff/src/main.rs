@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use canonfuzz_core::jcs::{Canonicalizer, Options, DEFAULT_MAX_DEPTH};
-use canonfuzz_core::jws;
+use canonfuzz_core::{jws, vmcp};
 use canonfuzz_diff::campaign::{self, Config, Harness};
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::import::{import, SourceKind};
@@ -126,6 +126,11 @@ enum Command {
     Jws {
         #[command(subcommand)]
         command: JwsCommand,
+    },
+    /// Verify a verifiable-mcp signed response.
+    Vmcp {
+        #[command(subcommand)]
+        command: VmcpCommand,
     },
     /// JSON Web Key tools.
     Jwk {
@@ -257,6 +262,30 @@ enum JwsCommand {
 }
 
 #[derive(Subcommand)]
+enum VmcpCommand {
+    /// Verify an MCP tool result, resource or JSON-RPC response against the server's JWK set.
+    ///
+    /// Exits 0 when every rule holds, 1 naming every rule that failed, 2 on usage or I/O errors.
+    Verify {
+        /// The server's JWK set.
+        #[arg(long, value_name = "FILE")]
+        jwks: PathBuf,
+        /// The current time (Unix seconds) for the freshness check; with --max-age.
+        #[arg(long, value_name = "UNIX", requires = "max_age")]
+        now: Option<u64>,
+        /// The oldest acceptable iat, in seconds before --now (default: now is the clock).
+        #[arg(long, value_name = "SECONDS")]
+        max_age: Option<u64>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The response file, or `-` (default) for stdin.
+        #[arg(value_name = "RESULT.json|-")]
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
 enum JwkCommand {
     /// Print the RFC 7638 thumbprint of a JWK.
     Thumbprint {
@@ -307,6 +336,72 @@ fn jws_verify(jwks: &Path, typ: Option<String>, token: Option<String>) -> ExitCo
             println!("invalid: error[{}] {e}", e.kind());
             ExitCode::from(1)
         }
+    }
+}
+
+fn vmcp_verify(
+    jwks: &Path,
+    now: Option<u64>,
+    max_age: Option<u64>,
+    json: bool,
+    file: Option<&Path>,
+) -> ExitCode {
+    let set = match read_input(Some(jwks))
+        .and_then(|b| jws::Jwks::parse(&b).map_err(|e| format!("{}: {e}", jwks.display())))
+    {
+        Ok(s) => s,
+        Err(e) => return usage_error(e),
+    };
+    let response = match read_input(file) {
+        Ok(b) => b,
+        Err(e) => return usage_error(e),
+    };
+    let clock = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    };
+    let freshness = max_age.map(|max_age| vmcp::Freshness {
+        now: now.unwrap_or_else(clock),
+        max_age,
+    });
+    let v = vmcp::verify_response(&response, &set, freshness);
+    if json {
+        let failures: Vec<serde_json::Value> = v
+            .failures
+            .iter()
+            .map(|f| serde_json::json!({"rule": f.rule.name(), "message": f.message}))
+            .collect();
+        let out = serde_json::json!({
+            "valid": v.is_valid(),
+            "kid": v.kid,
+            "key_index": v.key_index,
+            "failures": failures,
+            "payload": v.wrapper.as_ref().and_then(|w| w.get("payload")),
+        });
+        println!("{out}");
+    } else {
+        println!("{}", if v.is_valid() { "valid" } else { "invalid" });
+        if let Some(kid) = &v.kid {
+            println!("kid: {kid}");
+        }
+        if let (Some(i), Some(key)) = (v.key_index, v.key_index.and_then(|i| set.keys.get(i))) {
+            println!(
+                "key: #{i} in the set, RFC 7638 thumbprint {}",
+                key.thumbprint().unwrap_or_default()
+            );
+        }
+        for f in &v.failures {
+            println!("failed [{}]: {}", f.rule.name(), f.message);
+        }
+        if let Some(payload) = v.wrapper.as_ref().and_then(|w| w.get("payload")) {
+            println!("payload: {payload}");
+        }
+    }
+    if v.is_valid() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 
@@ -459,6 +554,16 @@ fn main() -> ExitCode {
         Command::Jws {
             command: JwsCommand::Verify { jwks, typ, token },
         } => jws_verify(&jwks, typ, token),
+        Command::Vmcp {
+            command:
+                VmcpCommand::Verify {
+                    jwks,
+                    now,
+                    max_age,
+                    json,
+                    file,
+                },
+        } => vmcp_verify(&jwks, now, max_age, json, file.as_deref()),
         Command::Jwk {
             command: JwkCommand::Thumbprint { file },
         } => match read_input(file.as_deref()).and_then(|b| {
@@ -490,7 +595,7 @@ fn main() -> ExitCode {
             match fuzzing::write_seeds(&corpus_dir(corpus), &out) {
                 Ok(n) => {
                     println!(
-                        "wrote {n} seeds for each of {} into {}",
+                        "wrote seeds from {n} documents (and every JWS vector) for {} into {}",
                         fuzzing::TARGETS.join(", "),
                         out.display()
                     );

@@ -104,11 +104,20 @@ impl Manifest {
         for path in vector_paths(dir)? {
             let full = dir.join(&path);
             let bytes = std::fs::read(&full).map_err(|e| format!("{}: {e}", full.display()))?;
-            let file = VectorFile::read(&full)?;
+            let (schema, number_of_tests) = match crate::published::VmcpVectors::parse(&bytes) {
+                Some(published) => (
+                    crate::published::VMCP_SCHEMA.to_string(),
+                    published.cases.len(),
+                ),
+                None => {
+                    let file = VectorFile::read(&full)?;
+                    (file.schema.clone(), file.tests().count())
+                }
+            };
             files.push(ManifestEntry {
                 family: path.split('/').next().unwrap_or_default().to_string(),
-                schema: file.schema.clone(),
-                number_of_tests: file.tests().count(),
+                schema,
+                number_of_tests,
                 sha256: sha256_hex(&bytes),
                 path,
             });

@@ -1,0 +1,11 @@
+//! Any bytes as a compact JWS against a fixed key set: the verifier must never panic, and
+//! must never accept a token that does not verify (see `canonfuzz_diff::fuzzing::jws_check`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(violation) = canonfuzz_diff::fuzzing::jws_check(data) {
+        panic!("{violation}");
+    }
+});

@@ -1,0 +1,11 @@
+//! Any bytes as an MCP response through the verifiable-mcp verifier: it must never panic, and
+//! must never call valid a response whose JWS does not verify.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(violation) = canonfuzz_diff::fuzzing::vmcp_check(data) {
+        panic!("{violation}");
+    }
+});
