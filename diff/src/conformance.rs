@@ -7,7 +7,7 @@ use std::path::Path;
 
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
-use canonfuzz_core::jws;
+use canonfuzz_core::{jws, vmcp};
 
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
 use crate::published::{VmcpVectors, VMCP_SCHEMA};
@@ -143,6 +143,7 @@ pub fn run_corpus(dir: &Path) -> Report {
                 Family::Jcs => check_jcs(test, &mut canonicalizer),
                 Family::Ed25519 => check_ed25519(test),
                 Family::Jws => check_jws(test),
+                Family::Vmcp => check_vmcp(test),
             };
             match checked {
                 Ok(()) => report.passed += 1,
@@ -179,6 +180,8 @@ pub enum Family {
     Ed25519,
     /// `canonfuzz_jws_v1`: compact JWS verification and JWK thumbprints.
     Jws,
+    /// `canonfuzz_vmcp_v1`: verifiable-mcp responses.
+    Vmcp,
 }
 
 impl Family {
@@ -188,6 +191,7 @@ impl Family {
             JCS_SCHEMA => Some(Family::Jcs),
             ED25519_SCHEMA => Some(Family::Ed25519),
             JWS_SCHEMA => Some(Family::Jws),
+            crate::vector::VMCP_SCHEMA => Some(Family::Vmcp),
             _ => None,
         }
     }
@@ -221,6 +225,23 @@ fn lint_file(path: &str, file: &VectorFile, family: Family, report: &mut Report)
         }
         if family == Family::Ed25519 {
             lint_ed25519(path, test, report);
+            continue;
+        }
+        if family == Family::Vmcp {
+            if test.response.is_none() || test.jwks.is_none() {
+                report.fail(
+                    path,
+                    id,
+                    "a verifiable-mcp test needs `response` and `jwks`",
+                );
+            }
+            if (test.result == Expectation::Invalid) == test.failed_rules.is_empty() {
+                report.fail(
+                    path,
+                    id,
+                    "an invalid verifiable-mcp test names its failedRules, a valid one none",
+                );
+            }
             continue;
         }
         if family == Family::Jws {
@@ -350,6 +371,41 @@ pub fn check_jws(test: &TestCase) -> Result<(), String> {
             "{comment}\n    expected: verified\n    got:      error[{}] {e}",
             e.kind()
         )),
+    }
+}
+
+/// Runs one verifiable-mcp test: valid, or failing exactly the named rules.
+pub fn check_vmcp(test: &TestCase) -> Result<(), String> {
+    let comment = &test.comment;
+    let jwks = jws::Jwks::parse(
+        test.jwks
+            .as_ref()
+            .map(|v| v.to_string())
+            .unwrap_or_default()
+            .as_bytes(),
+    )
+    .map_err(|e| format!("{comment}: the test's key set is unusable: {e}"))?;
+    let response = serde_json::to_vec(&test.response).map_err(|e| e.to_string())?;
+    let freshness = test.max_age.map(|max_age| vmcp::Freshness {
+        now: test.now.unwrap_or_default(),
+        max_age,
+    });
+    let verdict = vmcp::verify_response(&response, &jwks, freshness);
+    let mut got: Vec<&str> = verdict.failures.iter().map(|f| f.rule.name()).collect();
+    got.dedup();
+    let mut want: Vec<&str> = test.failed_rules.iter().map(String::as_str).collect();
+    want.sort_unstable();
+    let mut got_sorted = got.clone();
+    got_sorted.sort_unstable();
+    if got_sorted == want {
+        Ok(())
+    } else {
+        let details: Vec<String> = verdict
+            .failures
+            .iter()
+            .map(|f| format!("{}: {}", f.rule.name(), f.message))
+            .collect();
+        Err(format!("{comment}\n    expected failed rules: {want:?}\n    got:                   {got:?} {details:?}"))
     }
 }
 

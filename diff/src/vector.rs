@@ -18,6 +18,8 @@ pub const JCS_SCHEMA: &str = "canonfuzz_jcs_v1";
 pub const ED25519_SCHEMA: &str = "canonfuzz_ed25519_v1";
 /// The schema name of JWS verification and JWK thumbprint vector files.
 pub const JWS_SCHEMA: &str = "canonfuzz_jws_v1";
+/// The schema name of verifiable-mcp response vector files.
+pub const VMCP_SCHEMA: &str = "canonfuzz_vmcp_v1";
 
 /// One vector file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -144,6 +146,18 @@ pub struct TestCase {
     /// JWK thumbprint: the key whose RFC 7638 thumbprint is `expected`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jwk: Option<serde_json::Value>,
+    /// verifiable-mcp: the whole response (tool result, resource or JSON-RPC message).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<serde_json::Value>,
+    /// verifiable-mcp: the current time for the freshness check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now: Option<u64>,
+    /// verifiable-mcp: the freshness window, seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_age: Option<u64>,
+    /// verifiable-mcp: the rules an invalid response breaks, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_rules: Vec<String>,
     /// For a differential finding: what each implementation did, as the campaign saw it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outcomes: BTreeMap<String, serde_json::Value>,
@@ -173,6 +187,10 @@ impl TestCase {
             jwks: None,
             typ: None,
             jwk: None,
+            response: None,
+            now: None,
+            max_age: None,
+            failed_rules: Vec::new(),
             outcomes: BTreeMap::new(),
         }
     }

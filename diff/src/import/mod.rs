@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 mod ed25519;
+mod vmcp_envelopes;
 
 use crate::manifest::Manifest;
 use crate::vector::{Expectation, Note, Source, TestCase, TestGroup, VectorFile, JCS_SCHEMA};
@@ -34,6 +35,8 @@ pub enum SourceKind {
     CctvEd25519,
     /// The 12 cases of "Taming the many EdDSAs" (`cases.json`).
     SpeccheckEd25519,
+    /// verifiable-mcp responses signed with the deterministic test key (needs no path).
+    VmcpEnvelopes,
 }
 
 impl SourceKind {
@@ -48,6 +51,7 @@ impl SourceKind {
             SourceKind::WycheproofEd25519 => "ed25519/wycheproof.json",
             SourceKind::CctvEd25519 => "ed25519/cctv.json",
             SourceKind::SpeccheckEd25519 => "ed25519/speccheck.json",
+            SourceKind::VmcpEnvelopes => "vmcp/signed-responses.json",
         }
     }
 }
@@ -353,6 +357,7 @@ pub fn import(
         SourceKind::WycheproofEd25519 => ed25519::wycheproof(need()?)?,
         SourceKind::CctvEd25519 => ed25519::cctv(need()?)?,
         SourceKind::SpeccheckEd25519 => ed25519::speccheck(need()?)?,
+        SourceKind::VmcpEnvelopes => vmcp_envelopes::envelopes()?,
     };
     let target = corpus.join(kind.target());
     vectors.write(&target)?;
