@@ -85,6 +85,19 @@ impl Harness {
         &self.impls
     }
 
+    /// Name, version and group of every implementation, with no counts yet.
+    pub fn roster(&self) -> Vec<ImplStats> {
+        self.impls
+            .iter()
+            .map(|imp| ImplStats {
+                name: imp.name().to_string(),
+                version: imp.version(),
+                group: imp.group().to_string(),
+                ..ImplStats::default()
+            })
+            .collect()
+    }
+
     /// Gives the implementations back.
     pub fn into_implementations(self) -> Vec<Box<dyn Implementation>> {
         self.impls
@@ -308,16 +321,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         cases: limit,
         ..config.clone()
     };
-    let roster: Vec<ImplStats> = harness
-        .implementations()
-        .iter()
-        .map(|imp| ImplStats {
-            name: imp.name().to_string(),
-            version: imp.version(),
-            group: imp.group().to_string(),
-            ..ImplStats::default()
-        })
-        .collect();
+    let roster = harness.roster();
     let started = Instant::now();
     let deadline = config.duration.map(|d| started + d);
     let bar = progress_bar(&config);

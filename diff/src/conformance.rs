@@ -332,14 +332,7 @@ pub fn check_jws(test: &TestCase) -> Result<(), String> {
         };
     }
     let token = test.token.as_deref().unwrap_or_default();
-    let jwks = jws::Jwks::parse(
-        test.jwks
-            .as_ref()
-            .map(|v| v.to_string())
-            .unwrap_or_default()
-            .as_bytes(),
-    )
-    .map_err(|e| format!("{comment}: the test's key set is unusable: {e}"))?;
+    let jwks = test_jwks(test)?;
     let profile = jws::Profile {
         typ: test.typ.clone(),
     };
@@ -374,17 +367,21 @@ pub fn check_jws(test: &TestCase) -> Result<(), String> {
     }
 }
 
+/// The key set a test carries.
+fn test_jwks(test: &TestCase) -> Result<jws::Jwks, String> {
+    let text = test
+        .jwks
+        .as_ref()
+        .map(|v| v.to_string())
+        .unwrap_or_default();
+    jws::Jwks::parse(text.as_bytes())
+        .map_err(|e| format!("{}: the test's key set is unusable: {e}", test.comment))
+}
+
 /// Runs one verifiable-mcp test: valid, or failing exactly the named rules.
 pub fn check_vmcp(test: &TestCase) -> Result<(), String> {
     let comment = &test.comment;
-    let jwks = jws::Jwks::parse(
-        test.jwks
-            .as_ref()
-            .map(|v| v.to_string())
-            .unwrap_or_default()
-            .as_bytes(),
-    )
-    .map_err(|e| format!("{comment}: the test's key set is unusable: {e}"))?;
+    let jwks = test_jwks(test)?;
     let response = serde_json::to_vec(&test.response).map_err(|e| e.to_string())?;
     let freshness = test.max_age.map(|max_age| vmcp::Freshness {
         now: test.now.unwrap_or_default(),

@@ -5,7 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use crate::campaign::{Finding, Harness, ImplStats};
+use crate::campaign::{Finding, Harness};
 use crate::compare::Verdict;
 use crate::findings::{write_vector, Origin};
 use crate::fuzzing::{jcs_diff_check, jcs_diff_document, TARGETS};
@@ -137,16 +137,7 @@ pub fn triage(
         count: 1,
         vector: None,
     };
-    let roster: Vec<ImplStats> = harness
-        .implementations()
-        .iter()
-        .map(|i| ImplStats {
-            name: i.name().to_string(),
-            version: i.version(),
-            group: i.group().to_string(),
-            ..ImplStats::default()
-        })
-        .collect();
+    let roster = harness.roster();
     let name = format!(
         "{target}/{}",
         artifact.file_name().unwrap_or_default().to_string_lossy()

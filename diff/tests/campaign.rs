@@ -1,35 +1,16 @@
 //! The differential campaign from the command line: summary, vectors, determinism of shards,
 //! and the self-test's planted mutants.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::{corpus_copy, text};
 
 fn canonfuzz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A copy of the repository's corpus to run campaigns into.
-fn corpus_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-    for rel in canonfuzz_diff::manifest::vector_paths(&from)
-        .unwrap()
-        .into_iter()
-        .chain(["manifest.json".to_string()])
-    {
-        let to = dir.path().join(&rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(from.join(&rel), to).unwrap();
-    }
-    dir
+    common::canonfuzz(args, b"")
 }
 
 const RUST_ONLY: &str = "serde_jcs,serde_json_canonicalizer,json-canon";

@@ -1,30 +1,8 @@
 //! The `canonfuzz` binary as a user runs it.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn canonfuzz(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{canonfuzz, text};
 
 #[test]
 fn canon_writes_canonical_bytes() {
@@ -93,7 +71,7 @@ fn canon_jsonl_answers_every_line() {
 
 #[test]
 fn vectors_runs_the_corpus() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let corpus = common::repo_corpus();
     let out = canonfuzz(&["vectors", corpus.to_str().unwrap()], b"");
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");

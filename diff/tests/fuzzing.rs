@@ -1,36 +1,14 @@
 //! The fuzzing loop outside libFuzzer: seeds from the corpus, and an artifact triaged into a
 //! vector that the corpus replays.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
+
+use common::{corpus_copy, repo_corpus, text};
 
 fn canonfuzz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn repo_corpus() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
-}
-
-fn corpus_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for rel in canonfuzz_diff::manifest::vector_paths(&repo_corpus())
-        .unwrap()
-        .into_iter()
-        .chain(["manifest.json".to_string()])
-    {
-        let to = dir.path().join(&rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(repo_corpus().join(&rel), to).unwrap();
-    }
-    dir
+    common::canonfuzz(args, b"")
 }
 
 #[test]

@@ -1,14 +1,12 @@
 //! Whole verifiable-mcp responses, assembled from the protocol's published v0.2.1 vectors the
 //! way a server serves them, through `canonfuzz vmcp verify`.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
 use serde_json::{json, Value};
 
 fn published() -> Value {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/vmcp/verifiable-mcp-v0.2.1.json");
+    let path = common::repo_corpus().join("vmcp/verifiable-mcp-v0.2.1.json");
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
@@ -41,24 +39,10 @@ fn verify(response: &Value, extra: &[&str]) -> (Option<i32>, String) {
     std::fs::write(&jwks, published()["jwks"].to_string()).unwrap();
     let mut args = vec!["vmcp", "verify", "--jwks", jwks.to_str().unwrap()];
     args.extend_from_slice(extra);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(response.to_string().as_bytes())
-        .unwrap();
-    let out: Output = child.wait_with_output().unwrap();
+    let out = common::canonfuzz(&args, response.to_string().as_bytes());
     (
         out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+        common::text(&out.stdout) + &common::text(&out.stderr),
     )
 }
 

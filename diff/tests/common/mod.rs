@@ -1,0 +1,49 @@
+//! What the integration tests share: running the `canonfuzz` binary and copying the corpus.
+//! Each test file uses part of it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Runs `canonfuzz` with `args`, writing `stdin` to it.
+pub fn canonfuzz(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The repository's corpus.
+pub fn repo_corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+}
+
+/// A copy of the repository's corpus to write into.
+pub fn corpus_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = repo_corpus();
+    let files = canonfuzz_diff::manifest::vector_paths(&from).unwrap();
+    for rel in files.into_iter().chain(["manifest.json".to_string()]) {
+        let to = dir.path().join(&rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from.join(&rel), to).unwrap();
+    }
+    dir
+}
