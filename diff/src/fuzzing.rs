@@ -236,29 +236,6 @@ fn number(u: &mut Unstructured, out: &mut Vec<u8>) -> arbitrary::Result<()> {
     Ok(())
 }
 
-const TRICKY: [char; 20] = [
-    '\u{0}',
-    '\u{1f}',
-    '"',
-    '\\',
-    '/',
-    '\u{7f}',
-    '\u{80}',
-    'é',
-    '\u{2028}',
-    '\u{d7ff}',
-    '\u{e000}',
-    '\u{fb33}',
-    '\u{ff61}',
-    '\u{fffd}',
-    '\u{ffff}',
-    '\u{10000}',
-    '😀',
-    '\u{10ffff}',
-    'a',
-    'B',
-];
-
 /// A string literal: characters raw or escaped (either hex case, short escapes), and now and
 /// then a lone or reversed surrogate.
 fn string(u: &mut Unstructured, out: &mut Vec<u8>) -> arbitrary::Result<()> {
@@ -267,20 +244,12 @@ fn string(u: &mut Unstructured, out: &mut Vec<u8>) -> arbitrary::Result<()> {
         let c = if u.ratio(1, 4)? {
             u.arbitrary::<char>()?
         } else {
-            *u.choose(&TRICKY)?
+            *u.choose(&crate::gen::TRICKY)?
         };
         match u.choose_index(6)? {
             0 | 1 => {
-                let mut units = [0u16; 2];
                 let upper: bool = u.arbitrary()?;
-                for unit in c.encode_utf16(&mut units) {
-                    let escape = if upper {
-                        format!("\\u{unit:04X}")
-                    } else {
-                        format!("\\u{unit:04x}")
-                    };
-                    out.extend_from_slice(escape.as_bytes());
-                }
+                out.extend_from_slice(crate::gen::escape(c, upper).as_bytes());
             }
             2 if u.ratio(1, 4)? => {
                 let lone: u16 = u.int_in_range(0xD800..=0xDFFF)?;

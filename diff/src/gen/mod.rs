@@ -5,6 +5,8 @@
 mod mutate;
 mod numbers;
 mod strings;
+
+pub(crate) use strings::{escape, TRICKY};
 mod structure;
 
 /// A small, fast, deterministic generator (SplitMix64).

@@ -4,7 +4,7 @@ use super::Rng;
 
 /// Characters worth escaping or not: C0 controls, quote, backslash, solidus, DEL, C1,
 /// U+2028/2029, noncharacters, the top of the BMP, astral characters, look-alikes.
-const TRICKY: [char; 30] = [
+pub(crate) const TRICKY: [char; 30] = [
     '\u{0}',
     '\u{8}',
     '\t',
@@ -39,7 +39,8 @@ const TRICKY: [char; 30] = [
 
 const PLAIN: [&str; 6] = ["a", "b", "z", "A", "aa", "key"];
 
-fn escape(c: char, upper: bool) -> String {
+/// The `\\uXXXX` escape (a pair of them for astral characters) of one character.
+pub(crate) fn escape(c: char, upper: bool) -> String {
     let mut units = [0u16; 2];
     c.encode_utf16(&mut units)
         .iter()
