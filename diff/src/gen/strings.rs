@@ -39,7 +39,7 @@ pub(crate) const TRICKY: [char; 30] = [
 
 const PLAIN: [&str; 6] = ["a", "b", "z", "A", "aa", "key"];
 
-/// The `\\uXXXX` escape (a pair of them for astral characters) of one character.
+/// The `\uXXXX` escape (a pair of them for astral characters) of one character.
 pub(crate) fn escape(c: char, upper: bool) -> String {
     let mut units = [0u16; 2];
     c.encode_utf16(&mut units)
