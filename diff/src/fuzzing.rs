@@ -73,28 +73,41 @@ pub fn vmcp_check(data: &[u8]) -> Result<(), String> {
 }
 
 /// Writes a seed corpus per target from the vectors in `corpus`: `<out>/<target>/<digest>`,
-/// each seed in the shape its target reads. Returns the number of seeds per target.
+/// each seed in the shape its target reads (documents for the JCS targets and `vmcp`, tokens
+/// for `jws`, whole responses too for `vmcp`). Returns the number of documents.
 pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     let manifest = crate::manifest::Manifest::read(corpus)?;
     let mut count = 0;
     for target in TARGETS {
         std::fs::create_dir_all(out.join(target)).map_err(|e| format!("{}: {e}", out.display()))?;
     }
+    let write = |target: &str, seed: &[u8]| {
+        let path = out
+            .join(target)
+            .join(&crate::manifest::sha256_hex(seed)[..16]);
+        std::fs::write(&path, seed).map_err(|e| format!("{}: {e}", path.display()))
+    };
     for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.tests() {
             let document = test.input_bytes()?;
-            let name = &crate::manifest::sha256_hex(&document)[..16];
-            for target in TARGETS {
-                let seed = if target == "jcs_diff" {
-                    jcs_diff_seed(&document)
-                } else {
-                    document.clone()
-                };
-                let path = out.join(target).join(name);
-                std::fs::write(&path, seed).map_err(|e| format!("{}: {e}", path.display()))?;
+            for target in ["jcs", "serde_json_parse", "vmcp"] {
+                write(target, &document)?;
             }
+            write("jcs_diff", &jcs_diff_seed(&document))?;
             count += 1;
+        }
+    }
+    for entry in manifest.files_of(crate::vector::JWS_SCHEMA) {
+        let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
+        for token in file.tests().filter_map(|t| t.token.as_deref()) {
+            write("jws", token.as_bytes())?;
+        }
+    }
+    for entry in manifest.files_of(crate::vector::VMCP_SCHEMA) {
+        let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
+        for response in file.tests().filter_map(|t| t.response.as_ref()) {
+            write("vmcp", response.to_string().as_bytes())?;
         }
     }
     Ok(count)

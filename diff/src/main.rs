@@ -595,7 +595,7 @@ fn main() -> ExitCode {
             match fuzzing::write_seeds(&corpus_dir(corpus), &out) {
                 Ok(n) => {
                     println!(
-                        "wrote seeds from {n} documents (and every JWS vector) for {} into {}",
+                        "wrote seeds from {n} documents and every JWS and verifiable-mcp vector for {} into {}",
                         fuzzing::TARGETS.join(", "),
                         out.display()
                     );
