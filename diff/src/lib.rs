@@ -23,6 +23,7 @@ pub mod summary;
 pub mod tree;
 pub mod triage;
 pub mod vector;
+pub mod verifiers;
 
 /// Cases a campaign runs when given neither `--cases` nor `--duration`.
 pub const DEFAULT_CASES: u64 = 100_000;

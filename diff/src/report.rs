@@ -44,6 +44,68 @@ pub struct Score {
     pub run: u64,
 }
 
+/// One Ed25519 verifier's answers over the corpus's edge cases.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VerifierRow {
+    /// The verifier.
+    pub name: String,
+    /// Accepted or not, per speccheck case in order.
+    pub speccheck: Vec<bool>,
+    /// CCTV cases accepted, and how many there are.
+    pub cctv_accepted: (usize, usize),
+    /// Wycheproof cases answered as Wycheproof publishes, and how many there are.
+    pub wycheproof_agree: (usize, usize),
+}
+
+/// Every Ed25519 verifier over the speccheck, CCTV and Wycheproof vectors.
+pub fn ed25519_rows(dir: &Path) -> Result<Vec<VerifierRow>, String> {
+    let manifest = Manifest::read(dir)?;
+    let mut cases: BTreeMap<&'static str, Vec<TestCase>> = BTreeMap::new();
+    for entry in manifest.files_of(crate::vector::ED25519_SCHEMA) {
+        let set = if entry.path.contains("speccheck") {
+            "speccheck"
+        } else if entry.path.contains("cctv") {
+            "cctv"
+        } else {
+            "wycheproof"
+        };
+        let file = VectorFile::read(&dir.join(&entry.path))?;
+        cases.entry(set).or_default().extend(file.tests().cloned());
+    }
+    let hex = |v: &Option<String>| {
+        v.as_deref()
+            .map(crate::vector::from_hex)
+            .transpose()
+            .map(Option::unwrap_or_default)
+    };
+    let mut rows = Vec::new();
+    for verifier in crate::verifiers::all() {
+        let accepts = |t: &TestCase| -> Result<bool, String> {
+            Ok(verifier.accepts(&hex(&t.public_key)?, &hex(&t.msg)?, &hex(&t.sig)?))
+        };
+        let set = |name: &str| cases.get(name).map(Vec::as_slice).unwrap_or_default();
+        let speccheck = set("speccheck")
+            .iter()
+            .map(&accepts)
+            .collect::<Result<Vec<_>, _>>()?;
+        let cctv = set("cctv")
+            .iter()
+            .map(&accepts)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut agree = 0;
+        for t in set("wycheproof") {
+            agree += usize::from(accepts(t)? == (t.result == Expectation::Valid));
+        }
+        rows.push(VerifierRow {
+            name: verifier.name().to_string(),
+            speccheck,
+            cctv_accepted: (cctv.iter().filter(|a| **a).count(), cctv.len()),
+            wycheproof_agree: (agree, set("wycheproof").len()),
+        });
+    }
+    Ok(rows)
+}
+
 /// The matrix: implementation (with version) × category.
 #[derive(Debug, Clone, Default)]
 pub struct Matrix {
@@ -53,6 +115,8 @@ pub struct Matrix {
     pub scores: BTreeMap<String, BTreeMap<&'static str, Score>>,
     /// Vectors in each category.
     pub sizes: BTreeMap<&'static str, u64>,
+    /// The Ed25519 verifiers' accept/reject table.
+    pub ed25519: Vec<VerifierRow>,
 }
 
 /// Whether an outcome is what the vector expects. Any rejection passes a rejection vector:
@@ -105,6 +169,7 @@ pub fn build(harness: &Harness, dir: &Path) -> Result<Matrix, String> {
             }
         }
     }
+    matrix.ed25519 = ed25519_rows(dir)?;
     Ok(matrix)
 }
 
@@ -150,6 +215,28 @@ impl Matrix {
             }
             out.push('\n');
         }
+        out.push_str("\n## Ed25519 verifiers\n\nspeccheck cases 0-11 (✓ accepted, ✗ rejected), CCTV edge cases accepted, Wycheproof cases answered as published.\n\n| verifier |");
+        let cases = self.ed25519.first().map_or(0, |r| r.speccheck.len());
+        for i in 0..cases {
+            let _ = write!(out, " {i} |");
+        }
+        out.push_str(" CCTV accepted | Wycheproof |\n|---|");
+        out.push_str(&"---|".repeat(cases + 2));
+        out.push('\n');
+        for row in &self.ed25519 {
+            let _ = write!(out, "| {} |", row.name);
+            for accepted in &row.speccheck {
+                out.push_str(if *accepted { " ✓ |" } else { " ✗ |" });
+            }
+            let _ = writeln!(
+                out,
+                " {}/{} | {}/{} |",
+                row.cctv_accepted.0,
+                row.cctv_accepted.1,
+                row.wycheproof_agree.0,
+                row.wycheproof_agree.1
+            );
+        }
         out
     }
 
@@ -184,6 +271,29 @@ impl Matrix {
             }
             out.push_str("</tr>\n");
         }
+        out.push_str("</table>\n<h2>Ed25519 verifiers</h2>\n<p>speccheck cases 0-11 (green: accepted, red: rejected), CCTV edge cases accepted, Wycheproof cases answered as published.</p>\n<table>\n<tr><th>verifier</th>");
+        let cases = self.ed25519.first().map_or(0, |r| r.speccheck.len());
+        for i in 0..cases {
+            let _ = write!(out, "<th>{i}</th>");
+        }
+        out.push_str("<th>CCTV accepted</th><th>Wycheproof</th></tr>\n");
+        for row in &self.ed25519 {
+            let _ = write!(out, "<tr><td class=\"cat\">{}</td>", escape(&row.name));
+            for accepted in &row.speccheck {
+                out.push_str(if *accepted {
+                    "<td class=\"pass\">✓</td>"
+                } else {
+                    "<td class=\"fail\">✗</td>"
+                });
+            }
+            let (agree, total) = row.wycheproof_agree;
+            let class = if agree == total { "pass" } else { "most" };
+            let _ = writeln!(
+                out,
+                "<td>{}/{}</td><td class=\"{class}\">{agree}/{total}</td></tr>",
+                row.cctv_accepted.0, row.cctv_accepted.1
+            );
+        }
         out.push_str("</table>\n</body></html>\n");
         out
     }
@@ -215,5 +325,10 @@ mod tests {
         }
         assert!(matrix.markdown().contains("| numbers |"));
         assert!(matrix.html().contains("<td class=\"pass\">"));
+        let core = matrix.ed25519.iter().find(|r| r.name == "core").unwrap();
+        // The strict policy rejects every speccheck case and accepts only CCTV's unflagged one.
+        assert_eq!(core.speccheck, vec![false; 12]);
+        assert_eq!(core.cctv_accepted, (1, 914));
+        assert_eq!(core.wycheproof_agree, (151, 151));
     }
 }
