@@ -193,54 +193,97 @@ fn cell(score: Option<&Score>) -> (String, &'static str) {
     }
 }
 
+/// One table of the report: a heading, a sentence on how to read it, column headings, and
+/// rows of cells with a colour class each. Both output formats render the same tables.
+struct Table {
+    title: &'static str,
+    intro: &'static str,
+    columns: Vec<String>,
+    rows: Vec<Vec<(String, &'static str)>>,
+}
+
 impl Matrix {
-    /// The matrix as a Markdown table.
-    pub fn markdown(&self) -> String {
-        let mut out = String::from("# canonfuzz conformance matrix\n\nEach cell: vectors passed / vectors run (inputs an implementation cannot be given are left out). A rejection vector passes on any rejection.\n\n| category | vectors |");
-        for (name, version) in &self.implementations {
-            let _ = write!(out, " {name} {version} |");
-        }
-        out.push_str("\n|---|---|");
-        out.push_str(&"---|".repeat(self.implementations.len()));
-        out.push('\n');
-        for category in CATEGORIES {
-            let _ = write!(
-                out,
-                "| {category} | {} |",
-                self.sizes.get(category).copied().unwrap_or(0)
-            );
-            for (name, _) in &self.implementations {
-                let (text, _) = cell(self.scores.get(name).and_then(|s| s.get(category)));
-                let _ = write!(out, " {text} |");
-            }
-            out.push('\n');
-        }
-        out.push_str("\n## Ed25519 verifiers\n\nspeccheck cases 0-11 (✓ accepted, ✗ rejected), CCTV edge cases accepted, Wycheproof cases answered as published.\n\n| verifier |");
+    fn tables(&self) -> Vec<Table> {
+        let mut columns = vec!["category".to_string(), "vectors".to_string()];
+        columns.extend(self.implementations.iter().map(|(n, v)| format!("{n} {v}")));
+        let rows =
+            CATEGORIES
+                .iter()
+                .map(|category| {
+                    let mut row = vec![
+                        (category.to_string(), "cat"),
+                        (
+                            self.sizes.get(category).copied().unwrap_or(0).to_string(),
+                            "",
+                        ),
+                    ];
+                    row.extend(self.implementations.iter().map(|(name, _)| {
+                        cell(self.scores.get(name).and_then(|s| s.get(category)))
+                    }));
+                    row
+                })
+                .collect();
+        let conformance = Table {
+            title: "Conformance by category",
+            intro: "Each cell: vectors passed / vectors run (inputs an implementation cannot be given are left out). A rejection vector passes on any rejection. In the HTML page, green: all passed; yellow: at least 95%; red: fewer; grey: none could be given.",
+            columns,
+            rows,
+        };
         let cases = self.ed25519.first().map_or(0, |r| r.speccheck.len());
-        for i in 0..cases {
-            let _ = write!(out, " {i} |");
-        }
-        out.push_str(" CCTV accepted | Wycheproof |\n|---|");
-        out.push_str(&"---|".repeat(cases + 2));
-        out.push('\n');
-        for row in &self.ed25519 {
-            let _ = write!(out, "| {} |", row.name);
-            for accepted in &row.speccheck {
-                out.push_str(if *accepted { " ✓ |" } else { " ✗ |" });
+        let mut columns = vec!["verifier".to_string()];
+        columns.extend((0..cases).map(|i| i.to_string()));
+        columns.extend(["CCTV accepted".to_string(), "Wycheproof".to_string()]);
+        let rows = self
+            .ed25519
+            .iter()
+            .map(|r| {
+                let mut row = vec![(r.name.clone(), "cat")];
+                row.extend(r.speccheck.iter().map(|&a| {
+                    if a {
+                        ("✓".to_string(), "pass")
+                    } else {
+                        ("✗".to_string(), "fail")
+                    }
+                }));
+                let (agree, total) = r.wycheproof_agree;
+                row.push((format!("{}/{}", r.cctv_accepted.0, r.cctv_accepted.1), ""));
+                row.push((
+                    format!("{agree}/{total}"),
+                    if agree == total { "pass" } else { "most" },
+                ));
+                row
+            })
+            .collect();
+        let ed25519 = Table {
+            title: "Ed25519 verifiers",
+            intro: "speccheck cases 0-11 (✓ accepted, ✗ rejected), CCTV edge cases accepted, Wycheproof cases answered as published.",
+            columns,
+            rows,
+        };
+        vec![conformance, ed25519]
+    }
+
+    /// The report as Markdown.
+    pub fn markdown(&self) -> String {
+        let mut out = String::from("# canonfuzz conformance matrix\n");
+        for table in self.tables() {
+            let _ = write!(out, "\n## {}\n\n{}\n\n|", table.title, table.intro);
+            for column in &table.columns {
+                let _ = write!(out, " {column} |");
             }
-            let _ = writeln!(
-                out,
-                " {}/{} | {}/{} |",
-                row.cctv_accepted.0,
-                row.cctv_accepted.1,
-                row.wycheproof_agree.0,
-                row.wycheproof_agree.1
-            );
+            let _ = write!(out, "\n|{}\n", "---|".repeat(table.columns.len()));
+            for row in &table.rows {
+                out.push('|');
+                for (text, _) in row {
+                    let _ = write!(out, " {text} |");
+                }
+                out.push('\n');
+            }
         }
         out
     }
 
-    /// The matrix as a self-contained HTML page.
+    /// The report as a self-contained HTML page with colour-coded cells.
     pub fn html(&self) -> String {
         let escape = |s: &str| {
             s.replace('&', "&amp;")
@@ -248,53 +291,33 @@ impl Matrix {
                 .replace('>', "&gt;")
         };
         let mut out = String::from(
-            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>canonfuzz conformance matrix</title>\n<style>\nbody{font-family:system-ui,sans-serif;margin:2em;color:#222}\ntable{border-collapse:collapse}\nth,td{border:1px solid #bbb;padding:.45em .7em;text-align:center}\nth{background:#f0f0f0}\ntd.pass{background:#b7e4c7}\ntd.most{background:#ffe8a3}\ntd.fail{background:#f4a3a3}\ntd.none{background:#e6e6e6;color:#777}\ntd.cat{text-align:left;font-weight:600}\n</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n<p>Each cell: vectors passed / vectors run. Green: all passed; yellow: at least 95%; red: fewer; grey: no vector could be given. A rejection vector passes on any rejection.</p>\n<table>\n<tr><th>category</th><th>vectors</th>",
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>canonfuzz conformance matrix</title>\n<style>\nbody{font-family:system-ui,sans-serif;margin:2em;color:#222}\ntable{border-collapse:collapse}\nth,td{border:1px solid #bbb;padding:.45em .7em;text-align:center}\nth{background:#f0f0f0}\ntd.pass{background:#b7e4c7}\ntd.most{background:#ffe8a3}\ntd.fail{background:#f4a3a3}\ntd.none{background:#e6e6e6;color:#777}\ntd.cat{text-align:left;font-weight:600}\n</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n",
         );
-        for (name, version) in &self.implementations {
+        for table in self.tables() {
             let _ = write!(
                 out,
-                "<th>{}<br><small>{}</small></th>",
-                escape(name),
-                escape(version)
+                "<h2>{}</h2>\n<p>{}</p>\n<table>\n<tr>",
+                table.title,
+                escape(table.intro)
             );
-        }
-        out.push_str("</tr>\n");
-        for category in CATEGORIES {
-            let _ = write!(
-                out,
-                "<tr><td class=\"cat\">{category}</td><td>{}</td>",
-                self.sizes.get(category).copied().unwrap_or(0)
-            );
-            for (name, _) in &self.implementations {
-                let (text, class) = cell(self.scores.get(name).and_then(|s| s.get(category)));
-                let _ = write!(out, "<td class=\"{class}\">{text}</td>");
+            for column in &table.columns {
+                let _ = write!(out, "<th>{}</th>", escape(column));
             }
             out.push_str("</tr>\n");
-        }
-        out.push_str("</table>\n<h2>Ed25519 verifiers</h2>\n<p>speccheck cases 0-11 (green: accepted, red: rejected), CCTV edge cases accepted, Wycheproof cases answered as published.</p>\n<table>\n<tr><th>verifier</th>");
-        let cases = self.ed25519.first().map_or(0, |r| r.speccheck.len());
-        for i in 0..cases {
-            let _ = write!(out, "<th>{i}</th>");
-        }
-        out.push_str("<th>CCTV accepted</th><th>Wycheproof</th></tr>\n");
-        for row in &self.ed25519 {
-            let _ = write!(out, "<tr><td class=\"cat\">{}</td>", escape(&row.name));
-            for accepted in &row.speccheck {
-                out.push_str(if *accepted {
-                    "<td class=\"pass\">✓</td>"
-                } else {
-                    "<td class=\"fail\">✗</td>"
-                });
+            for row in &table.rows {
+                out.push_str("<tr>");
+                for (text, class) in row {
+                    if class.is_empty() {
+                        let _ = write!(out, "<td>{}</td>", escape(text));
+                    } else {
+                        let _ = write!(out, "<td class=\"{class}\">{}</td>", escape(text));
+                    }
+                }
+                out.push_str("</tr>\n");
             }
-            let (agree, total) = row.wycheproof_agree;
-            let class = if agree == total { "pass" } else { "most" };
-            let _ = writeln!(
-                out,
-                "<td>{}/{}</td><td class=\"{class}\">{agree}/{total}</td></tr>",
-                row.cctv_accepted.0, row.cctv_accepted.1
-            );
+            out.push_str("</table>\n");
         }
-        out.push_str("</table>\n</body></html>\n");
+        out.push_str("</body></html>\n");
         out
     }
 
