@@ -121,6 +121,21 @@ pub enum Ed25519Error {
     Mismatch,
 }
 
+impl Ed25519Error {
+    /// A stable name for the reason, for vectors and differential comparisons.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Ed25519Error::BadLength { .. } => "bad_length",
+            Ed25519Error::NotAPoint { .. } => "not_a_point",
+            Ed25519Error::NonCanonical { .. } => "non_canonical",
+            Ed25519Error::SmallOrder { .. } => "small_order",
+            Ed25519Error::MixedOrder { .. } => "mixed_order",
+            Ed25519Error::ScalarOutOfRange => "s_out_of_range",
+            Ed25519Error::Mismatch => "mismatch",
+        }
+    }
+}
+
 impl std::fmt::Display for Ed25519Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

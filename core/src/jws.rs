@@ -274,6 +274,19 @@ impl Jwk {
                 )));
             }
         }
+        if let Some(ops) = m.get("key_ops") {
+            let verify = matches!(ops, Value::Array(list) if list.iter().any(|op| op == "verify"));
+            if !verify {
+                return Err(JwsError::KeyMismatch(format!(
+                    "the key's key_ops {ops} do not include \"verify\""
+                )));
+            }
+        }
+        if m.contains_key("d") {
+            return Err(JwsError::KeyMismatch(
+                "the key carries its private part d; publish only the public key".into(),
+            ));
+        }
         let x = field("x")?.ok_or_else(|| JwsError::KeyMismatch("the key has no x".into()))?;
         let key = base64url_decode(x, "key's x")?;
         if key.len() != 32 {

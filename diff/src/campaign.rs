@@ -13,14 +13,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::compare::{agree, evaluate, Evaluation, Member, Verdict};
+use crate::family::Family;
 use crate::findings;
-use crate::gen::{jcs_case, Category};
+use crate::gen::Category;
 use crate::impls::{self, Implementation};
 use crate::outcome::Outcome;
 use crate::shrink::minimize;
 
-/// The family every campaign here runs; others join as their generators land.
-pub const FAMILY: &str = "jcs";
 /// Cases per batch: large enough that worker round trips are cheap.
 pub const BATCH: u64 = 1024;
 /// Candidates the minimizer may try per finding. The bound is a count, not a time, so that
@@ -30,6 +29,8 @@ const SHRINK_BUDGET: usize = 2_000;
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The family of inputs.
+    pub family: Family,
     /// Stop after this many cases (of this shard).
     pub cases: Option<u64>,
     /// Stop after this long.
@@ -48,28 +49,34 @@ pub struct Config {
     pub progress: bool,
 }
 
-/// The implementations under comparison.
+/// The implementations of one family under comparison.
 pub struct Harness {
+    family: Family,
     impls: Vec<Box<dyn Implementation>>,
     members: Vec<Member>,
 }
 
 impl Harness {
-    /// The selected implementations that can run here, and those that cannot, with why.
-    pub fn new(select: &[String]) -> Result<(Harness, Vec<(String, String)>), String> {
+    /// The selected implementations of `family` that can run here, and those that cannot,
+    /// with why.
+    pub fn new(
+        family: Family,
+        select: &[String],
+    ) -> Result<(Harness, Vec<(String, String)>), String> {
+        let campaign = family.require_campaign()?;
         let mut missing = Vec::new();
         let mut impls = Vec::new();
-        for imp in impls::all(select)? {
+        for imp in impls::select((campaign.implementations)(), select)? {
             match imp.available() {
                 Ok(()) => impls.push(imp),
                 Err(why) => missing.push((imp.name().to_string(), why)),
             }
         }
-        Ok((Harness::with(impls), missing))
+        Ok((Harness::with(family, impls), missing))
     }
 
-    /// A harness over the given implementations.
-    pub fn with(impls: Vec<Box<dyn Implementation>>) -> Harness {
+    /// A harness over the given implementations of `family`.
+    pub fn with(family: Family, impls: Vec<Box<dyn Implementation>>) -> Harness {
         let members = impls
             .iter()
             .map(|i| Member {
@@ -77,7 +84,16 @@ impl Harness {
                 group: i.group().to_string(),
             })
             .collect();
-        Harness { impls, members }
+        Harness {
+            family,
+            impls,
+            members,
+        }
+    }
+
+    /// The family compared.
+    pub fn family(&self) -> Family {
+        self.family
     }
 
     /// The implementations, in order.
@@ -150,8 +166,9 @@ impl Harness {
     pub fn run(&self, inputs: &[&[u8]]) -> Vec<(Vec<Outcome>, Evaluation)> {
         self.outcomes(inputs)
             .into_iter()
-            .map(|outcomes| {
-                let evaluation = evaluate(FAMILY, &self.members, &outcomes);
+            .zip(inputs)
+            .map(|(outcomes, input)| {
+                let evaluation = evaluate(self.family, input, &self.members, &outcomes);
                 (outcomes, evaluation)
             })
             .collect()
@@ -213,6 +230,8 @@ pub struct ImplStats {
 /// What a campaign did and found.
 #[derive(Debug, Clone)]
 pub struct Summary {
+    /// The family.
+    pub family: Family,
     /// The seed.
     pub seed: u64,
     /// Cases run.
@@ -262,16 +281,20 @@ struct Tally {
 /// loses nothing it found; the minimized input replaces it at the end.
 fn save_as_found(
     dir: &Path,
+    family: Family,
     finding: &Finding,
     seed: u64,
     roster: &[ImplStats],
     created: &mut BTreeSet<String>,
     errors: &mut Vec<String>,
 ) {
-    if dir.join(findings::vector_path(&finding.signature)).exists() {
+    if dir
+        .join(findings::vector_path(family, &finding.signature))
+        .exists()
+    {
         return;
     }
-    let saved = findings::save(dir, finding, seed, roster, false).and_then(|path| {
+    let saved = findings::save(dir, family, finding, seed, roster, false).and_then(|path| {
         crate::manifest::Manifest::build(dir)?
             .write(dir)
             .map(|()| path)
@@ -306,7 +329,8 @@ fn progress_bar(config: &Config) -> ProgressBar {
 
 /// Runs a campaign.
 pub fn run(config: &Config) -> Result<Summary, String> {
-    let (harness, missing) = Harness::new(&config.impls)?;
+    let generate = config.family.require_campaign()?.generate;
+    let (harness, missing) = Harness::new(config.family, &config.impls)?;
     let jobs = config.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -348,7 +372,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                 let cases: Vec<(u64, Category, Vec<u8>)> = (start..end)
                     .map(|local| {
                         let index = local * shards + shard;
-                        let (category, input) = jcs_case(config.seed, index);
+                        let (category, input) = generate(config.seed, index);
                         (index, category, input)
                     })
                     .collect();
@@ -389,6 +413,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                             if let Some(dir) = &config.out {
                                 save_as_found(
                                     dir,
+                                    config.family,
                                     &finding,
                                     config.seed,
                                     &roster,
@@ -459,11 +484,13 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     if let Some(dir) = &config.out {
         for finding in &mut found {
             let replace = tally.created.contains(&finding.signature);
-            finding.vector = findings::save(dir, finding, config.seed, &impls, replace)?;
+            finding.vector =
+                findings::save(dir, config.family, finding, config.seed, &impls, replace)?;
         }
         crate::manifest::Manifest::build(dir)?.write(dir)?;
     }
     Ok(Summary {
+        family: config.family,
         seed: config.seed,
         cases: tally.cases,
         elapsed,

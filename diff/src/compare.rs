@@ -6,10 +6,13 @@
 //! two npm libraries share V8, the two PyPI libraries share CPython); a group votes for the
 //! answer most of its members give, and the consensus is the answer a strict majority of the
 //! voting groups other than the core's own give; one group alone is no consensus. Without
-//! one, the reference group's answer stands in: RFC 8785 defers to ECMAScript, so V8's.
+//! one, the family's reference group's answer stands in (for JCS, V8's: RFC 8785 defers to
+//! ECMAScript).
 
 use std::fmt::Write as _;
 
+use crate::family::Family;
+use crate::gen;
 use crate::outcome::Outcome;
 
 /// The name and group of one implementation, as the comparison needs them.
@@ -24,63 +27,157 @@ pub struct Member {
 /// The name the core goes by.
 pub const CORE: &str = "core";
 
-/// The group whose answer stands in when the independent groups reach no consensus.
-pub const REFERENCE_GROUP: &str = "node-v8";
-
 /// A deliberate difference between the core and other implementations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Policy {
     /// A stable identifier.
     pub id: &'static str,
     /// What the core answers.
     pub core: Expect,
+    /// Which inputs the difference is about; elsewhere the same outcomes are a divergence.
+    pub applies: fn(&[u8]) -> bool,
     /// Why the core answers differently.
     pub reason: &'static str,
 }
+
+/// Policies are told apart by their identifiers.
+impl PartialEq for Policy {
+    fn eq(&self, other: &Policy) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Policy {}
 
 /// A pattern over outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expect {
     /// Rejected with this kind.
     Rejects(&'static str),
+    /// Rejected, whatever the kind, where others accept.
+    RejectsWhereOthersAccept,
     /// Accepted, where others reject with this kind.
     AcceptsWhereOthersReject(&'static str),
+    /// Accepted, where others reject for whatever reason.
+    AcceptsWhereOthersRejectAny,
     /// Rejected, as others do, but naming another of the document's problems first.
     RejectsFirstProblem,
 }
 
-/// Every registered policy difference, with its reason. Differences listed here are reported
-/// as policy, never silently dropped.
-pub const POLICIES: [Policy; 6] = [
+fn always(_: &[u8]) -> bool {
+    true
+}
+
+/// Every registered policy difference of the JCS family, with its reason. Differences listed
+/// here are reported as policy, never silently dropped.
+pub const JCS_POLICIES: [Policy; 6] = [
     Policy {
         id: "duplicate-names",
         core: Expect::Rejects("duplicate_key"),
+        applies: always,
         reason: "I-JSON (RFC 7493 §2.3), which RFC 8785 §3.1 requires, forbids duplicate member names; implementations that keep the last member sign a document whose meaning another parser may read differently",
     },
     Policy {
         id: "lone-surrogates",
         core: Expect::Rejects("lone_surrogate"),
+        applies: always,
         reason: "I-JSON (RFC 7493 §2.1) requires strings to be valid Unicode; an escaped lone surrogate has no UTF-8 form to canonicalize to",
     },
     Policy {
         id: "number-range",
         core: Expect::Rejects("number_out_of_range"),
+        applies: always,
         reason: "a number beyond the double range has no RFC 8785 §3.2.2.3 serialization; writing null or Infinity would change the value",
     },
     Policy {
         id: "depth-bound",
         core: Expect::Rejects("depth_limit"),
+        applies: always,
         reason: "the core bounds nesting (default 10,000 levels) so that no document can exhaust its memory; deeper documents are refused, not crashed on",
     },
     Policy {
         id: "deep-nesting",
         core: Expect::AcceptsWhereOthersReject("depth_limit"),
+        applies: always,
         reason: "RFC 8785 sets no nesting limit; the core accepts up to 10,000 levels where serde_json stops at 128 and CPython near 1,000",
     },
     Policy {
         id: "error-precedence",
         core: Expect::RejectsFirstProblem,
+        applies: always,
         reason: "when a document breaks several rules the core reports invalid UTF-8 first, then the first grammar error, then the first I-JSON rule in reading order; others report whichever problem their parser meets, or the only one they check",
+    },
+];
+
+/// The Ed25519 family's registered differences.
+pub const ED25519_POLICIES: [Policy; 1] = [Policy {
+    id: "strict-ed25519",
+    core: Expect::RejectsWhereOthersAccept,
+    applies: gen::ed25519::has_edge_case,
+    reason: "the core verifies under one strict policy: canonical A and R of prime order and S below L, with the cofactorless equation; a signature with a small-order or mixed-order point, a non-canonical encoding or S >= L is refused even where RFC 8032's cofactored check, ZIP-215 or a lax decoder accepts it",
+}];
+
+/// The JWS family's registered differences.
+pub const JWS_POLICIES: [Policy; 10] = [
+    Policy {
+        id: "strict-ed25519",
+        core: Expect::RejectsWhereOthersAccept,
+        applies: gen::jws::signature_has_edge_case,
+        reason: "the signature or key shows an Ed25519 edge case (small-order or mixed-order point, non-canonical encoding, S >= L) that the core's strict Ed25519 policy refuses",
+    },
+    Policy {
+        id: "strict-base64url",
+        core: Expect::Rejects("base64"),
+        applies: gen::jws::lax_base64url,
+        reason: "RFC 7515 §2 and §C: base64url without padding, whitespace, other alphabets or non-zero unused bits; a decoder that tolerates these lets one signature stand for many token texts",
+    },
+    Policy {
+        id: "duplicate-header-parameters",
+        core: Expect::Rejects("json"),
+        applies: gen::jws::header_has_duplicates,
+        reason: "RFC 7515 §5.2 step 4: a header with duplicate parameter names must be rejected (or parsed as I-JSON, which forbids them); keeping the last one lets two readers see different algorithms or keys",
+    },
+    Policy {
+        id: "ed25519-alg-name",
+        core: Expect::AcceptsWhereOthersRejectAny,
+        applies: gen::jws::alg_is_ed25519,
+        reason: "RFC 9864 registers the fully-specified `Ed25519` algorithm name beside the polymorphic `EdDSA`; the core accepts both for an Ed25519 key, libraries older than the RFC know only `EdDSA`",
+    },
+    Policy {
+        id: "b64-refused",
+        core: Expect::Rejects("b64"),
+        applies: gen::jws::b64_not_true,
+        reason: "RFC 7797: a header with `b64` other than true changes what was signed; verifiers that ignore it read the token one way, those that honour it another, so the core refuses it rather than half-support it",
+    },
+    Policy {
+        id: "crit-refused",
+        core: Expect::Rejects("crit"),
+        applies: gen::jws::has_crit,
+        reason: "RFC 7515 §4.1.11: a recipient must reject a token whose `crit` lists an extension it does not understand, and producers must not send `[]` or names the JWS specification defines; the core understands no extension, so it refuses every `crit`",
+    },
+    Policy {
+        id: "header-bom",
+        core: Expect::Rejects("json"),
+        applies: gen::jws::header_has_bom,
+        reason: "RFC 7515 §5.2 requires the header to be a UTF-8 JSON object, and RFC 8259 §8.1 forbids a byte order mark before JSON text; parsers that skip it accept a header others refuse",
+    },
+    Policy {
+        id: "header-types",
+        core: Expect::Rejects("shape"),
+        applies: gen::jws::header_parameter_mistyped,
+        reason: "RFC 7515 §4.1 defines `alg`, `kid`, `typ` and `cty` as strings and `crit` as an array; a token with another type there (`kid: null`, say) is malformed, not a token without the parameter",
+    },
+    Policy {
+        id: "key-restrictions",
+        core: Expect::Rejects("key_mismatch"),
+        applies: gen::jws::key_restricted,
+        reason: "RFC 7517 §4.2-4.4: a key whose `use` is not `sig`, whose `alg` is not an EdDSA name or whose `key_ops` lack `verify` is not for verifying EdDSA signatures; a key carrying its private part `d` does not belong in a verification key set",
+    },
+    Policy {
+        id: "kid-selects-key",
+        core: Expect::Rejects("unknown_key"),
+        applies: gen::jws::kid_names_another_key,
+        reason: "the core looks the token's `kid` up in its key set, so a token naming a kid the key does not carry has no key; the libraries are handed the key directly and never look",
     },
 ];
 
@@ -93,18 +190,25 @@ fn rejection(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Policy {
-    fn explains(&self, core: &Outcome, consensus: &Outcome) -> bool {
-        match self.core {
+    fn explains(&self, input: &[u8], core: &Outcome, consensus: &Outcome) -> bool {
+        let outcomes = match self.core {
             Expect::Rejects(kind) => {
                 rejection(core) == Some(kind) && rejection(consensus) != Some(kind)
+            }
+            Expect::RejectsWhereOthersAccept => {
+                rejection(core).is_some() && matches!(consensus, Outcome::Ok(_))
             }
             Expect::AcceptsWhereOthersReject(kind) => {
                 matches!(core, Outcome::Ok(_)) && rejection(consensus) == Some(kind)
             }
+            Expect::AcceptsWhereOthersRejectAny => {
+                matches!(core, Outcome::Ok(_)) && rejection(consensus).is_some()
+            }
             Expect::RejectsFirstProblem => {
                 rejection(core).is_some() && rejection(consensus).is_some()
             }
-        }
+        };
+        outcomes && (self.applies)(input)
     }
 }
 
@@ -159,21 +263,31 @@ pub struct Evaluation {
     pub signature: String,
 }
 
-/// Compares the outcomes of `members` (same order) for one input of `family`.
-pub fn evaluate(family: &str, members: &[Member], outcomes: &[Outcome]) -> Evaluation {
-    evaluate_with_quorum(family, members, outcomes, 2)
+/// Compares the outcomes of `members` (same order) for `input`, a case of `family`.
+pub fn evaluate(
+    family: Family,
+    input: &[u8],
+    members: &[Member],
+    outcomes: &[Outcome],
+) -> Evaluation {
+    evaluate_with_quorum(family, input, members, outcomes, 2)
 }
 
 /// [`evaluate`], with the number of voting groups a consensus needs set by the caller: a fuzz
 /// target that has only one independent group in process accepts that group's answer.
 pub fn evaluate_with_quorum(
-    family: &str,
+    family: Family,
+    input: &[u8],
     members: &[Member],
     outcomes: &[Outcome],
     quorum: usize,
 ) -> Evaluation {
     let pairs: Vec<(&Member, &Outcome)> = members.iter().zip(outcomes).collect();
-    let consensus = consensus(&pairs, quorum);
+    let (policies, reference): (&[Policy], &str) = match family.campaign() {
+        Some(c) => (c.policies, c.reference_group),
+        None => (&[], ""),
+    };
+    let consensus = consensus(&pairs, quorum, reference);
     let core = pairs.iter().find(|(m, _)| m.name == CORE).map(|(_, o)| *o);
     let failed = |o: &Outcome| matches!(o, Outcome::Crashed(_) | Outcome::TimedOut);
     let answers: Vec<&Outcome> = outcomes.iter().filter(|o| o.is_answer()).collect();
@@ -194,7 +308,7 @@ pub fn evaluate_with_quorum(
     } else {
         match (core, &consensus) {
             (Some(core), Some(consensus)) if core.is_answer() && !agree(core, consensus) => {
-                match POLICIES.iter().find(|p| p.explains(core, consensus)) {
+                match policies.iter().find(|p| p.explains(input, core, consensus)) {
                     Some(policy) => Verdict::Policy(policy),
                     None => Verdict::CoreDiverges,
                 }
@@ -204,9 +318,9 @@ pub fn evaluate_with_quorum(
         }
     };
     let signature = if verdict == Verdict::Agree {
-        format!("{family}: all agree")
+        format!("{}: all agree", family.name())
     } else {
-        signature(family, &pairs)
+        signature(family.name(), &pairs)
     };
     Evaluation {
         verdict,
@@ -217,9 +331,9 @@ pub fn evaluate_with_quorum(
 }
 
 /// The answer a strict majority of the voting independent groups give (the core's group does
-/// not vote), when at least `quorum` groups vote; otherwise the reference group's answer. A group
-/// votes for the answer a strict majority of its answering members give.
-fn consensus(pairs: &[(&Member, &Outcome)], quorum: usize) -> Option<Outcome> {
+/// not vote), when at least `quorum` groups vote; otherwise the `reference` group's answer. A
+/// group votes for the answer a strict majority of its answering members give.
+fn consensus(pairs: &[(&Member, &Outcome)], quorum: usize, reference: &str) -> Option<Outcome> {
     let mut groups: Vec<&str> = pairs.iter().map(|(m, _)| m.group.as_str()).collect();
     groups.dedup();
     groups.sort_unstable();
@@ -247,7 +361,7 @@ fn consensus(pairs: &[(&Member, &Outcome)], quorum: usize) -> Option<Outcome> {
     }
     let reference: Vec<&Outcome> = pairs
         .iter()
-        .filter(|(m, o)| m.group == REFERENCE_GROUP && o.is_answer())
+        .filter(|(m, o)| m.group == reference && o.is_answer())
         .map(|(_, o)| *o)
         .collect();
     majority(&reference).cloned()
@@ -322,14 +436,16 @@ mod tests {
     #[test]
     fn agreement_and_divergence() {
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members(),
             &[ok("1"), ok("1"), ok("1"), ok("1"), err("other")],
         );
         assert_eq!(e.verdict, Verdict::ThirdParties);
         assert_eq!(e.diverging, vec!["py"]);
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members(),
             &[ok("2"), ok("1"), ok("1"), ok("1"), ok("1")],
         );
@@ -339,7 +455,8 @@ mod tests {
             "jcs: core=ok(A) json-canon=ok(B) node=ok(B) py=ok(B) serde_jcs=ok(B)"
         );
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members(),
             &[
                 err("syntax"),
@@ -356,7 +473,8 @@ mod tests {
     fn shared_code_counts_once() {
         // Both Rust crates say A, but they are one group; v8 and cpython say B.
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members(),
             &[ok("A"), ok("A"), ok("A"), ok("B"), ok("B")],
         );
@@ -367,13 +485,15 @@ mod tests {
     #[test]
     fn registered_policy_is_reported_as_such() {
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members(),
             &[err("duplicate_key"), ok("{}"), ok("{}"), ok("{}"), ok("{}")],
         );
         assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "duplicate-names"));
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members(),
             &[
                 ok("[]"),
@@ -389,7 +509,8 @@ mod tests {
     #[test]
     fn crashes_and_hangs_are_findings() {
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members(),
             &[ok("1"), ok("1"), ok("1"), Outcome::TimedOut, ok("1")],
         );
@@ -418,11 +539,17 @@ mod reference_tests {
         })
         .collect();
         let o = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
-        let e = evaluate("jcs", &members, &[o("1"), o("2"), o("1"), o("3")]);
+        let e = evaluate(
+            Family::Jcs,
+            b"",
+            &members,
+            &[o("1"), o("2"), o("1"), o("3")],
+        );
         assert_eq!(e.consensus, Some(o("1")));
         assert_eq!(e.verdict, Verdict::ThirdParties);
         let e = evaluate(
-            "jcs",
+            Family::Jcs,
+            b"",
             &members,
             &[
                 Outcome::Rejected("syntax".into()),

@@ -9,6 +9,7 @@ use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 use canonfuzz_core::{jws, vmcp};
 
+use crate::family::Family;
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
 use crate::published::{VmcpVectors, VMCP_SCHEMA};
 use crate::vector::{
@@ -168,32 +169,6 @@ fn check_listing(dir: &Path, manifest: &Manifest, report: &mut Report) {
             }
         }
         Err(e) => report.fail(MANIFEST_FILE, None, e),
-    }
-}
-
-/// The kinds of vector file, by schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    /// `canonfuzz_jcs_v1`: canonicalization.
-    Jcs,
-    /// `canonfuzz_ed25519_v1`: signature verification.
-    Ed25519,
-    /// `canonfuzz_jws_v1`: compact JWS verification and JWK thumbprints.
-    Jws,
-    /// `canonfuzz_vmcp_v1`: verifiable-mcp responses.
-    Vmcp,
-}
-
-impl Family {
-    /// The family a schema name belongs to.
-    pub fn from_schema(schema: &str) -> Option<Family> {
-        match schema {
-            JCS_SCHEMA => Some(Family::Jcs),
-            ED25519_SCHEMA => Some(Family::Ed25519),
-            JWS_SCHEMA => Some(Family::Jws),
-            crate::vector::VMCP_SCHEMA => Some(Family::Vmcp),
-            _ => None,
-        }
     }
 }
 

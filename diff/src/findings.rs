@@ -6,24 +6,30 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use canonfuzz_core::jcs::ErrorKind;
+use serde_json::json;
 
 use crate::campaign::{Finding, ImplStats};
-use crate::compare::{Expect, Verdict, CORE, REFERENCE_GROUP};
+use crate::compare::{Expect, Verdict, CORE};
+use crate::family::Family;
+use crate::gen::ed25519::Ed25519Case;
+use crate::gen::jws::JwsCase;
+use crate::gen::Category;
 use crate::manifest::sha256_hex;
 use crate::outcome::Outcome;
-use crate::vector::{Expectation, Note, Source, TestCase, TestGroup, VectorFile, JCS_SCHEMA};
+use crate::vector::{to_hex, Expectation, Note, Source, TestCase, TestGroup, VectorFile};
 
-/// The vector's path, relative to the corpus, for a signature.
-pub fn vector_path(signature: &str) -> String {
+/// The vector's path, relative to the corpus, for a signature of `family`.
+pub fn vector_path(family: Family, signature: &str) -> String {
     let digest = sha256_hex(signature.as_bytes());
-    format!("jcs/findings/{}.json", &digest[..16])
+    format!("{}/findings/{}.json", family.name(), &digest[..16])
 }
 
 /// The expected outcome of a finding and where that expectation comes from. A policy gives its
 /// own answer; otherwise the consensus (or the reference group's answer) does. An expected
 /// rejection carries no kind when the policy is about which of several problems is named.
-fn expected(finding: &Finding, impls: &[ImplStats]) -> Option<(Outcome, String)> {
+fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(Outcome, String)> {
     let e = &finding.evaluation;
+    let campaign = family.campaign()?;
     let answer_of = |pick: &dyn Fn(&ImplStats) -> bool| {
         impls
             .iter()
@@ -36,16 +42,25 @@ fn expected(finding: &Finding, impls: &[ImplStats]) -> Option<(Outcome, String)>
             let why = format!("registered policy {}: {}", policy.id, policy.reason);
             match policy.core {
                 Expect::Rejects(kind) => Some((Outcome::Rejected(kind.to_string()), why)),
-                Expect::RejectsFirstProblem => Some((Outcome::Rejected(String::new()), why)),
-                Expect::AcceptsWhereOthersReject(_) => answer_of(&|s| s.group == REFERENCE_GROUP)
-                    .or_else(|| answer_of(&|s| s.name != CORE))
-                    .map(|(name, o)| (o, format!("{why}; output as {name} writes it"))),
+                Expect::RejectsFirstProblem | Expect::RejectsWhereOthersAccept => {
+                    Some((Outcome::Rejected(String::new()), why))
+                }
+                Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny => {
+                    answer_of(&|s| s.group == campaign.reference_group)
+                        .or_else(|| answer_of(&|s| s.name != CORE))
+                        .map(|(name, o)| (o, format!("{why}; output as {name} writes it")))
+                }
             }
         }
-        _ => e
-            .consensus
-            .clone()
-            .map(|c| (c, "the consensus of the independent implementation groups (or, without one, V8's answer: RFC 8785 defers to ECMAScript)".to_string())),
+        _ => e.consensus.clone().map(|c| {
+            (
+                c,
+                format!(
+                    "the consensus of the independent implementation groups (or, without one, {})",
+                    campaign.reference_reason
+                ),
+            )
+        }),
     }
 }
 
@@ -57,19 +72,28 @@ fn note(bug_type: &str, description: &str) -> Note {
 }
 
 fn notes() -> BTreeMap<String, Note> {
-    BTreeMap::from([
+    let mut notes = BTreeMap::from([
         ("DiffFinding".to_string(), note("REGRESSION", "A disagreement found and minimized by a differential campaign.")),
         ("FuzzArtifact".to_string(), note("REGRESSION", "An input a fuzz target failed on, triaged and minimized.")),
         ("Agree".to_string(), note("REGRESSION", "Every implementation now agrees on it; kept so that it stays so.")),
         ("CoreDiverges".to_string(), note("REGRESSION", "The core differed from the consensus of the independent implementations.")),
         ("ThirdParties".to_string(), note("EDGE_CASE", "Third-party implementations disagree among themselves (or crash or hang).")),
         ("Policy".to_string(), note("I_JSON", "The core deliberately differs from other implementations, for the reason in the comment.")),
-        ("numbers".to_string(), note("EDGE_CASE", "Found by the number generator.")),
-        ("ordering".to_string(), note("EDGE_CASE", "Found by the member-name generator.")),
-        ("escapes".to_string(), note("EDGE_CASE", "Found by the string generator.")),
-        ("structure".to_string(), note("EDGE_CASE", "Found by the whole-document generator.")),
-        ("rejections".to_string(), note("MALFORMED_INPUT", "Found by the byte-level damage generator.")),
-    ])
+    ]);
+    for category in Category::ALL {
+        notes.insert(
+            category.name().to_string(),
+            note(
+                if category == Category::Rejections {
+                    "MALFORMED_INPUT"
+                } else {
+                    "EDGE_CASE"
+                },
+                category.description(),
+            ),
+        );
+    }
+    notes
 }
 
 /// Where a finding came from, which decides its vector's path, flags and source.
@@ -90,9 +114,9 @@ pub enum Origin {
 }
 
 impl Origin {
-    fn path(&self, finding: &Finding) -> String {
+    fn path(&self, family: Family, finding: &Finding) -> String {
         match self {
-            Origin::Campaign { .. } => vector_path(&finding.signature),
+            Origin::Campaign { .. } => vector_path(family, &finding.signature),
             Origin::Artifact { .. } => {
                 format!(
                     "jcs/regressions/{}.json",
@@ -128,29 +152,87 @@ impl Origin {
 /// given.
 pub fn save(
     corpus: &Path,
+    family: Family,
     finding: &Finding,
     seed: u64,
     impls: &[ImplStats],
     replace: bool,
 ) -> Result<Option<String>, String> {
-    write_vector(corpus, finding, &Origin::Campaign { seed }, impls, replace)
+    write_vector(
+        corpus,
+        family,
+        finding,
+        &Origin::Campaign { seed },
+        impls,
+        replace,
+    )
+}
+
+/// The test for `input` of `family` expecting `want`, or `None` when the family's format
+/// cannot state that expectation.
+fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Option<TestCase> {
+    let (valid, kind) = match want {
+        Outcome::Ok(bytes) => (Some(bytes), None),
+        Outcome::Rejected(kind) => (None, Some(kind)),
+        _ => return None,
+    };
+    let mut test = match family {
+        Family::Jcs => {
+            let mut test = TestCase::with_input(1, comment, input);
+            test.error_kind = kind
+                .as_deref()
+                .and_then(ErrorKind::from_name)
+                .map(|k| k.as_str().to_string());
+            test
+        }
+        Family::Ed25519 => {
+            let case = Ed25519Case::parse(input)?;
+            let mut test = TestCase::with_input(1, comment, b"");
+            test.input = None;
+            test.public_key = Some(to_hex(&case.key));
+            test.msg = Some(to_hex(&case.msg));
+            test.sig = Some(to_hex(&case.sig));
+            test
+        }
+        Family::Jws => {
+            let case = JwsCase::parse(input)?;
+            let mut test = TestCase::with_input(1, comment, b"");
+            test.input = None;
+            test.token = Some(case.token);
+            test.jwks = Some(json!({ "keys": [case.jwk] }));
+            test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
+            test
+        }
+        Family::Vmcp => return None,
+    };
+    match valid {
+        Some(bytes) => {
+            test.result = Expectation::Valid;
+            if family != Family::Ed25519 {
+                test.expected = Some(String::from_utf8(bytes).ok()?);
+            }
+        }
+        None => test.result = Expectation::Invalid,
+    }
+    Some(test)
 }
 
 /// Writes the vector of a finding from `origin` under `corpus`; an existing vector at the same
 /// path is kept unless `replace`.
 pub fn write_vector(
     corpus: &Path,
+    family: Family,
     finding: &Finding,
     origin: &Origin,
     impls: &[ImplStats],
     replace: bool,
 ) -> Result<Option<String>, String> {
-    let relative = origin.path(finding);
+    let relative = origin.path(family, finding);
     let path: PathBuf = corpus.join(&relative);
     if path.exists() && !replace {
         return Ok(Some(relative));
     }
-    let Some((want, source)) = expected(finding, impls) else {
+    let Some((want, source)) = expected(family, finding, impls) else {
         return Ok(None);
     };
     let verdict_flag = match finding.evaluation.verdict {
@@ -159,38 +241,28 @@ pub fn write_vector(
         Verdict::Agree => "Agree",
         Verdict::ThirdParties => "ThirdParties",
     };
-    let mut test = TestCase::with_input(
-        1,
-        format!("{}; expected: {source}", finding.signature),
-        &finding.minimized,
-    );
+    let comment = format!("{}; expected: {source}", finding.signature);
+    let Some(mut test) = test_case(family, comment, &finding.minimized, want) else {
+        return Ok(None);
+    };
     test.flags = vec![
         origin.flag().to_string(),
         verdict_flag.to_string(),
         finding.category.name().to_string(),
     ];
-    match want {
-        Outcome::Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => {
-                test.expected = Some(text);
-                test.result = Expectation::Valid;
-            }
-            Err(_) => return Ok(None),
-        },
-        Outcome::Rejected(kind) => {
-            test.result = Expectation::Invalid;
-            test.error_kind = ErrorKind::from_name(&kind).map(|k| k.as_str().to_string());
-        }
-        _ => return Ok(None),
-    }
     test.outcomes = impls
         .iter()
         .zip(&finding.outcomes)
         .map(|(s, o)| (s.name.clone(), o.to_json()))
         .collect();
+    let (algorithm, group_kind) = match family {
+        Family::Jcs => ("JCS", "JcsCanonicalize"),
+        Family::Ed25519 => ("Ed25519", "Ed25519Verify"),
+        Family::Jws | Family::Vmcp => ("JWS", "JwsVerify"),
+    };
     let file = VectorFile {
-        algorithm: "JCS".to_string(),
-        schema: JCS_SCHEMA.to_string(),
+        algorithm: algorithm.to_string(),
+        schema: family.schema().to_string(),
         number_of_tests: 1,
         header: vec![format!(
             "{}, minimized; the implementations' verdict: {}.",
@@ -199,7 +271,7 @@ pub fn write_vector(
         )],
         notes: notes(),
         test_groups: vec![TestGroup {
-            kind: "JcsCanonicalize".to_string(),
+            kind: group_kind.to_string(),
             source: Source {
                 name: origin.source(finding),
                 url: None,

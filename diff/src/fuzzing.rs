@@ -10,8 +10,9 @@ use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 
-use crate::campaign::{Harness, FAMILY};
+use crate::campaign::Harness;
 use crate::compare::{evaluate_with_quorum, Verdict};
+use crate::family::Family;
 
 /// The fuzz targets.
 pub const TARGETS: [&str; 5] = ["jcs", "jcs_diff", "serde_json_parse", "jws", "vmcp"];
@@ -143,9 +144,9 @@ fn in_process() -> &'static Harness {
     static HARNESS: OnceLock<Harness> = OnceLock::new();
     HARNESS.get_or_init(|| {
         let select: Vec<String> = IN_PROCESS.iter().map(|s| s.to_string()).collect();
-        match Harness::new(&select) {
+        match Harness::new(Family::Jcs, &select) {
             Ok((harness, _)) => harness,
-            Err(_) => Harness::with(Vec::new()),
+            Err(_) => Harness::with(Family::Jcs, Vec::new()),
         }
     })
 }
@@ -156,7 +157,7 @@ fn in_process() -> &'static Harness {
 pub fn jcs_diff_check(document: &[u8]) -> Result<(), String> {
     let harness = in_process();
     let outcomes = harness.outcomes(&[document]).pop().unwrap_or_default();
-    let evaluation = evaluate_with_quorum(FAMILY, harness.members(), &outcomes, 1);
+    let evaluation = evaluate_with_quorum(Family::Jcs, document, harness.members(), &outcomes, 1);
     if evaluation.verdict == Verdict::CoreDiverges {
         Err(evaluation.signature)
     } else {

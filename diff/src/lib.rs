@@ -5,6 +5,7 @@ pub mod campaign;
 pub mod canon;
 pub mod compare;
 pub mod conformance;
+pub mod family;
 pub mod findings;
 pub mod fuzzing;
 pub mod gen;
@@ -23,7 +24,6 @@ pub mod summary;
 pub mod tree;
 pub mod triage;
 pub mod vector;
-pub mod verifiers;
 
 /// Cases a campaign runs when given neither `--cases` nor `--duration`.
 pub const DEFAULT_CASES: u64 = 100_000;

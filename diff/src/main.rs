@@ -9,6 +9,7 @@ use canonfuzz_core::jcs::{Canonicalizer, Options, DEFAULT_MAX_DEPTH};
 use canonfuzz_core::{jws, vmcp};
 use canonfuzz_diff::campaign::{self, Config, Harness};
 use canonfuzz_diff::conformance::run_corpus;
+use canonfuzz_diff::family::Family;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
@@ -87,8 +88,9 @@ enum Command {
     /// differs only by registered policy, 1 when the core has a new divergence, 2 when the
     /// harness itself failed.
     Diff {
-        /// The family of inputs.
-        #[arg(long, default_value = "jcs", value_parser = ["jcs"])]
+        /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers) or jws
+        /// (compact JWS verifiers).
+        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws"])]
         family: String,
         /// Number of cases to run (default 100,000 when --duration is not given either).
         #[arg(long, value_name = "N")]
@@ -489,8 +491,21 @@ fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
         Err(e) => return usage_error(format!("the campaign failed: {e}")),
     };
     print!("{}", summary::render(&summary));
+    let mut json = summary::to_json(&summary);
+    if config.family == Family::Ed25519 {
+        let dir = corpus_dir(None);
+        match Harness::new(Family::Ed25519, &config.impls)
+            .and_then(|(verifiers, _)| report::ed25519_rows(&verifiers, &dir))
+        {
+            Ok(rows) => {
+                print!("{}", report::ed25519_markdown(&rows));
+                json["verifier_table"] = report::rows_to_json(&rows);
+            }
+            Err(e) => eprintln!("WARNING: no accept/reject table: {e}"),
+        }
+    }
     if let Some(path) = summary_json {
-        let text = serde_json::to_vec_pretty(&summary::to_json(&summary)).unwrap_or_default();
+        let text = serde_json::to_vec_pretty(&json).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text) {
             return usage_error(format!("cannot write {}: {e}", path.display()));
         }
@@ -526,7 +541,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Diff {
-            family: _,
+            family,
             cases,
             duration,
             seed,
@@ -537,7 +552,11 @@ fn main() -> ExitCode {
             shard,
             summary_json,
         } => {
+            let Some(family) = Family::from_name(&family) else {
+                return usage_error(format!("unknown family {family:?}"));
+            };
             let config = Config {
+                family,
                 cases,
                 duration,
                 seed,
@@ -610,7 +629,7 @@ fn main() -> ExitCode {
             out,
         } => {
             let corpus = corpus_dir(out);
-            let harness = match Harness::new(&[]) {
+            let harness = match Harness::new(Family::Jcs, &[]) {
                 Ok((h, missing)) => {
                     for (name, why) in &missing {
                         eprintln!("WARNING: {name} did not run: {why}");
@@ -648,11 +667,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Report { out, corpus, impls } => {
-            let built = Harness::new(&impls).and_then(|(harness, missing)| {
-                for (name, why) in &missing {
+            let built = Harness::new(Family::Jcs, &impls).and_then(|(harness, missing)| {
+                let (verifiers, also_missing) = Harness::new(Family::Ed25519, &[])?;
+                for (name, why) in missing.iter().chain(&also_missing) {
                     eprintln!("WARNING: {name} did not run: {why}");
                 }
-                report::build(&harness, &corpus_dir(corpus))
+                report::build(&harness, &verifiers, &corpus_dir(corpus))
             });
             match built.and_then(|m| m.write(&out).map(|paths| (m, paths))) {
                 Ok((matrix, (md, html))) => {

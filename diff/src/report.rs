@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::campaign::Harness;
+use crate::gen::ed25519::Ed25519Case;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::vector::{Expectation, TestCase, VectorFile};
@@ -57,8 +58,8 @@ pub struct VerifierRow {
     pub wycheproof_agree: (usize, usize),
 }
 
-/// Every Ed25519 verifier over the speccheck, CCTV and Wycheproof vectors.
-pub fn ed25519_rows(dir: &Path) -> Result<Vec<VerifierRow>, String> {
+/// Every verifier of an Ed25519 harness over the speccheck, CCTV and Wycheproof vectors.
+pub fn ed25519_rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, String> {
     let manifest = Manifest::read(dir)?;
     let mut cases: BTreeMap<&'static str, Vec<TestCase>> = BTreeMap::new();
     for entry in manifest.files_of(crate::vector::ED25519_SCHEMA) {
@@ -66,8 +67,10 @@ pub fn ed25519_rows(dir: &Path) -> Result<Vec<VerifierRow>, String> {
             "speccheck"
         } else if entry.path.contains("cctv") {
             "cctv"
-        } else {
+        } else if entry.path.contains("wycheproof") {
             "wycheproof"
+        } else {
+            continue;
         };
         let file = VectorFile::read(&dir.join(&entry.path))?;
         cases.entry(set).or_default().extend(file.tests().cloned());
@@ -78,32 +81,61 @@ pub fn ed25519_rows(dir: &Path) -> Result<Vec<VerifierRow>, String> {
             .transpose()
             .map(Option::unwrap_or_default)
     };
-    let mut rows = Vec::new();
-    for verifier in crate::verifiers::all() {
-        let accepts = |t: &TestCase| -> Result<bool, String> {
-            Ok(verifier.accepts(&hex(&t.public_key)?, &hex(&t.msg)?, &hex(&t.sig)?))
-        };
-        let set = |name: &str| cases.get(name).map(Vec::as_slice).unwrap_or_default();
-        let speccheck = set("speccheck")
-            .iter()
-            .map(&accepts)
-            .collect::<Result<Vec<_>, _>>()?;
-        let cctv = set("cctv")
-            .iter()
-            .map(&accepts)
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut agree = 0;
-        for t in set("wycheproof") {
-            agree += usize::from(accepts(t)? == (t.result == Expectation::Valid));
+    let encode = |t: &TestCase| -> Result<Vec<u8>, String> {
+        Ok(Ed25519Case {
+            key: hex(&t.public_key)?,
+            msg: hex(&t.msg)?,
+            sig: hex(&t.sig)?,
         }
-        rows.push(VerifierRow {
-            name: verifier.name().to_string(),
-            speccheck,
-            cctv_accepted: (cctv.iter().filter(|a| **a).count(), cctv.len()),
-            wycheproof_agree: (agree, set("wycheproof").len()),
-        });
-    }
-    Ok(rows)
+        .encode())
+    };
+    let set = |name: &str| cases.get(name).map(Vec::as_slice).unwrap_or_default();
+    let verdicts = |name: &str| -> Result<Vec<Vec<bool>>, String> {
+        let inputs = set(name)
+            .iter()
+            .map(encode)
+            .collect::<Result<Vec<_>, _>>()?;
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        Ok(harness
+            .outcomes(&refs)
+            .into_iter()
+            .map(|per_impl| {
+                per_impl
+                    .iter()
+                    .map(|o| matches!(o, Outcome::Ok(_)))
+                    .collect()
+            })
+            .collect())
+    };
+    let (speccheck, cctv, wycheproof) = (
+        verdicts("speccheck")?,
+        verdicts("cctv")?,
+        verdicts("wycheproof")?,
+    );
+    Ok(harness
+        .members()
+        .iter()
+        .enumerate()
+        .map(|(i, member)| {
+            let column = |rows: &[Vec<bool>]| -> Vec<bool> {
+                rows.iter()
+                    .map(|r| r.get(i).copied().unwrap_or(false))
+                    .collect()
+            };
+            let cctv = column(&cctv);
+            let agree = column(&wycheproof)
+                .iter()
+                .zip(set("wycheproof"))
+                .filter(|(accepted, t)| **accepted == (t.result == Expectation::Valid))
+                .count();
+            VerifierRow {
+                name: member.name.clone(),
+                speccheck: column(&speccheck),
+                cctv_accepted: (cctv.iter().filter(|a| **a).count(), cctv.len()),
+                wycheproof_agree: (agree, wycheproof.len()),
+            }
+        })
+        .collect())
 }
 
 /// The matrix: implementation (with version) × category.
@@ -131,8 +163,9 @@ fn passes(test: &TestCase, outcome: &Outcome) -> bool {
     }
 }
 
-/// Runs every implementation in `harness` over every vector in the corpus at `dir`.
-pub fn build(harness: &Harness, dir: &Path) -> Result<Matrix, String> {
+/// Runs every JCS implementation in `harness` over every JCS vector in the corpus at `dir`,
+/// and every Ed25519 verifier in `verifiers` over its Ed25519 edge cases.
+pub fn build(harness: &Harness, verifiers: &Harness, dir: &Path) -> Result<Matrix, String> {
     let manifest = Manifest::read(dir)?;
     let mut tests = Vec::new();
     for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
@@ -169,7 +202,7 @@ pub fn build(harness: &Harness, dir: &Path) -> Result<Matrix, String> {
             }
         }
     }
-    matrix.ed25519 = ed25519_rows(dir)?;
+    matrix.ed25519 = ed25519_rows(verifiers, dir)?;
     Ok(matrix)
 }
 
@@ -202,6 +235,80 @@ struct Table {
     rows: Vec<Vec<(String, &'static str)>>,
 }
 
+/// The Ed25519 verifiers' accept/reject table.
+fn ed25519_table(rows: &[VerifierRow]) -> Table {
+    let cases = rows.first().map_or(0, |r| r.speccheck.len());
+    let mut columns = vec!["verifier".to_string()];
+    columns.extend((0..cases).map(|i| i.to_string()));
+    columns.extend(["CCTV accepted".to_string(), "Wycheproof".to_string()]);
+    let rows = rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![(r.name.clone(), "cat")];
+            row.extend(r.speccheck.iter().map(|&a| {
+                if a {
+                    ("✓".to_string(), "pass")
+                } else {
+                    ("✗".to_string(), "fail")
+                }
+            }));
+            let (agree, total) = r.wycheproof_agree;
+            row.push((format!("{}/{}", r.cctv_accepted.0, r.cctv_accepted.1), ""));
+            row.push((
+                format!("{agree}/{total}"),
+                if agree == total { "pass" } else { "most" },
+            ));
+            row
+        })
+        .collect();
+    Table {
+        title: "Ed25519 verifiers",
+        intro: "speccheck cases 0-11 (✓ accepted, ✗ rejected), CCTV edge cases accepted, Wycheproof cases answered as published.",
+        columns,
+        rows,
+    }
+}
+
+impl Table {
+    fn markdown(&self, out: &mut String) {
+        let _ = write!(out, "\n## {}\n\n{}\n\n|", self.title, self.intro);
+        for column in &self.columns {
+            let _ = write!(out, " {column} |");
+        }
+        let _ = write!(out, "\n|{}\n", "---|".repeat(self.columns.len()));
+        for row in &self.rows {
+            out.push('|');
+            for (text, _) in row {
+                let _ = write!(out, " {text} |");
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// The Ed25519 verifiers' accept/reject table in the `--summary-json` shape.
+pub fn rows_to_json(rows: &[VerifierRow]) -> serde_json::Value {
+    rows.iter()
+        .map(|r| {
+            serde_json::json!({
+                "verifier": r.name,
+                "speccheck_accepted": r.speccheck,
+                "cctv_accepted": r.cctv_accepted.0,
+                "cctv_cases": r.cctv_accepted.1,
+                "wycheproof_as_published": r.wycheproof_agree.0,
+                "wycheproof_cases": r.wycheproof_agree.1,
+            })
+        })
+        .collect()
+}
+
+/// The Ed25519 verifiers' accept/reject table as Markdown, as a campaign prints it.
+pub fn ed25519_markdown(rows: &[VerifierRow]) -> String {
+    let mut out = String::new();
+    ed25519_table(rows).markdown(&mut out);
+    out
+}
+
 impl Matrix {
     fn tables(&self) -> Vec<Table> {
         let mut columns = vec!["category".to_string(), "vectors".to_string()];
@@ -229,56 +336,14 @@ impl Matrix {
             columns,
             rows,
         };
-        let cases = self.ed25519.first().map_or(0, |r| r.speccheck.len());
-        let mut columns = vec!["verifier".to_string()];
-        columns.extend((0..cases).map(|i| i.to_string()));
-        columns.extend(["CCTV accepted".to_string(), "Wycheproof".to_string()]);
-        let rows = self
-            .ed25519
-            .iter()
-            .map(|r| {
-                let mut row = vec![(r.name.clone(), "cat")];
-                row.extend(r.speccheck.iter().map(|&a| {
-                    if a {
-                        ("✓".to_string(), "pass")
-                    } else {
-                        ("✗".to_string(), "fail")
-                    }
-                }));
-                let (agree, total) = r.wycheproof_agree;
-                row.push((format!("{}/{}", r.cctv_accepted.0, r.cctv_accepted.1), ""));
-                row.push((
-                    format!("{agree}/{total}"),
-                    if agree == total { "pass" } else { "most" },
-                ));
-                row
-            })
-            .collect();
-        let ed25519 = Table {
-            title: "Ed25519 verifiers",
-            intro: "speccheck cases 0-11 (✓ accepted, ✗ rejected), CCTV edge cases accepted, Wycheproof cases answered as published.",
-            columns,
-            rows,
-        };
-        vec![conformance, ed25519]
+        vec![conformance, ed25519_table(&self.ed25519)]
     }
 
     /// The report as Markdown.
     pub fn markdown(&self) -> String {
         let mut out = String::from("# canonfuzz conformance matrix\n");
         for table in self.tables() {
-            let _ = write!(out, "\n## {}\n\n{}\n\n|", table.title, table.intro);
-            for column in &table.columns {
-                let _ = write!(out, " {column} |");
-            }
-            let _ = write!(out, "\n|{}\n", "---|".repeat(table.columns.len()));
-            for row in &table.rows {
-                out.push('|');
-                for (text, _) in row {
-                    let _ = write!(out, " {text} |");
-                }
-                out.push('\n');
-            }
+            table.markdown(&mut out);
         }
         out
     }
@@ -335,12 +400,25 @@ impl Matrix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::Family;
     use crate::impls::CoreImpl;
 
     #[test]
     fn the_core_passes_its_own_corpus_in_every_category() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let matrix = build(&Harness::with(vec![Box::new(CoreImpl)]), &dir).unwrap();
+        let verifiers = Harness::with(
+            Family::Ed25519,
+            vec![
+                Box::new(crate::impls::ed25519::core()),
+                Box::new(crate::impls::ed25519::dalek_verify()),
+            ],
+        );
+        let matrix = build(
+            &Harness::with(Family::Jcs, vec![Box::new(CoreImpl)]),
+            &verifiers,
+            &dir,
+        )
+        .unwrap();
         for category in CATEGORIES {
             let score = matrix.scores["core"][category];
             assert!(score.run > 0, "{category} has no vectors");

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::campaign::{Harness, BATCH, FAMILY};
+use crate::campaign::{Harness, BATCH};
 use crate::compare::{evaluate, Member};
+use crate::family::Family;
 use crate::gen::jcs_case;
 use crate::impls::{CoreImpl, Implementation};
 use crate::mutants::{MutantImpl, Mutation};
@@ -55,11 +56,12 @@ impl Bench {
         third
             .into_iter()
             .zip(core.into_iter().zip(planted))
-            .map(|(rest, (c, m))| {
+            .zip(inputs)
+            .map(|((rest, (c, m)), input)| {
                 let with = |first: Outcome| {
                     let mut all = vec![first];
                     all.extend(rest.iter().cloned());
-                    evaluate(FAMILY, &self.members, &all).signature
+                    evaluate(Family::Jcs, input, &self.members, &all).signature
                 };
                 (with(c), with(m))
             })
@@ -82,14 +84,15 @@ pub struct SelftestRun {
 pub fn run(seed: u64) -> Result<SelftestRun, String> {
     let started = Instant::now();
     let core = CoreImpl;
-    let third: Vec<String> = crate::impls::all(&[])?
+    let third: Vec<String> = crate::impls::jcs()
         .iter()
         .map(|i| i.name().to_string())
         .filter(|n| n != core.name())
         .collect();
-    let (full, missing) = Harness::new(&third)?;
+    let (full, missing) = Harness::new(Family::Jcs, &third)?;
     let members: Vec<Member> = full.members().to_vec();
     let others = Harness::with(
+        Family::Jcs,
         full.into_implementations()
             .into_iter()
             .filter(|i| i.name() != core.name())

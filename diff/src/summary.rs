@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use crate::campaign::{Summary, FAMILY};
+use crate::campaign::Summary;
 use crate::compare::Verdict;
 use crate::vector::excerpt;
 
@@ -14,7 +14,8 @@ pub fn render(summary: &Summary) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "canonfuzz diff --family {FAMILY}: {} cases in {:.1}s ({:.0} cases/s), seed {}; {} findings minimized in {:.1}s",
+        "canonfuzz diff --family {}: {} cases in {:.1}s ({:.0} cases/s), seed {}; {} findings minimized in {:.1}s",
+        summary.family.name(),
         summary.cases,
         summary.elapsed.as_secs_f64(),
         summary.cases_per_second(),
@@ -99,7 +100,7 @@ pub fn render(summary: &Summary) -> String {
 /// The summary in the `--summary-json` shape.
 pub fn to_json(summary: &Summary) -> Value {
     json!({
-        "family": FAMILY,
+        "family": summary.family.name(),
         "seed": summary.seed,
         "cases": summary.cases,
         "cases_per_s": summary.cases_per_second(),

@@ -142,7 +142,14 @@ pub fn triage(
         "{target}/{}",
         artifact.file_name().unwrap_or_default().to_string_lossy()
     );
-    let vector = write_vector(corpus, &finding, &Origin::Artifact { name }, &roster, false)?;
+    let vector = write_vector(
+        corpus,
+        harness.family(),
+        &finding,
+        &Origin::Artifact { name },
+        &roster,
+        false,
+    )?;
     if vector.is_some() {
         crate::manifest::Manifest::build(corpus)?.write(corpus)?;
     }

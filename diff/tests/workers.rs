@@ -10,7 +10,8 @@ use canonfuzz_diff::outcome::Outcome;
 #[test]
 fn misbehaving_workers_are_restarted() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty = worker::python("faulty", "none").with_script(script, Duration::from_secs(2));
+    let faulty =
+        worker::python("faulty", "none", "cpython").with_script(script, Duration::from_secs(2));
     if let Err(why) = faulty.available() {
         panic!("the Python runtime could not be prepared: {why}");
     }
@@ -37,7 +38,8 @@ fn misbehaving_workers_are_restarted() {
 #[test]
 fn inputs_the_line_protocol_cannot_carry_are_unsupported() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty = worker::python("faulty", "none").with_script(script, Duration::from_secs(2));
+    let faulty =
+        worker::python("faulty", "none", "cpython").with_script(script, Duration::from_secs(2));
     let outcomes = faulty.run_batch(&[b"[1,\n2]", b"x"]);
     assert_eq!(
         outcomes,

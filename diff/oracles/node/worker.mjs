@@ -1,19 +1,18 @@
-// A canonfuzz worker: canonicalizes one JSON text per stdin line with the npm library named on
-// the command line, answering each line with one line of the `canonfuzz canon --jsonl`
-// protocol: {"ok": "<canonical text>"} or {"error": {"kind", "message", "offset"}}.
-const library = process.argv[2];
-const exported = { 'canonicalize': 'default', 'json-canonicalize': 'canonicalize' }[library];
-if (!exported) {
-  process.stderr.write(`unknown library ${library}\n`);
-  process.exit(2);
-}
-const module = await import(library);
-const canon = module[exported] ?? module.default?.[exported];
+// A canonfuzz worker: answers one input per stdin line with the npm library (or Node built-in)
+// named on the command line, one JSON answer line per input, in order:
+//   {"ok": "<text>"}  accepted: the canonical text, `valid`, or the verified payload
+//   {"error": {"kind", "message", "offset"}}  rejected; kind `rejected` for verifiers, whose
+//                                           reasons are not compared
+// JCS libraries read a JSON text per line; Ed25519 verifiers {"key","msg","sig"} in hex; JOSE
+// libraries {"jwk", "token"}.
+import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
 
+const library = process.argv[2];
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 // Messages may quote half of a surrogate pair; answers must stay valid Unicode.
 const wellFormed = (value) => String(value).toWellFormed();
+const rejected = (e) => ({ error: { kind: 'rejected', message: wellFormed(e && e.message), offset: 0 } });
 
 function kindOf(error) {
   const message = String(error && error.message);
@@ -21,48 +20,121 @@ function kindOf(error) {
   return 'other';
 }
 
-function answer(bytes) {
-  let text;
-  try {
-    text = decoder.decode(bytes);
-  } catch (e) {
-    return { error: { kind: 'invalid_utf8', message: wellFormed(e.message), offset: 0 } };
-  }
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { error: { kind: e instanceof SyntaxError ? 'syntax' : kindOf(e), message: wellFormed(e.message), offset: 0 } };
-  }
-  try {
-    const out = canon(value);
-    if (typeof out !== 'string') {
-      return { error: { kind: 'other', message: `returned ${typeof out}`, offset: 0 } };
+function jcs(canon) {
+  return (bytes) => {
+    let text;
+    try {
+      text = decoder.decode(bytes);
+    } catch (e) {
+      return { error: { kind: 'invalid_utf8', message: wellFormed(e.message), offset: 0 } };
     }
-    return { ok: out.toWellFormed() };
-  } catch (e) {
-    return { error: { kind: kindOf(e), message: wellFormed(e && e.message), offset: 0 } };
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      return { error: { kind: e instanceof SyntaxError ? 'syntax' : kindOf(e), message: wellFormed(e.message), offset: 0 } };
+    }
+    try {
+      const out = canon(value);
+      if (typeof out !== 'string') {
+        return { error: { kind: 'other', message: `returned ${typeof out}`, offset: 0 } };
+      }
+      return { ok: out.toWellFormed() };
+    } catch (e) {
+      return { error: { kind: kindOf(e), message: wellFormed(e && e.message), offset: 0 } };
+    }
+  };
+}
+
+// An Ed25519 case, or null when the line is not one.
+function ed25519Case(bytes) {
+  try {
+    const c = JSON.parse(decoder.decode(bytes));
+    const hex = (h) => (typeof h === 'string' && /^([0-9a-f]{2})*$/.test(h) ? Buffer.from(h, 'hex') : null);
+    const [key, msg, sig] = [hex(c.key), hex(c.msg), hex(c.sig)];
+    return key && msg && sig ? { key, msg, sig } : null;
+  } catch {
+    return null;
   }
 }
 
+function verifier(check) {
+  return async (bytes) => {
+    const c = ed25519Case(bytes);
+    if (!c) return { unsupported: true };
+    try {
+      return (await check(c)) ? { ok: 'valid' } : rejected({ message: 'signature does not verify' });
+    } catch (e) {
+      return rejected(e);
+    }
+  };
+}
+
+async function load() {
+  switch (library) {
+    case 'canonicalize':
+      return jcs((await import('canonicalize')).default);
+    case 'json-canonicalize':
+      return jcs((await import('json-canonicalize')).canonicalize);
+    case 'crypto':
+      return verifier(({ key, msg, sig }) =>
+        cryptoVerify(null, msg, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.toString('base64url') }, format: 'jwk' }), sig));
+    case '@noble/ed25519': {
+      const ed = await import('@noble/ed25519');
+      return verifier(({ key, msg, sig }) => ed.verifyAsync(sig, msg, key));
+    }
+    case 'jose': {
+      const jose = await import('jose');
+      return async (bytes) => {
+        let c;
+        try {
+          c = JSON.parse(decoder.decode(bytes));
+        } catch {
+          return { unsupported: true };
+        }
+        if (typeof c.token !== 'string' || typeof c.jwk !== 'object' || c.jwk === null) return { unsupported: true };
+        try {
+          const key = await jose.importJWK(c.jwk, typeof c.jwk.alg === 'string' ? c.jwk.alg : 'EdDSA');
+          const { payload } = await jose.compactVerify(c.token, key);
+          return { ok: decoder.decode(payload) };
+        } catch (e) {
+          return rejected(e);
+        }
+      };
+    }
+    default:
+      process.stderr.write(`unknown library ${library}\n`);
+      process.exit(2);
+  }
+}
+
+const answer = await load();
+
+// Lines are answered strictly in order, one at a time, however the answers are computed.
 let pending = Buffer.alloc(0);
+let queue = Promise.resolve();
 function drain(final) {
-  const lines = [];
+  const inputs = [];
   let start = 0;
   for (;;) {
     const nl = pending.indexOf(10, start);
     if (nl < 0) break;
     let end = nl;
     if (end > start && pending[end - 1] === 13) end -= 1;
-    lines.push(JSON.stringify(answer(pending.subarray(start, end))));
+    inputs.push(pending.subarray(start, end));
     start = nl + 1;
   }
   pending = pending.subarray(start);
   if (final && pending.length > 0) {
-    lines.push(JSON.stringify(answer(pending)));
+    inputs.push(pending);
     pending = Buffer.alloc(0);
   }
-  if (lines.length > 0) process.stdout.write(lines.join('\n') + '\n');
+  if (inputs.length === 0) return;
+  queue = queue.then(async () => {
+    const lines = [];
+    for (const input of inputs) lines.push(JSON.stringify(await answer(input)));
+    process.stdout.write(lines.join('\n') + '\n');
+  });
 }
 process.stdin.on('data', (chunk) => {
   pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;

@@ -1,21 +1,96 @@
-"""A canonfuzz worker: canonicalizes one JSON text per stdin line with the PyPI library named
-on the command line, answering each line with one line of the `canonfuzz canon --jsonl`
-protocol: {"ok": "<canonical text>"} or {"error": {"kind", "message", "offset"}}."""
+"""A canonfuzz worker: answers one input per stdin line with the PyPI library named on the
+command line, one JSON answer line per input, in order:
+  {"ok": "<text>"}  accepted: the canonical text, `valid`, or the verified payload
+  {"error": {"kind", "message", "offset"}}  rejected; kind `rejected` for verifiers, whose
+                                            reasons are not compared
+  {"unsupported": true}  the line is not an input of the library's family
+JCS libraries read a JSON text per line (the `canonfuzz canon --jsonl` protocol); Ed25519
+verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}."""
 
 import json
 import os
 import sys
 
 
+def canonicalizer(canon):
+    return lambda line: answer(canon, line)
+
+
+def case(line, fields):
+    """The JSON object on the line if it has every field, else None."""
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or any(f not in value for f in fields):
+        return None
+    return value
+
+
+def verdict(check, fields):
+    """An answer function around `check(case)`, which returns the accepted text or raises."""
+
+    def run(line):
+        c = case(line, fields)
+        if c is None:
+            return {"unsupported": True}
+        try:
+            return {"ok": check(c)}
+        except Exception as e:  # every library's refusals, whatever their type
+            return error("rejected", f"{type(e).__name__}: {e}")
+
+    return run
+
+
+def pynacl(c):
+    from nacl.signing import VerifyKey
+
+    key, msg, sig = (bytes.fromhex(c[f]) for f in ("key", "msg", "sig"))
+    VerifyKey(key).verify(msg, sig)
+    return "valid"
+
+
+def jwcrypto(c):
+    from jwcrypto import jwk, jws
+
+    token = jws.JWS()
+    token.deserialize(c["token"])
+    token.verify(jwk.JWK(**c["jwk"]))
+    return token.payload.decode("utf-8")
+
+
+def pyjwt(c):
+    import jwt
+
+    key = jwt.PyJWK(c["jwk"], algorithm=c["jwk"].get("alg", "EdDSA"))
+    payload = jwt.PyJWS().decode(c["token"], key.key, algorithms=["EdDSA", "Ed25519"])
+    return payload.decode("utf-8")
+
+
+def joserfc(c):
+    from joserfc import jws
+    from joserfc.jwk import OKPKey
+
+    key = OKPKey.import_key(c["jwk"])
+    result = jws.deserialize_compact(c["token"], key, algorithms=["EdDSA", "Ed25519"])
+    return result.payload.decode("utf-8")
+
+
 def load(library):
     if library == "rfc8785":
         import rfc8785
 
-        return rfc8785.dumps
+        return canonicalizer(rfc8785.dumps)
     if library == "jcs":
         import jcs
 
-        return jcs.canonicalize
+        return canonicalizer(jcs.canonicalize)
+    verifiers = {"pynacl": (pynacl, ("key", "msg", "sig"))}
+    for name, check in (("jwcrypto", jwcrypto), ("pyjwt", pyjwt), ("joserfc", joserfc)):
+        verifiers[name] = (check, ("jwk", "token"))
+    if library in verifiers:
+        check, fields = verifiers[library]
+        return verdict(check, fields)
     sys.stderr.write(f"unknown library {library}\n")
     sys.exit(2)
 
@@ -56,7 +131,7 @@ dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def main():
-    canon = load(sys.argv[1])
+    respond = load(sys.argv[1])
     pending = b""
     while True:
         chunk = os.read(0, 1 << 16)
@@ -68,7 +143,7 @@ def main():
         for line in lines:
             if line.endswith(b"\r"):
                 line = line[:-1]
-            answers.append(dumps(answer(canon, line)))
+            answers.append(dumps(respond(line)))
         if answers:
             sys.stdout.buffer.write("\n".join(answers).encode("utf-8", "replace") + b"\n")
             sys.stdout.buffer.flush()

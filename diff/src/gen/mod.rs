@@ -1,7 +1,10 @@
-//! Input generators for the JCS family: deterministic from the campaign seed and the case
-//! index alone (so shards and thread counts never change which input a case gets), structure-
-//! aware, and weighted toward where implementations are known to differ.
+//! Input generators, one per campaign family: deterministic from the campaign seed and the
+//! case index alone (so shards and thread counts never change which input a case gets),
+//! structure-aware, and weighted toward where implementations are known to differ. The JCS
+//! generator lives here; the Ed25519 and JWS ones in their modules.
 
+pub mod ed25519;
+pub mod jws;
 mod mutate;
 mod numbers;
 mod strings;
@@ -59,16 +62,43 @@ pub enum Category {
     Structure,
     /// Byte-level damage to valid documents: what must be rejected, and how.
     Rejections,
+    /// Ed25519: honest signatures and their bit flips.
+    Signatures,
+    /// Ed25519: small-order `A` or `R`.
+    SmallOrder,
+    /// Ed25519: points with a small-order component.
+    MixedOrder,
+    /// Ed25519: non-canonical point encodings.
+    NonCanonical,
+    /// Ed25519: `S` near and above the group order.
+    ScalarRange,
+    /// JWS: base64url laxness in the token's segments.
+    Base64url,
+    /// JWS: header variants.
+    Headers,
+    /// JWS: key variants.
+    Keys,
+    /// JWS: signature variants.
+    JwsSignatures,
 }
 
 impl Category {
     /// Every category, in report order.
-    pub const ALL: [Category; 5] = [
+    pub const ALL: [Category; 14] = [
         Category::Numbers,
         Category::Ordering,
         Category::Escapes,
         Category::Structure,
         Category::Rejections,
+        Category::Signatures,
+        Category::SmallOrder,
+        Category::MixedOrder,
+        Category::NonCanonical,
+        Category::ScalarRange,
+        Category::Base64url,
+        Category::Headers,
+        Category::Keys,
+        Category::JwsSignatures,
     ];
 
     /// A stable lowercase name.
@@ -79,6 +109,41 @@ impl Category {
             Category::Escapes => "escapes",
             Category::Structure => "structure",
             Category::Rejections => "rejections",
+            Category::Signatures => "signatures",
+            Category::SmallOrder => "small_order",
+            Category::MixedOrder => "mixed_order",
+            Category::NonCanonical => "non_canonical",
+            Category::ScalarRange => "scalar_range",
+            Category::Base64url => "base64url",
+            Category::Headers => "headers",
+            Category::Keys => "keys",
+            Category::JwsSignatures => "jws_signatures",
+        }
+    }
+
+    /// What the category's generator explores, for vectors' notes.
+    pub fn description(self) -> &'static str {
+        match self {
+            Category::Numbers => "Found by the number generator.",
+            Category::Ordering => "Found by the member-name generator.",
+            Category::Escapes => "Found by the string generator.",
+            Category::Structure => "Found by the whole-document generator.",
+            Category::Rejections => "Found by the byte-level damage generator.",
+            Category::Signatures => "An honest Ed25519 signature, or one with a bit flipped.",
+            Category::SmallOrder => {
+                "A or R is a small-order point; S makes the cofactored equation hold."
+            }
+            Category::MixedOrder => {
+                "A or R has a small-order component; S makes the cofactored equation hold."
+            }
+            Category::NonCanonical => "A or R is a non-canonical encoding of a small-order point.",
+            Category::ScalarRange => "S is at, near or above the group order L.",
+            Category::Base64url => "A token segment in a base64url form RFC 7515 does not allow.",
+            Category::Headers => {
+                "A header variant: duplicates, crit, b64, alg spellings, kid, BOM."
+            }
+            Category::Keys => "A key variant: x length, crv, kty, alg, use, key_ops, weak keys.",
+            Category::JwsSignatures => "A signature variant: S >= L, small-order R, wrong lengths.",
         }
     }
 
@@ -104,7 +169,7 @@ pub fn jcs_case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         Category::Ordering => strings::object_with_tricky_names(&mut rng, &mut out),
         Category::Escapes => strings::document(&mut rng, &mut out),
         Category::Structure => structure::document(&mut rng, &mut out),
-        Category::Rejections => mutate::damaged(&mut rng, &mut out),
+        _ => mutate::damaged(&mut rng, &mut out),
     }
     (category, out)
 }
@@ -125,6 +190,6 @@ mod tests {
         for i in 0..500 {
             seen.insert(jcs_case(1, i).0);
         }
-        assert_eq!(seen.len(), Category::ALL.len());
+        assert_eq!(seen.len(), 5);
     }
 }

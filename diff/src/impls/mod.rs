@@ -1,8 +1,11 @@
-//! The implementations under comparison, behind one trait. In-process ones live in `rust.rs`;
-//! Node and Python ones run as worker processes (`worker.rs`) speaking the `canon --jsonl`
-//! line protocol.
+//! The implementations under comparison, behind one trait, by family. In-process libraries
+//! are adapted in `rust.rs` (JCS), `ed25519.rs` and `jws.rs`; Node and Python ones run as
+//! worker processes (`worker.rs`) speaking a line protocol.
 
 mod core;
+pub mod ed25519;
+pub mod in_process;
+pub mod jws;
 mod rust;
 pub mod worker;
 
@@ -11,16 +14,16 @@ use crate::outcome::Outcome;
 pub use self::core::{answer as core_answer, CoreImpl, CORE_GROUP};
 pub use self::rust::{json_canon, serde_jcs, serde_json_canonicalizer};
 
-/// A JCS canonicalizer under comparison.
+/// An implementation under comparison: answers the inputs of one family.
 pub trait Implementation: Send + Sync {
     /// A short stable name, used in signatures and vectors.
     fn name(&self) -> &str;
     /// The pinned version of the implementation.
     fn version(&self) -> String;
-    /// Implementations sharing code (a parser, a number formatter) share a group; the
-    /// consensus counts one vote per group.
+    /// Implementations sharing code (a parser, a number formatter, curve arithmetic) share a
+    /// group; the consensus counts one vote per group.
     fn group(&self) -> &str;
-    /// Canonicalizes each input; one outcome per input, in order.
+    /// Answers each input; one outcome per input, in order.
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome>;
     /// Whether the implementation runs inside this process; others are waited on from a
     /// thread of their own.
@@ -33,19 +36,59 @@ pub trait Implementation: Send + Sync {
     }
 }
 
-/// Every implementation the harness knows, the core first. `impls` selects by name; empty
-/// selects all.
-pub fn all(select: &[String]) -> Result<Vec<Box<dyn Implementation>>, String> {
-    let every: Vec<Box<dyn Implementation>> = vec![
+/// Every JCS canonicalizer, the core first.
+pub fn jcs() -> Vec<Box<dyn Implementation>> {
+    vec![
         Box::new(CoreImpl),
         Box::new(serde_jcs()),
         Box::new(serde_json_canonicalizer()),
         Box::new(json_canon()),
-        Box::new(worker::node("node-canonicalize", "canonicalize")),
-        Box::new(worker::node("node-json-canonicalize", "json-canonicalize")),
-        Box::new(worker::python("python-rfc8785", "rfc8785")),
-        Box::new(worker::python("python-jcs", "jcs")),
-    ];
+        Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8")),
+        Box::new(worker::node(
+            "node-json-canonicalize",
+            "json-canonicalize",
+            "node-v8",
+        )),
+        Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
+        Box::new(worker::python("python-jcs", "jcs", "cpython")),
+    ]
+}
+
+/// Every Ed25519 verifier, the core first.
+pub fn ed25519() -> Vec<Box<dyn Implementation>> {
+    vec![
+        Box::new(ed25519::core()),
+        Box::new(ed25519::dalek_verify()),
+        Box::new(ed25519::dalek_verify_strict()),
+        Box::new(ed25519::zebra()),
+        Box::new(ed25519::compact()),
+        Box::new(ed25519::ring()),
+        Box::new(worker::node("node-crypto", "crypto", "openssl")),
+        Box::new(worker::node("noble-ed25519", "@noble/ed25519", "noble")),
+        Box::new(worker::python("pynacl", "pynacl", ed25519::LIBSODIUM_GROUP)),
+    ]
+}
+
+/// Every JWS verifier, the core first.
+pub fn jws() -> Vec<Box<dyn Implementation>> {
+    vec![
+        Box::new(jws::core()),
+        Box::new(jws::jsonwebtoken_rust_crypto()),
+        Box::new(jws::jsonwebtoken_ring()),
+        Box::new(jws::jwt_simple()),
+        Box::new(worker::node("jose", "jose", "panva-jose")),
+        Box::new(worker::python("jwcrypto", "jwcrypto", "jwcrypto")),
+        Box::new(worker::python("pyjwt", "pyjwt", "pyjwt")),
+        Box::new(worker::python("joserfc", "joserfc", "joserfc")),
+    ]
+}
+
+/// The implementations of `every` named in `select` (empty selects all), the core always
+/// first; an unknown name is an error that lists the known ones.
+pub fn select(
+    every: Vec<Box<dyn Implementation>>,
+    select: &[String],
+) -> Result<Vec<Box<dyn Implementation>>, String> {
     if select.is_empty() {
         return Ok(every);
     }

@@ -1,5 +1,5 @@
-//! Implementations in other runtimes, run as long-lived worker processes that speak the
-//! `canon --jsonl` line protocol in batches.
+//! Implementations in other runtimes, run as long-lived worker processes that answer one
+//! input per line, in batches (for JCS, the `canon --jsonl` protocol).
 //!
 //! Their dependencies are pinned (`oracles/node/package-lock.json`, `oracles/python/
 //! requirements.txt` with hashes) and installed by the harness itself on first use. A worker
@@ -153,6 +153,7 @@ fn prepared(runtime: Runtime) -> Result<String, String> {
 pub struct WorkerImpl {
     name: &'static str,
     library: &'static str,
+    group: &'static str,
     runtime: Runtime,
     script: PathBuf,
     timeout: Duration,
@@ -160,10 +161,16 @@ pub struct WorkerImpl {
 }
 
 impl WorkerImpl {
-    fn new(name: &'static str, library: &'static str, runtime: Runtime) -> WorkerImpl {
+    fn new(
+        name: &'static str,
+        library: &'static str,
+        group: &'static str,
+        runtime: Runtime,
+    ) -> WorkerImpl {
         WorkerImpl {
             name,
             library,
+            group,
             runtime,
             script: runtime.script(),
             timeout: ANSWER_TIMEOUT,
@@ -181,14 +188,14 @@ impl WorkerImpl {
     }
 }
 
-/// npm library `library` in a Node worker.
-pub fn node(name: &'static str, library: &'static str) -> WorkerImpl {
-    WorkerImpl::new(name, library, Runtime::Node)
+/// npm library (or Node built-in) `library` in a Node worker, voting in `group`.
+pub fn node(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
+    WorkerImpl::new(name, library, group, Runtime::Node)
 }
 
-/// PyPI library `library` in a Python worker.
-pub fn python(name: &'static str, library: &'static str) -> WorkerImpl {
-    WorkerImpl::new(name, library, Runtime::Python)
+/// PyPI library `library` in a Python worker, voting in `group`.
+pub fn python(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
+    WorkerImpl::new(name, library, group, Runtime::Python)
 }
 
 struct Process {
@@ -242,6 +249,8 @@ impl Process {
 struct Answer {
     ok: Option<String>,
     error: Option<AnswerError>,
+    #[serde(default)]
+    unsupported: bool,
 }
 
 #[derive(Deserialize)]
@@ -251,20 +260,28 @@ struct AnswerError {
 }
 
 /// Reads one protocol answer; anything else is garbage.
+/// A verifier's `rejected` is not classified: its reasons are not compared.
 fn parse_answer(line: &[u8]) -> Outcome {
     match serde_json::from_slice::<Answer>(line) {
         Ok(Answer {
+            ok: None,
+            error: None,
+            unsupported: true,
+        }) => Outcome::Unsupported,
+        Ok(Answer {
             ok: Some(ok),
             error: None,
+            unsupported: false,
         }) => Outcome::Ok(ok.into_bytes()),
         Ok(Answer {
             ok: None,
             error: Some(error),
-        }) if error.kind == "other" => Outcome::Rejected(classify_message(&error.message)),
-        Ok(Answer {
-            ok: None,
-            error: Some(error),
-        }) => Outcome::Rejected(error.kind),
+            unsupported: false,
+        }) => match error.kind.as_str() {
+            "other" => Outcome::Rejected(classify_message(&error.message)),
+            "rejected" => Outcome::Rejected("other".to_string()),
+            _ => Outcome::Rejected(error.kind),
+        },
         _ => Outcome::Crashed(format!(
             "answered garbage: {:?}",
             String::from_utf8_lossy(line)
@@ -354,7 +371,8 @@ impl Implementation for WorkerImpl {
             Runtime::Node => std::fs::read_to_string(self.runtime.dir().join("package.json"))
                 .ok()
                 .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-                .and_then(|v| v["dependencies"][self.library].as_str().map(str::to_string)),
+                .and_then(|v| v["dependencies"][self.library].as_str().map(str::to_string))
+                .or_else(|| (self.library == "crypto").then(|| "built-in".to_string())),
             Runtime::Python => std::fs::read_to_string(self.runtime.dir().join("requirements.txt"))
                 .ok()
                 .and_then(|text| {
@@ -372,10 +390,7 @@ impl Implementation for WorkerImpl {
     }
 
     fn group(&self) -> &str {
-        match self.runtime {
-            Runtime::Node => "node-v8",
-            Runtime::Python => "cpython",
-        }
+        self.group
     }
 
     fn available(&self) -> Result<(), String> {
@@ -436,6 +451,14 @@ mod tests {
                 br#"{"error":{"kind":"other","message":"Infinity is not allowed","offset":0}}"#
             ),
             Outcome::Rejected("number_out_of_range".into())
+        );
+        assert_eq!(
+            parse_answer(br#"{"error":{"kind":"rejected","message":"bad signature","offset":0}}"#),
+            Outcome::Rejected("other".into())
+        );
+        assert_eq!(
+            parse_answer(br#"{"unsupported":true}"#),
+            Outcome::Unsupported
         );
         assert!(matches!(
             parse_answer(b"Traceback (most recent call last):"),

@@ -1,0 +1,125 @@
+//! The families of inputs canonfuzz tests. Each has a vector schema; the ones with a
+//! differential campaign also say how a case is generated, which implementations answer it,
+//! which group's answer stands in when there is no consensus, and where the core departs from
+//! the others on purpose.
+
+use crate::compare::{Policy, ED25519_POLICIES, JCS_POLICIES, JWS_POLICIES};
+use crate::gen::{self, Category};
+use crate::impls::{self, Implementation};
+use crate::vector::{ED25519_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, VMCP_SCHEMA};
+
+/// A kind of input, its vector files and (for some) its campaign.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// `canonfuzz_jcs_v1`: canonicalization.
+    Jcs,
+    /// `canonfuzz_ed25519_v1`: signature verification.
+    Ed25519,
+    /// `canonfuzz_jws_v1`: compact JWS verification and JWK thumbprints.
+    Jws,
+    /// `canonfuzz_vmcp_v1`: verifiable-mcp responses.
+    Vmcp,
+}
+
+/// What a family's differential campaign is made of.
+pub struct Campaign {
+    /// Generates case `index` of a campaign with `seed`.
+    pub generate: fn(seed: u64, index: u64) -> (Category, Vec<u8>),
+    /// Every implementation compared, the core first.
+    pub implementations: fn() -> Vec<Box<dyn Implementation>>,
+    /// Registered, deliberate differences of the core.
+    pub policies: &'static [Policy],
+    /// The group whose answer stands in when the independent groups reach no consensus.
+    pub reference_group: &'static str,
+    /// Why that group.
+    pub reference_reason: &'static str,
+}
+
+static JCS: Campaign = Campaign {
+    generate: gen::jcs_case,
+    implementations: impls::jcs,
+    policies: &JCS_POLICIES,
+    reference_group: "node-v8",
+    reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
+};
+
+static ED25519: Campaign = Campaign {
+    generate: gen::ed25519::case,
+    implementations: impls::ed25519,
+    policies: &ED25519_POLICIES,
+    reference_group: "libsodium",
+    reference_reason: "libsodium's answer, the verifier most deployments link",
+};
+
+static JWS: Campaign = Campaign {
+    generate: gen::jws::case,
+    implementations: impls::jws,
+    policies: &JWS_POLICIES,
+    reference_group: "panva-jose",
+    reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
+};
+
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 4] = [Family::Jcs, Family::Ed25519, Family::Jws, Family::Vmcp];
+
+    /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Jcs => "jcs",
+            Family::Ed25519 => "ed25519",
+            Family::Jws => "jws",
+            Family::Vmcp => "vmcp",
+        }
+    }
+
+    /// The family with this name.
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The schema of this family's vector files.
+    pub fn schema(self) -> &'static str {
+        match self {
+            Family::Jcs => JCS_SCHEMA,
+            Family::Ed25519 => ED25519_SCHEMA,
+            Family::Jws => JWS_SCHEMA,
+            Family::Vmcp => VMCP_SCHEMA,
+        }
+    }
+
+    /// The family a schema name belongs to.
+    pub fn from_schema(schema: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.schema() == schema)
+    }
+
+    /// The family's differential campaign, if it has one.
+    pub fn campaign(self) -> Option<&'static Campaign> {
+        match self {
+            Family::Jcs => Some(&JCS),
+            Family::Ed25519 => Some(&ED25519),
+            Family::Jws => Some(&JWS),
+            Family::Vmcp => None,
+        }
+    }
+
+    /// The names of the families with a campaign, for `--family`.
+    pub fn with_campaigns() -> Vec<&'static str> {
+        Family::ALL
+            .into_iter()
+            .filter(|f| f.campaign().is_some())
+            .map(Family::name)
+            .collect()
+    }
+
+    /// The family's campaign, or an error naming those that have one.
+    pub fn require_campaign(self) -> Result<&'static Campaign, String> {
+        self.campaign().ok_or_else(|| {
+            format!(
+                "the {} family has no differential campaign; choose one of: {}",
+                self.name(),
+                Family::with_campaigns().join(", ")
+            )
+        })
+    }
+}

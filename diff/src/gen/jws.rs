@@ -1,0 +1,587 @@
+//! JWS cases: an EdDSA compact token and the JWK to verify it with, generated honestly and
+//! then bent where JOSE libraries are known to differ — base64url laxness (padding, whitespace,
+//! the `+/` alphabet, unused bits), header variants (duplicates, `crit`, `b64`, `alg`
+//! spellings and `none`, `kid`, a BOM), key variants (short or long `x`, wrong `crv`/`kty`,
+//! weak keys) and signature variants (`S` ≥ L, small-order `R`, wrong lengths).
+//!
+//! Each variant is signed over the text the token carries (or, for encoding variants, over
+//! the canonical text it stands for), so a verifier's answer turns on the variant alone.
+
+use base64::alphabet::URL_SAFE;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD_NO_PAD};
+use base64::engine::{DecodePaddingMode, Engine};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::{json, Map, Value};
+
+use super::ed25519::{add_order, edge_flags, scalar, sign, Part};
+use super::{Category, Rng};
+
+/// RFC 7515's base64url: no padding, zero unused bits.
+const STRICT: GeneralPurpose = GeneralPurpose::new(
+    &URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::RequireNone),
+);
+
+/// What lax decoders take: padding or none, any unused bits.
+const LAX: GeneralPurpose = GeneralPurpose::new(
+    &URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true),
+);
+
+/// One JWS verification: a compact token and the single key it is checked against.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JwsCase {
+    /// The compact serialization, as sent.
+    pub token: String,
+    /// The key, as a JWK object.
+    pub jwk: Value,
+}
+
+impl JwsCase {
+    /// The case as a campaign input: one JSON line `{"jwk":{..},"token":".."}`.
+    pub fn encode(&self) -> Vec<u8> {
+        json!({"jwk": self.jwk, "token": self.token})
+            .to_string()
+            .into_bytes()
+    }
+
+    /// Reads a campaign input back; `None` when it is not one.
+    pub fn parse(input: &[u8]) -> Option<JwsCase> {
+        let value: Value = serde_json::from_slice(input).ok()?;
+        Some(JwsCase {
+            token: value.get("token")?.as_str()?.to_string(),
+            jwk: value.get("jwk")?.clone(),
+        })
+    }
+
+    /// The token's header parameters, decoded as leniently as any library would.
+    fn header(&self) -> Option<Map<String, Value>> {
+        let segment = self.token.split('.').next()?;
+        let bytes = lax_decode(segment)?;
+        let text = std::str::from_utf8(&bytes).ok()?;
+        match serde_json::from_str(text.trim_start_matches('\u{feff}')).ok()? {
+            Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+}
+
+/// Decodes base64url the way the most forgiving libraries do: whitespace skipped, either
+/// alphabet, padding optional, unused bits ignored.
+pub fn lax_decode(text: &str) -> Option<Vec<u8>> {
+    let cleaned: String = text
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .map(|c| match c {
+            '+' => '-',
+            '/' => '_',
+            c => c,
+        })
+        .collect();
+    LAX.decode(cleaned).ok()
+}
+
+/// Whether `text` is base64url exactly as RFC 7515 writes it.
+fn strict(text: &str) -> bool {
+    STRICT
+        .decode(text)
+        .is_ok_and(|bytes| STRICT.encode(bytes) == text)
+}
+
+/// Whether any segment of the token, or the key's `x`, is not strict base64url while a lax
+/// decoder still reads it.
+pub fn lax_base64url(input: &[u8]) -> bool {
+    let Some(case) = JwsCase::parse(input) else {
+        return false;
+    };
+    let x = case.jwk.get("x").and_then(Value::as_str);
+    case.token
+        .split('.')
+        .chain(x)
+        .any(|s| !strict(s) && lax_decode(s).is_some())
+}
+
+/// Whether the token's signature or key shows an Ed25519 edge case.
+pub fn signature_has_edge_case(input: &[u8]) -> bool {
+    let Some(case) = JwsCase::parse(input) else {
+        return false;
+    };
+    let key = case
+        .jwk
+        .get("x")
+        .and_then(Value::as_str)
+        .and_then(lax_decode);
+    let sig = case.token.split('.').nth(2).and_then(lax_decode);
+    match (key, sig) {
+        (Some(key), Some(sig)) => !edge_flags(&key, &sig).is_empty(),
+        _ => false,
+    }
+}
+
+/// The member names of a JSON object in the order written, duplicates kept.
+struct Names(Vec<String>);
+
+impl<'de> Deserialize<'de> for Names {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Names, D::Error> {
+        struct NamesVisitor;
+        impl<'de> Visitor<'de> for NamesVisitor {
+            type Value = Names;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Names, A::Error> {
+                let mut names = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    map.next_value::<IgnoredAny>()?;
+                    names.push(name);
+                }
+                Ok(Names(names))
+            }
+        }
+        deserializer.deserialize_map(NamesVisitor)
+    }
+}
+
+/// Whether the token's header names a parameter twice.
+pub fn header_has_duplicates(input: &[u8]) -> bool {
+    let Some(case) = JwsCase::parse(input) else {
+        return false;
+    };
+    let Some(bytes) = case.token.split('.').next().and_then(lax_decode) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    serde_json::from_str::<Names>(text.trim_start_matches('\u{feff}')).is_ok_and(|Names(n)| {
+        let mut sorted = n.clone();
+        sorted.sort();
+        sorted.dedup();
+        sorted.len() != n.len()
+    })
+}
+
+/// Whether the header's `alg` is RFC 9864's fully-specified `Ed25519`.
+pub fn alg_is_ed25519(input: &[u8]) -> bool {
+    header_of(input).is_some_and(|h| h.get("alg") == Some(&json!("Ed25519")))
+}
+
+/// Whether the header names a `kid` that the key does not carry.
+pub fn kid_names_another_key(input: &[u8]) -> bool {
+    let Some(case) = JwsCase::parse(input) else {
+        return false;
+    };
+    case.header()
+        .and_then(|h| h.get("kid").cloned())
+        .is_some_and(|kid| case.jwk.get("kid") != Some(&kid))
+}
+
+/// Whether the header carries `b64` with another value than `true`.
+pub fn b64_not_true(input: &[u8]) -> bool {
+    header_of(input).is_some_and(|h| h.get("b64").is_some_and(|b| b != &json!(true)))
+}
+
+/// Whether the header carries `crit` at all.
+pub fn has_crit(input: &[u8]) -> bool {
+    header_of(input).is_some_and(|h| h.contains_key("crit"))
+}
+
+/// Whether the decoded header begins with a byte order mark.
+pub fn header_has_bom(input: &[u8]) -> bool {
+    JwsCase::parse(input)
+        .and_then(|c| c.token.split('.').next().and_then(lax_decode))
+        .is_some_and(|h| h.starts_with("\u{feff}".as_bytes()))
+}
+
+/// Whether a parameter RFC 7515 defines as a string (`alg`, `kid`, `typ`, `cty`) is
+/// something else, or `crit` is not an array.
+pub fn header_parameter_mistyped(input: &[u8]) -> bool {
+    header_of(input).is_some_and(|h| {
+        ["alg", "kid", "typ", "cty"]
+            .iter()
+            .any(|name| h.get(*name).is_some_and(|v| !v.is_string()))
+            || h.get("crit").is_some_and(|v| !v.is_array())
+    })
+}
+
+/// Whether the key says it is not for verifying EdDSA signatures: `use` other than `sig`,
+/// `alg` other than an EdDSA name, `key_ops` without `verify`, or a private part `d`.
+pub fn key_restricted(input: &[u8]) -> bool {
+    let Some(case) = JwsCase::parse(input) else {
+        return false;
+    };
+    let jwk = &case.jwk;
+    jwk.get("use").is_some_and(|u| u != "sig")
+        || jwk
+            .get("alg")
+            .is_some_and(|a| a != "EdDSA" && a != "Ed25519")
+        || jwk.get("key_ops").is_some_and(|ops| {
+            !ops.as_array()
+                .is_some_and(|l| l.iter().any(|op| op == "verify"))
+        })
+        || jwk.get("d").is_some()
+}
+
+fn header_of(input: &[u8]) -> Option<Map<String, Value>> {
+    JwsCase::parse(input)?.header()
+}
+
+/// What the signer holds: the key pair's parts and the header and payload texts.
+struct Draft {
+    key: Part,
+    nonce: Part,
+    jwk: Map<String, Value>,
+    header: Vec<u8>,
+    payload: Vec<u8>,
+}
+
+impl Draft {
+    fn new(rng: &mut Rng) -> Draft {
+        let key = Part::honest(scalar(rng));
+        let nonce = Part::honest(scalar(rng));
+        let mut jwk = Map::new();
+        jwk.insert("kty".into(), json!("OKP"));
+        jwk.insert("crv".into(), json!("Ed25519"));
+        jwk.insert("x".into(), json!(STRICT.encode(key.bytes)));
+        let mut header = Map::new();
+        header.insert("alg".into(), json!("EdDSA"));
+        if rng.chance(50) {
+            jwk.insert("kid".into(), json!("k1"));
+            if rng.chance(70) {
+                header.insert("kid".into(), json!("k1"));
+            }
+        }
+        if rng.chance(30) {
+            jwk.insert("alg".into(), json!("EdDSA"));
+        }
+        if rng.chance(20) {
+            jwk.insert("use".into(), json!("sig"));
+        }
+        if rng.chance(30) {
+            header.insert("typ".into(), json!("JWT"));
+        }
+        let words = ["alice", "bob", "tool", "x", "ünï", "a b"];
+        let payload = json!({"n": rng.below(1000), "sub": rng.pick(&words)});
+        Draft {
+            key,
+            nonce,
+            jwk,
+            header: Value::Object(header).to_string().into_bytes(),
+            payload: payload.to_string().into_bytes(),
+        }
+    }
+
+    /// The token over `header_b64.payload_b64` as written, signed by the draft's key.
+    fn token(&self, header_b64: &str, payload_b64: &str) -> String {
+        let input = format!("{header_b64}.{payload_b64}");
+        let sig = sign(&self.key, &self.nonce, input.as_bytes(), false);
+        format!("{input}.{}", STRICT.encode(sig))
+    }
+
+    fn signed(&self) -> String {
+        self.token(&STRICT.encode(&self.header), &STRICT.encode(&self.payload))
+    }
+
+    fn case(self, token: String) -> JwsCase {
+        JwsCase {
+            token,
+            jwk: Value::Object(self.jwk),
+        }
+    }
+}
+
+/// A strict base64url segment bent the way lax decoders forgive.
+fn bend(rng: &mut Rng, segment: &str, bytes: &[u8]) -> String {
+    match rng.below(6) {
+        0 => format!("{segment}{}", rng.pick(&["=", "==", "==="])),
+        1 => {
+            let at = rng.below(segment.len() + 1);
+            let ws = rng.pick(&[" ", "\n", "\t", "\r\n"]);
+            format!(
+                "{}{ws}{}",
+                segment.get(..at).unwrap_or(segment),
+                segment.get(at..).unwrap_or_default()
+            )
+        }
+        2 => STANDARD_NO_PAD.encode(bytes),
+        3 => {
+            let Some(last) = segment
+                .chars()
+                .last()
+                .filter(|_| !segment.len().is_multiple_of(4))
+            else {
+                return format!("{segment}=");
+            };
+            let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+            let index = alphabet.find(last).unwrap_or(0);
+            let unused = if segment.len() % 4 == 2 { 0xf } else { 0x3 };
+            let bent = alphabet
+                .chars()
+                .nth(index | (1 + rng.below(unused)))
+                .unwrap_or(last);
+            format!(
+                "{}{bent}",
+                segment.get(..segment.len() - 1).unwrap_or_default()
+            )
+        }
+        4 => format!("{segment}{}", rng.pick(&["!", "*", "~"])),
+        _ => segment.get(1..).unwrap_or_default().to_string(),
+    }
+}
+
+fn header_variant(rng: &mut Rng, draft: &mut Draft) {
+    let kid = draft
+        .jwk
+        .get("kid")
+        .map(|k| format!(",\"kid\":{k}"))
+        .unwrap_or_default();
+    let text = match rng.below(11) {
+        0 => format!("{{\"alg\":\"EdDSA\",\"alg\":\"EdDSA\"{kid}}}"),
+        1 => format!("{{\"alg\":\"none\",\"alg\":\"EdDSA\"{kid}}}"),
+        2 => format!("{{\"alg\":\"EdDSA\"{kid},\"alg\":\"none\"}}"),
+        3 => format!(
+            "{{\"alg\":\"EdDSA\"{kid},\"crit\":{}}}",
+            rng.pick(&[
+                "[\"exp\"],\"exp\":1",
+                "[]",
+                "\"exp\"",
+                "[\"b64\"],\"b64\":true",
+                "[\"alg\"]"
+            ])
+        ),
+        4 => format!(
+            "{{\"alg\":\"EdDSA\"{kid},\"b64\":{}}}",
+            rng.pick(&["false,\"crit\":[\"b64\"]", "true", "false", "\"false\""])
+        ),
+        5 => format!(
+            "{{\"alg\":{}{kid}}}",
+            rng.pick(&[
+                "\"Ed25519\"",
+                "\"ED25519\"",
+                "\"eddsa\"",
+                "\"EdDSA \"",
+                "\"none\"",
+                "\"HS256\"",
+                "\"ES256\"",
+                "null",
+                "[\"EdDSA\"]",
+                "\"Ed448\"",
+            ])
+        ),
+        6 => format!(
+            "{{\"alg\":\"EdDSA\"{}}}",
+            rng.pick(&[
+                "",
+                ",\"kid\":\"k2\"",
+                ",\"kid\":1",
+                ",\"kid\":\"\"",
+                ",\"kid\":null"
+            ])
+        ),
+        7 => format!("\u{feff}{{\"alg\":\"EdDSA\"{kid}}}"),
+        8 => rng
+            .pick(&[
+                "[]",
+                "\"EdDSA\"",
+                "{}",
+                "{\"alg\":\"EdDSA\"} ",
+                " { \"alg\" : \"EdDSA\" }",
+                "{\"alg\":\"EdDSA\",}",
+                "{\"alg\":\"Ed\\u0044SA\"}",
+                "{\"alg\":\"EdDSA\"}x",
+            ])
+            .to_string(),
+        9 => format!(
+            "{{\"alg\":\"EdDSA\"{kid},\"typ\":{}}}",
+            rng.pick(&["\"JWT\"", "\"jwt\"", "\"application/jwt\"", "1", "\"JOSE\""])
+        ),
+        _ => format!(
+            "{{\"alg\":\"EdDSA\"{kid},{}}}",
+            rng.pick(&[
+                "\"zip\":\"DEF\"",
+                "\"jwk\":{}",
+                "\"x5u\":\"http://x\"",
+                "\"enc\":\"A128GCM\"",
+                "\"cty\":\"JWT\"",
+                "\"exp\":0",
+            ])
+        ),
+    };
+    draft.header = text.into_bytes();
+}
+
+fn key_variant(rng: &mut Rng, draft: &mut Draft) {
+    let x = STRICT.encode(draft.key.bytes);
+    let (name, value) = match rng.below(10) {
+        0 => (
+            "x",
+            json!(STRICT.encode(draft.key.bytes.get(..31).unwrap_or_default())),
+        ),
+        1 => {
+            let mut long = draft.key.bytes.to_vec();
+            long.push(0);
+            ("x", json!(STRICT.encode(long)))
+        }
+        2 => (
+            "crv",
+            json!(rng.pick(&["X25519", "Ed448", "ed25519", "P-256"])),
+        ),
+        3 => ("kty", json!(rng.pick(&["EC", "oct", "okp", "RSA"]))),
+        4 => (
+            "alg",
+            json!(rng.pick(&["ES256", "none", "Ed25519", "HS256", "EdDSA"])),
+        ),
+        5 => ("use", json!(rng.pick(&["enc", "sig", "SIG"]))),
+        6 => (
+            "key_ops",
+            json!(rng.pick(&[["sign"], ["verify"], ["encrypt"]])),
+        ),
+        7 => ("d", json!(x.clone())),
+        8 => {
+            // A small-order key with a signature that verifies under the cofactored equation.
+            let weak = Part::small_order(rng);
+            draft.key = weak;
+            let nonce = Part::small_order(rng);
+            draft.nonce = nonce;
+            ("x", json!(STRICT.encode(draft.key.bytes)))
+        }
+        _ => {
+            draft.jwk.remove(rng.pick(&["kty", "crv", "x"]));
+            return;
+        }
+    };
+    draft.jwk.insert(name.to_string(), value);
+}
+
+fn signature_variant(rng: &mut Rng, draft: &Draft) -> String {
+    let header = STRICT.encode(&draft.header);
+    let payload = STRICT.encode(&draft.payload);
+    let honest = draft.token(&header, &payload);
+    let sig = honest
+        .rsplit('.')
+        .next()
+        .and_then(|s| STRICT.decode(s).ok())
+        .unwrap_or_default();
+    let mut r = [0u8; 32];
+    let mut s = [0u8; 32];
+    r.copy_from_slice(sig.get(..32).unwrap_or(&[0; 32]));
+    s.copy_from_slice(sig.get(32..).unwrap_or(&[0; 32]));
+    let bent: Vec<u8> = match rng.below(7) {
+        0 => [r, add_order(s, 1)].concat(),
+        1 => [r, add_order(s, 2 + rng.below(13) as u8)].concat(),
+        2 => {
+            let weak = Part::small_order(rng);
+            let mut out = sign(
+                &draft.key,
+                &weak,
+                format!("{header}.{payload}").as_bytes(),
+                false,
+            );
+            out.truncate(64);
+            out
+        }
+        3 => sig.get(..63).unwrap_or_default().to_vec(),
+        4 => [sig.as_slice(), &[0]].concat(),
+        5 => vec![0; 64],
+        _ => return honest,
+    };
+    format!("{header}.{payload}.{}", STRICT.encode(bent))
+}
+
+/// An honest token over a JSON payload and its key, drawn from `seed`.
+#[cfg(test)]
+pub(crate) fn honest(seed: u64) -> JwsCase {
+    let draft = Draft::new(&mut Rng::for_case(seed, 0));
+    let token = draft.signed();
+    draft.case(token)
+}
+
+/// The input for case `index` of a JWS campaign with `seed`.
+pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
+    let mut rng = Rng::for_case(seed, index);
+    let category = match rng.below(100) {
+        0..=24 => Category::Base64url,
+        25..=54 => Category::Headers,
+        55..=74 => Category::Keys,
+        _ => Category::JwsSignatures,
+    };
+    let mut draft = Draft::new(&mut rng);
+    let token = match category {
+        Category::Base64url => {
+            let header = STRICT.encode(&draft.header);
+            let payload = STRICT.encode(&draft.payload);
+            let signed = draft.signed();
+            let sig = signed.rsplit('.').next().unwrap_or_default().to_string();
+            let mut parts = [header, payload, sig];
+            let which = rng.below(3);
+            let raw = match which {
+                0 => draft.header.clone(),
+                1 => draft.payload.clone(),
+                _ => STRICT.decode(&parts[2]).unwrap_or_default(),
+            };
+            parts[which] = bend(&mut rng, &parts[which], &raw);
+            if which < 2 && rng.chance(50) {
+                draft.token(&parts[0], &parts[1])
+            } else {
+                parts.join(".")
+            }
+        }
+        Category::Headers => {
+            header_variant(&mut rng, &mut draft);
+            draft.signed()
+        }
+        Category::Keys => {
+            key_variant(&mut rng, &mut draft);
+            draft.signed()
+        }
+        _ => signature_variant(&mut rng, &draft),
+    };
+    (category, draft.case(token).encode())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_category_is_generated_and_round_trips() {
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..1000 {
+            let (category, input) = case(1, i);
+            let c = JwsCase::parse(&input).unwrap();
+            assert_eq!(JwsCase::parse(&c.encode()), Some(c));
+            seen.insert(category);
+        }
+        assert_eq!(seen.len(), 4);
+    }
+
+    #[test]
+    fn rfc_7515s_base64url_is_told_from_lax_forms() {
+        assert!(strict("eyJhbGciOiJFZERTQSJ9"));
+        assert!(!strict("eyJhbGciOiJFZERTQSJ9="));
+        assert!(!strict("eyJhbGciOi JFZERTQSJ9"));
+        // "QR" leaves 4 unused bits set; "QQ" is the canonical encoding of 0x41.
+        assert!(strict("QQ"));
+        assert!(!strict("QR"));
+        assert_eq!(lax_decode("QR"), Some(b"A".to_vec()));
+    }
+
+    #[test]
+    fn duplicate_header_names_are_seen() {
+        let case = |header: &str| {
+            JwsCase {
+                token: format!("{}.e30.", STRICT.encode(header)),
+                jwk: json!({}),
+            }
+            .encode()
+        };
+        assert!(header_has_duplicates(&case(
+            r#"{"alg":"EdDSA","alg":"none"}"#
+        )));
+        assert!(!header_has_duplicates(&case(
+            r#"{"alg":"EdDSA","kid":"alg"}"#
+        )));
+    }
+}
