@@ -521,6 +521,42 @@ mod tests {
 }
 
 #[cfg(test)]
+mod policy_scope_tests {
+    use super::*;
+    use crate::gen::jws::JwsCase;
+
+    fn members() -> Vec<Member> {
+        [("core", "canonfuzz-core"), ("a", "a"), ("b", "b")]
+            .iter()
+            .map(|(n, g)| Member {
+                name: n.to_string(),
+                group: g.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_policy_explains_only_the_inputs_it_is_about() {
+        let outcomes = [
+            Outcome::Rejected("base64".into()),
+            Outcome::Ok(b"{}".to_vec()),
+            Outcome::Ok(b"{}".to_vec()),
+        ];
+        let case = |token: &str| {
+            JwsCase {
+                token: token.to_string(),
+                jwk: serde_json::json!({}),
+            }
+            .encode()
+        };
+        let padded = evaluate(Family::Jws, &case("e30=.e30.AA"), &members(), &outcomes);
+        assert!(matches!(padded.verdict, Verdict::Policy(p) if p.id == "strict-base64url"));
+        let strict = evaluate(Family::Jws, &case("e30.e30.AA"), &members(), &outcomes);
+        assert_eq!(strict.verdict, Verdict::CoreDiverges);
+    }
+}
+
+#[cfg(test)]
 mod reference_tests {
     use super::*;
 

@@ -168,6 +168,13 @@ pub fn save(
     )
 }
 
+/// The Ed25519 edge cases a campaign input shows, by CCTV's flag names.
+fn edge_flags(input: &[u8]) -> Vec<&'static str> {
+    Ed25519Case::parse(input).map_or_else(Vec::new, |c| {
+        crate::gen::ed25519::edge_flags(&c.key, &c.sig)
+    })
+}
+
 /// The test for `input` of `family` expecting `want`, or `None` when the family's format
 /// cannot state that expectation.
 fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Option<TestCase> {
@@ -250,6 +257,13 @@ pub fn write_vector(
         verdict_flag.to_string(),
         finding.category.name().to_string(),
     ];
+    let mut notes = notes();
+    if family == Family::Ed25519 {
+        let edge = edge_flags(&finding.minimized);
+        test.flags.extend(edge.iter().map(|f| f.to_string()));
+        notes.extend(crate::import::ed25519::policy_notes());
+    }
+    notes.retain(|name, _| test.flags.contains(name));
     test.outcomes = impls
         .iter()
         .zip(&finding.outcomes)
@@ -269,7 +283,7 @@ pub fn write_vector(
             origin.source(finding),
             finding.evaluation.verdict.name()
         )],
-        notes: notes(),
+        notes,
         test_groups: vec![TestGroup {
             kind: group_kind.to_string(),
             source: Source {

@@ -93,6 +93,64 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
 }
 
 #[test]
+fn signature_campaigns_save_vectors_that_the_corpus_replays() {
+    for (family, policy) in [("ed25519", "strict-ed25519"), ("jws", "b64-refused")] {
+        let corpus = corpus_copy();
+        let summary_path = corpus.path().join("summary.out");
+        let out = canonfuzz(&[
+            "diff",
+            "--family",
+            family,
+            "--cases",
+            "2000",
+            "--out",
+            corpus.path().to_str().unwrap(),
+            "--summary-json",
+            summary_path.to_str().unwrap(),
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+        let summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
+        assert_eq!(summary["family"], family);
+        assert!(
+            summary["missing"].as_array().unwrap().is_empty(),
+            "{summary}"
+        );
+        let findings = summary["findings"].as_array().unwrap();
+        assert!(
+            findings.iter().any(|f| f["policy"] == policy),
+            "{family}: no {policy} finding in {stdout}"
+        );
+        for f in findings {
+            let vector = f["vector"].as_str().unwrap();
+            assert!(
+                vector.starts_with(&format!("{family}/findings/")),
+                "{vector}"
+            );
+            assert!(corpus.path().join(vector).is_file(), "{vector} missing");
+        }
+        let replay = canonfuzz(&["vectors", corpus.path().to_str().unwrap()]);
+        let replayed = text(&replay.stdout);
+        assert_eq!(replay.status.code(), Some(0), "{replayed}");
+        if family == "ed25519" {
+            let table = summary["verifier_table"].as_array().unwrap();
+            assert_eq!(table.len(), 9, "every verifier has a row");
+            // The strict policy accepts no speccheck case; ed25519-dalek's verify, with
+            // RFC 8032's cofactorless equation and no point checks, accepts case 0 (small-order
+            // A and R, S = 0), as the speccheck paper's table says.
+            assert_eq!(
+                table[0]["speccheck_accepted"],
+                serde_json::json!(vec![false; 12])
+            );
+            assert_eq!(table[1]["verifier"], "ed25519-dalek-verify");
+            assert_eq!(table[1]["speccheck_accepted"][0], true);
+            assert!(stdout.contains("## Ed25519 verifiers"), "{stdout}");
+        }
+    }
+}
+
+#[test]
 fn shards_together_find_what_one_run_finds() {
     let run = |shard: &str, cases: &str| {
         let dir = tempfile::tempdir().unwrap();

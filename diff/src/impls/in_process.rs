@@ -1,7 +1,10 @@
 //! Libraries called inside this process, one input at a time: a panic is caught and recorded
-//! as that input's crash, so one library's bug costs one answer, not a batch.
+//! as that input's crash, with its message, so one library's bug costs one answer, not a
+//! batch, and does not scribble over the progress bar.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::cell::{Cell, RefCell};
+use std::panic::{self, catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 use super::Implementation;
 use crate::outcome::Outcome;
@@ -36,12 +39,38 @@ impl Implementation for InProcess {
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
         inputs
             .iter()
-            .map(|input| {
-                catch_unwind(AssertUnwindSafe(|| (self.answer)(input)))
-                    .unwrap_or_else(|_| Outcome::Crashed("panicked".into()))
-            })
+            .map(|input| guarded(self.answer, input))
             .collect()
     }
+}
+
+thread_local! {
+    /// Whether this thread is inside an adapter call, where panics are recorded, not printed.
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
+    /// The message of the last panic recorded on this thread.
+    static LAST_PANIC: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Calls `answer` on `input`; a panic becomes a crash carrying the panic's message.
+fn guarded(answer: fn(&[u8]) -> Outcome, input: &[u8]) -> Outcome {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let default = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if GUARDED.with(Cell::get) {
+                LAST_PANIC.with(|last| *last.borrow_mut() = info.to_string());
+            } else {
+                default(info);
+            }
+        }));
+    });
+    GUARDED.with(|g| g.set(true));
+    let outcome = catch_unwind(AssertUnwindSafe(|| answer(input)));
+    GUARDED.with(|g| g.set(false));
+    outcome.unwrap_or_else(|_| {
+        let message = LAST_PANIC.with(|last| last.take());
+        Outcome::Crashed(format!("panicked: {message}"))
+    })
 }
 
 /// A verifier's verdict as an outcome: accepted (with what it returns), or rejected with a
@@ -76,7 +105,7 @@ mod tests {
         };
         let out = imp.run_batch(&[b"a", b"", b"b"]);
         assert_eq!(out[0], Outcome::Ok(b"a".to_vec()));
-        assert!(matches!(out[1], Outcome::Crashed(_)));
+        assert!(matches!(&out[1], Outcome::Crashed(m) if m.contains("empty")));
         assert_eq!(out[2], Outcome::Ok(b"b".to_vec()));
     }
 }

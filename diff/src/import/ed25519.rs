@@ -43,7 +43,7 @@ fn test(
 }
 
 /// Notes for the policy's flags, in CCTV's words.
-fn policy_notes() -> BTreeMap<String, Note> {
+pub(crate) fn policy_notes() -> BTreeMap<String, Note> {
     let describe = |flag: Flag| match flag {
         Flag::LowOrderA => "A is one of the eight small-order points.",
         Flag::LowOrderR => "R is one of the eight small-order points.",

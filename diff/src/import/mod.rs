@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-mod ed25519;
+pub(crate) mod ed25519;
 mod vmcp_envelopes;
 
 use crate::manifest::Manifest;
