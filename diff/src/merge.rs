@@ -11,7 +11,12 @@ use crate::manifest::Manifest;
 use crate::vector::{write_atomically, VectorFile};
 
 /// The directories merged, relative to a corpus.
-const MERGED: [&str; 2] = ["jcs/findings", "jcs/regressions"];
+const MERGED: [&str; 4] = [
+    "jcs/findings",
+    "jcs/regressions",
+    "ed25519/findings",
+    "jws/findings",
+];
 
 /// The case index a campaign vector records in its source (`..., case N`); other vectors
 /// sort after every campaign case.
