@@ -388,8 +388,10 @@ pub fn verify(token: &str, jwks: &Jwks, profile: &Profile) -> Result<Verified, J
         None | Some(Value::Bool(true)) => {}
         Some(_) => return Err(JwsError::UnencodedPayload),
     }
+    let typ = string_member(&header, "typ", "header")?;
+    string_member(&header, "cty", "header")?;
     if let Some(want) = &profile.typ {
-        let got = string_member(&header, "typ", "header")?;
+        let got = typ;
         if got != Some(want.as_str()) {
             return Err(JwsError::Typ {
                 want: want.clone(),
@@ -441,6 +443,42 @@ mod tests {
                 base64url_decode(&base64url_encode(bytes), "p"),
                 Ok(bytes.to_vec())
             );
+        }
+    }
+
+    fn one_key() -> Jwks {
+        // RFC 8037 A.2's public key.
+        Jwks::parse(
+            br#"{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn registered_header_parameters_must_have_their_types() {
+        // RFC 7515 §4.1.9-4.1.10: typ and cty are strings, whatever the profile requires.
+        for header in [
+            r#"{"alg":"EdDSA","typ":1}"#,
+            r#"{"alg":"EdDSA","cty":null}"#,
+        ] {
+            let token = format!("{}.e30.AA", base64url_encode(header.as_bytes()));
+            let error = verify(&token, &one_key(), &Profile::default()).unwrap_err();
+            assert_eq!(error.kind(), "shape", "{header}");
+        }
+    }
+
+    #[test]
+    fn keys_not_for_verifying_are_refused() {
+        // RFC 7517 §4.3: key_ops must list "verify"; a private part does not belong here.
+        for extra in [r#""key_ops":["sign"]"#, r#""d":"AA""#] {
+            let set = format!(
+                r#"{{"keys":[{{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",{extra}}}]}}"#
+            );
+            let jwks = Jwks::parse(set.as_bytes()).unwrap();
+            let token = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
+            assert!(verify(token, &one_key(), &Profile::default()).is_ok());
+            let error = verify(token, &jwks, &Profile::default()).unwrap_err();
+            assert_eq!(error.kind(), "key_mismatch", "{extra}");
         }
     }
 }

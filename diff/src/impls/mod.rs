@@ -1,6 +1,7 @@
 //! The implementations under comparison, behind one trait, by family. In-process libraries
-//! are adapted in `rust.rs` (JCS), `ed25519.rs` and `jws.rs`; Node and Python ones run as
-//! worker processes (`worker.rs`) speaking a line protocol.
+//! are adapted in `rust.rs` (JCS), `ed25519.rs` and `jws.rs`; Node and Python ones, and Rust
+//! ones whose features would clash with the harness's, run as worker processes (`worker.rs`)
+//! speaking a line protocol.
 
 mod core;
 pub mod ed25519;
@@ -76,6 +77,12 @@ pub fn jws() -> Vec<Box<dyn Implementation>> {
         Box::new(jws::jsonwebtoken_rust_crypto()),
         Box::new(jws::jsonwebtoken_ring()),
         Box::new(jws::jwt_simple()),
+        Box::new(worker::rust(
+            "jsonwebtoken-aws_lc_rs",
+            "jsonwebtoken-aws_lc_rs",
+            "jsonwebtoken",
+        )),
+        Box::new(worker::rust("josekit", "josekit", "josekit")),
         Box::new(worker::node("jose", "jose", "panva-jose")),
         Box::new(worker::python("jwcrypto", "jwcrypto", "jwcrypto")),
         Box::new(worker::python("pyjwt", "pyjwt", "pyjwt")),

@@ -33,6 +33,8 @@ pub fn oracles_dir() -> PathBuf {
 enum Runtime {
     Node,
     Python,
+    /// Rust libraries that cannot share the harness's build (`oracles/rust`, built on first use).
+    Rust,
 }
 
 impl Runtime {
@@ -40,21 +42,34 @@ impl Runtime {
         oracles_dir().join(match self {
             Runtime::Node => "node",
             Runtime::Python => "python",
+            Runtime::Rust => "rust",
         })
     }
 
-    fn program(self) -> PathBuf {
-        match self {
-            Runtime::Node => PathBuf::from("node"),
-            Runtime::Python => self.dir().join(".venv/bin/python"),
-        }
-    }
-
+    /// The worker's script, or for Rust its binary.
     fn script(self) -> PathBuf {
         self.dir().join(match self {
             Runtime::Node => "worker.mjs",
             Runtime::Python => "worker.py",
+            Runtime::Rust => "target/release/canonfuzz-rust-worker",
         })
+    }
+
+    /// The command that runs `script`.
+    fn command(self, script: &Path) -> Command {
+        match self {
+            Runtime::Node => {
+                let mut c = Command::new("node");
+                c.arg(script);
+                c
+            }
+            Runtime::Python => {
+                let mut c = Command::new(self.dir().join(".venv/bin/python"));
+                c.arg(script);
+                c
+            }
+            Runtime::Rust => Command::new(script),
+        }
     }
 
     /// Installs the pinned dependencies unless they already are; returns the runtime's
@@ -121,6 +136,22 @@ impl Runtime {
                 }
                 Ok(runtime)
             }
+            Runtime::Rust => {
+                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+                let runtime = version(Path::new("rustc"))?;
+                run(Command::new(cargo)
+                    .args([
+                        "build",
+                        "--release",
+                        "--locked",
+                        "--quiet",
+                        "--manifest-path",
+                    ])
+                    .arg(dir.join("Cargo.toml"))
+                    .arg("--target-dir")
+                    .arg(dir.join("target")))?;
+                Ok(runtime)
+            }
         }
     }
 }
@@ -142,9 +173,11 @@ fn run(command: &mut Command) -> Result<(), String> {
 fn prepared(runtime: Runtime) -> Result<String, String> {
     static NODE: OnceLock<Result<String, String>> = OnceLock::new();
     static PYTHON: OnceLock<Result<String, String>> = OnceLock::new();
+    static RUST: OnceLock<Result<String, String>> = OnceLock::new();
     let cell = match runtime {
         Runtime::Node => &NODE,
         Runtime::Python => &PYTHON,
+        Runtime::Rust => &RUST,
     };
     cell.get_or_init(|| runtime.prepare()).clone()
 }
@@ -193,6 +226,11 @@ pub fn node(name: &'static str, library: &'static str, group: &'static str) -> W
     WorkerImpl::new(name, library, group, Runtime::Node)
 }
 
+/// Rust library `library` in the isolated Rust worker, voting in `group`.
+pub fn rust(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
+    WorkerImpl::new(name, library, group, Runtime::Rust)
+}
+
 /// PyPI library `library` in a Python worker, voting in `group`.
 pub fn python(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
     WorkerImpl::new(name, library, group, Runtime::Python)
@@ -206,8 +244,8 @@ struct Process {
 
 impl Process {
     fn spawn(runtime: Runtime, script: &Path, library: &str) -> Result<Process, String> {
-        let mut child = Command::new(runtime.program())
-            .arg(script)
+        let mut child = runtime
+            .command(script)
             .arg(library)
             .current_dir(runtime.dir())
             .stdin(Stdio::piped())
@@ -280,6 +318,7 @@ fn parse_answer(line: &[u8]) -> Outcome {
         }) => match error.kind.as_str() {
             "other" => Outcome::Rejected(classify_message(&error.message)),
             "rejected" => Outcome::Rejected("other".to_string()),
+            "crashed" => Outcome::Crashed(error.message),
             _ => Outcome::Rejected(error.kind),
         },
         _ => Outcome::Crashed(format!(
@@ -380,6 +419,14 @@ impl Implementation for WorkerImpl {
                         l.strip_prefix(&format!("{}==", self.library))
                             .map(|v| v.split_whitespace().next().unwrap_or_default().to_string())
                     })
+                }),
+            Runtime::Rust => std::fs::read_to_string(self.runtime.dir().join("Cargo.lock"))
+                .ok()
+                .and_then(|text| {
+                    let krate = self.library.split('-').next().unwrap_or(self.library);
+                    let entry = format!("name = \"{krate}\"\nversion = \"");
+                    let at = text.find(&entry)? + entry.len();
+                    text.get(at..)?.split('"').next().map(str::to_string)
                 }),
         };
         let runtime = prepared(self.runtime).unwrap_or_else(|_| "runtime missing".to_string());
