@@ -667,12 +667,20 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Report { out, corpus, impls } => {
-            let built = Harness::new(Family::Jcs, &impls).and_then(|(harness, missing)| {
-                let (verifiers, also_missing) = Harness::new(Family::Ed25519, &[])?;
-                for (name, why) in missing.iter().chain(&also_missing) {
+            let built = Harness::new(Family::Jcs, &impls).and_then(|(jcs, mut missing)| {
+                let (ed25519, more) = Harness::new(Family::Ed25519, &[])?;
+                missing.extend(more);
+                let (jws, more) = Harness::new(Family::Jws, &[])?;
+                missing.extend(more);
+                for (name, why) in &missing {
                     eprintln!("WARNING: {name} did not run: {why}");
                 }
-                report::build(&harness, &verifiers, &corpus_dir(corpus))
+                let harnesses = report::Harnesses {
+                    jcs: &jcs,
+                    ed25519: &ed25519,
+                    jws: &jws,
+                };
+                report::build(&harnesses, &corpus_dir(corpus))
             });
             match built.and_then(|m| m.write(&out).map(|paths| (m, paths))) {
                 Ok((matrix, (md, html))) => {

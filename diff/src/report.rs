@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::campaign::Harness;
 use crate::gen::ed25519::Ed25519Case;
+use crate::gen::jws::JwsCase;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::vector::{Expectation, TestCase, VectorFile};
@@ -138,6 +139,128 @@ pub fn ed25519_rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, S
         .collect())
 }
 
+/// One JWS verifier's agreement with the corpus's JWS vectors, by vector set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JwsRow {
+    /// The verifier.
+    pub name: String,
+    /// Per set of vectors: answered as the vector expects, and run.
+    pub sets: Vec<(usize, usize)>,
+}
+
+/// The sets of JWS vectors the report tells apart, by a word of their path.
+const JWS_SETS: [(&str, &str); 3] = [
+    ("rfc-and-rules", "RFC 8037 and rules"),
+    ("verifiable-mcp", "verifiable-mcp"),
+    ("findings", "campaign findings"),
+];
+
+/// The key a token names in a test's key set: its `kid`'s, or the only one.
+fn key_for(token: &str, jwks: &serde_json::Value) -> Option<serde_json::Value> {
+    let keys = jwks.get("keys")?.as_array()?;
+    let header: serde_json::Value = token
+        .split('.')
+        .next()
+        .and_then(crate::gen::jws::lax_decode)
+        .and_then(|h| serde_json::from_slice(&h).ok())?;
+    match header.get("kid") {
+        Some(kid) => keys.iter().find(|k| k.get("kid") == Some(kid)).cloned(),
+        None if keys.len() == 1 => keys.first().cloned(),
+        None => None,
+    }
+}
+
+/// Every verifier of a JWS harness over the corpus's JWS verification vectors whose answer does
+/// not turn on a `typ` profile and that name one key: answered as the vector expects (accepted
+/// exactly when valid), by set.
+pub fn jws_rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
+    let manifest = Manifest::read(dir)?;
+    let mut sets: Vec<(Vec<Vec<u8>>, Vec<Expectation>)> = vec![(Vec::new(), Vec::new()); 3];
+    for entry in manifest.files_of(crate::vector::JWS_SCHEMA) {
+        let Some(set) = JWS_SETS
+            .iter()
+            .position(|(word, _)| entry.path.contains(word))
+        else {
+            continue;
+        };
+        let file = VectorFile::read(&dir.join(&entry.path))?;
+        let typ_free = |t: &&TestCase| t.typ.is_none() || t.error_kind.as_deref() != Some("typ");
+        for test in file.tests().filter(typ_free) {
+            let (Some(token), Some(jwks)) = (&test.token, &test.jwks) else {
+                continue;
+            };
+            let Some(jwk) = key_for(token, jwks) else {
+                continue;
+            };
+            if let Some((inputs, results)) = sets.get_mut(set) {
+                inputs.push(
+                    JwsCase {
+                        token: token.clone(),
+                        jwk,
+                    }
+                    .encode(),
+                );
+                results.push(test.result);
+            }
+        }
+    }
+    let mut rows: Vec<JwsRow> = harness
+        .members()
+        .iter()
+        .map(|m| JwsRow {
+            name: m.name.clone(),
+            sets: Vec::new(),
+        })
+        .collect();
+    for (inputs, results) in &sets {
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let outcomes = harness.outcomes(&refs);
+        for (i, row) in rows.iter_mut().enumerate() {
+            let mut passed = 0;
+            let mut run = 0;
+            for (per_impl, result) in outcomes.iter().zip(results) {
+                let Some(outcome) = per_impl.get(i).filter(|o| **o != Outcome::Unsupported) else {
+                    continue;
+                };
+                run += 1;
+                let accepted = matches!(outcome, Outcome::Ok(_));
+                passed += usize::from(match result {
+                    Expectation::Valid => accepted,
+                    Expectation::Invalid => !accepted,
+                    Expectation::Acceptable => true,
+                });
+            }
+            row.sets.push((passed, run));
+        }
+    }
+    Ok(rows)
+}
+
+/// The JWS verifiers' table.
+fn jws_table(rows: &[JwsRow]) -> Table {
+    let mut columns = vec!["verifier".to_string()];
+    columns.extend(JWS_SETS.iter().map(|(_, title)| title.to_string()));
+    let rows = rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![(r.name.clone(), "cat")];
+            row.extend(r.sets.iter().map(|&(passed, run)| {
+                cell(Some(&Score {
+                    passed: passed as u64,
+                    run: run as u64,
+                }))
+            }));
+            row
+        })
+        .collect();
+    Table {
+        title: "JWS verifiers",
+        intro: "Each cell: the corpus's JWS vectors answered as the vector expects (accepted exactly when valid) / run; each verifier is handed the one key the token names; vectors whose answer turns on a typ profile are left out.",
+        columns,
+        rows,
+    }
+}
+
 /// The matrix: implementation (with version) × category.
 #[derive(Debug, Clone, Default)]
 pub struct Matrix {
@@ -149,6 +272,8 @@ pub struct Matrix {
     pub sizes: BTreeMap<&'static str, u64>,
     /// The Ed25519 verifiers' accept/reject table.
     pub ed25519: Vec<VerifierRow>,
+    /// The JWS verifiers' agreement with the JWS vectors.
+    pub jws: Vec<JwsRow>,
 }
 
 /// Whether an outcome is what the vector expects. Any rejection passes a rejection vector:
@@ -163,9 +288,20 @@ fn passes(test: &TestCase, outcome: &Outcome) -> bool {
     }
 }
 
-/// Runs every JCS implementation in `harness` over every JCS vector in the corpus at `dir`,
-/// and every Ed25519 verifier in `verifiers` over its Ed25519 edge cases.
-pub fn build(harness: &Harness, verifiers: &Harness, dir: &Path) -> Result<Matrix, String> {
+/// The harnesses a report runs, one per family.
+pub struct Harnesses<'a> {
+    /// JCS canonicalizers, over the JCS vectors.
+    pub jcs: &'a Harness,
+    /// Ed25519 verifiers, over the Ed25519 edge cases.
+    pub ed25519: &'a Harness,
+    /// JWS verifiers, over the JWS vectors.
+    pub jws: &'a Harness,
+}
+
+/// Runs every JCS implementation over every JCS vector in the corpus at `dir`, every Ed25519
+/// verifier over its Ed25519 edge cases, and every JWS verifier over its JWS vectors.
+pub fn build(harnesses: &Harnesses, dir: &Path) -> Result<Matrix, String> {
+    let harness = harnesses.jcs;
     let manifest = Manifest::read(dir)?;
     let mut tests = Vec::new();
     for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
@@ -202,7 +338,8 @@ pub fn build(harness: &Harness, verifiers: &Harness, dir: &Path) -> Result<Matri
             }
         }
     }
-    matrix.ed25519 = ed25519_rows(verifiers, dir)?;
+    matrix.ed25519 = ed25519_rows(harnesses.ed25519, dir)?;
+    matrix.jws = jws_rows(harnesses.jws, dir)?;
     Ok(matrix)
 }
 
@@ -336,7 +473,11 @@ impl Matrix {
             columns,
             rows,
         };
-        vec![conformance, ed25519_table(&self.ed25519)]
+        vec![
+            conformance,
+            ed25519_table(&self.ed25519),
+            jws_table(&self.jws),
+        ]
     }
 
     /// The report as Markdown.
@@ -413,9 +554,13 @@ mod tests {
                 Box::new(crate::impls::ed25519::dalek_verify()),
             ],
         );
+        let jws = Harness::with(Family::Jws, vec![Box::new(crate::impls::jws::core())]);
         let matrix = build(
-            &Harness::with(Family::Jcs, vec![Box::new(CoreImpl)]),
-            &verifiers,
+            &Harnesses {
+                jcs: &Harness::with(Family::Jcs, vec![Box::new(CoreImpl)]),
+                ed25519: &verifiers,
+                jws: &jws,
+            },
             &dir,
         )
         .unwrap();
@@ -431,5 +576,12 @@ mod tests {
         assert_eq!(core.speccheck, vec![false; 12]);
         assert_eq!(core.cctv_accepted, (1, 914));
         assert_eq!(core.wycheproof_agree, (151, 151));
+        // The core answers every JWS vector it can be given as the vector expects.
+        let core = &matrix.jws[0];
+        for &(passed, run) in &core.sets {
+            assert!(run > 0);
+            assert_eq!(passed, run);
+        }
+        assert!(matrix.markdown().contains("## JWS verifiers"));
     }
 }
