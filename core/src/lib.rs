@@ -16,6 +16,7 @@
 )]
 
 pub mod ed25519;
+pub mod ekl;
 pub mod jcs;
 pub mod jws;
 pub mod vmcp;

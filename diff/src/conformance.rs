@@ -7,7 +7,7 @@ use std::path::Path;
 
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
-use canonfuzz_core::{jws, vmcp};
+use canonfuzz_core::{ekl, jws, vmcp};
 
 use crate::family::Family;
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
@@ -145,6 +145,7 @@ pub fn run_corpus(dir: &Path) -> Report {
                 Family::Ed25519 => check_ed25519(test),
                 Family::Jws => check_jws(test),
                 Family::Vmcp => check_vmcp(test),
+                Family::Ekl => check_ekl(test),
             };
             match checked {
                 Ok(()) => report.passed += 1,
@@ -200,6 +201,27 @@ fn lint_file(path: &str, file: &VectorFile, family: Family, report: &mut Report)
         }
         if family == Family::Ed25519 {
             lint_ed25519(path, test, report);
+            continue;
+        }
+        if family == Family::Ekl {
+            let fingerprint = test.salt.is_some() && test.input.is_some();
+            let challenge =
+                test.credential.is_some() && test.challenge.is_some() && test.endpoint.is_some();
+            if fingerprint == challenge {
+                report.fail(
+                    path,
+                    id,
+                    "an adapter-profile test is either a fingerprint (`salt`, `input`) or a challenge proof (`credential`, `challenge`, `endpoint`)",
+                );
+            }
+            if test.result == Expectation::Valid && test.expected.is_none() && test.proof.is_none()
+            {
+                report.fail(
+                    path,
+                    id,
+                    "a valid adapter-profile test needs `expected` or `proof`",
+                );
+            }
             continue;
         }
         if family == Family::Vmcp {
@@ -378,6 +400,65 @@ pub fn check_vmcp(test: &TestCase) -> Result<(), String> {
             .map(|f| format!("{}: {}", f.rule.name(), f.message))
             .collect();
         Err(format!("{comment}\n    expected failed rules: {want:?}\n    got:                   {got:?} {details:?}"))
+    }
+}
+
+/// Runs one adapter-profile test: a value's or tool result's fingerprint (and which body it
+/// covers), or a challenge proof — computed and checked — with the test's result.
+pub fn check_ekl(test: &TestCase) -> Result<(), String> {
+    let comment = &test.comment;
+    let got: Result<String, ekl::EklError> = match (&test.salt, &test.input, &test.credential) {
+        (Some(salt), Some(input), _) => ekl::Salt::from_hex(salt).and_then(|salt| {
+            if let Some(want) = &test.result_body {
+                let (body, fingerprint) = ekl::result_fingerprint(&salt, input.as_bytes())?;
+                if body.name() != want {
+                    return Ok(format!("(the {} body)", body.name()));
+                }
+                Ok(fingerprint)
+            } else {
+                ekl::fingerprint(&salt, input.as_bytes())
+            }
+        }),
+        (_, _, Some(credential)) => {
+            let challenge = test.challenge.as_deref().unwrap_or_default();
+            let endpoint = test.endpoint.as_deref().unwrap_or_default();
+            match &test.proof {
+                Some(proof) => {
+                    ekl::verify_challenge(credential.as_bytes(), challenge, endpoint, proof)
+                        .map(|()| proof.clone())
+                }
+                None => ekl::challenge_proof(credential.as_bytes(), challenge, endpoint),
+            }
+        }
+        _ => {
+            return Err(format!(
+                "{comment}: neither a fingerprint nor a challenge test"
+            ))
+        }
+    };
+    let want = test.expected.as_ref().or(test.proof.as_ref());
+    match (got, test.result) {
+        (Ok(got), Expectation::Valid | Expectation::Acceptable) if Some(&got) == want => Ok(()),
+        (Ok(got), Expectation::Valid) => Err(format!(
+            "{comment}\n    expected: {}\n    got:      {got}",
+            want.map(String::as_str).unwrap_or("(nothing)")
+        )),
+        (Err(e), Expectation::Invalid | Expectation::Acceptable) => match &test.error_kind {
+            Some(kind) if kind != e.kind() => Err(format!(
+                "{comment}\n    expected: error[{kind}]\n    got:      error[{}] {e}",
+                e.kind()
+            )),
+            _ => Ok(()),
+        },
+        (Ok(got), _) => Err(format!(
+            "{comment}\n    expected: error[{}]\n    got:      {got}",
+            test.error_kind.as_deref().unwrap_or("any")
+        )),
+        (Err(e), _) => Err(format!(
+            "{comment}\n    expected: {}\n    got:      error[{}] {e}",
+            want.map(String::as_str).unwrap_or("(nothing)"),
+            e.kind()
+        )),
     }
 }
 

@@ -6,7 +6,7 @@
 use crate::compare::{Policy, ED25519_POLICIES, JCS_POLICIES, JWS_POLICIES};
 use crate::gen::{self, Category};
 use crate::impls::{self, Implementation};
-use crate::vector::{ED25519_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, VMCP_SCHEMA};
+use crate::vector::{ED25519_SCHEMA, EKL_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, VMCP_SCHEMA};
 
 /// A kind of input, its vector files and (for some) its campaign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -19,6 +19,8 @@ pub enum Family {
     Jws,
     /// `canonfuzz_vmcp_v1`: verifiable-mcp responses.
     Vmcp,
+    /// `canonfuzz_ekl_v1`: the adapter profile's fingerprints and challenge proofs.
+    Ekl,
 }
 
 /// What a family's differential campaign is made of.
@@ -61,7 +63,13 @@ static JWS: Campaign = Campaign {
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 4] = [Family::Jcs, Family::Ed25519, Family::Jws, Family::Vmcp];
+    pub const ALL: [Family; 5] = [
+        Family::Jcs,
+        Family::Ed25519,
+        Family::Jws,
+        Family::Vmcp,
+        Family::Ekl,
+    ];
 
     /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
     pub fn name(self) -> &'static str {
@@ -70,6 +78,7 @@ impl Family {
             Family::Ed25519 => "ed25519",
             Family::Jws => "jws",
             Family::Vmcp => "vmcp",
+            Family::Ekl => "ekl",
         }
     }
 
@@ -85,6 +94,7 @@ impl Family {
             Family::Ed25519 => ED25519_SCHEMA,
             Family::Jws => JWS_SCHEMA,
             Family::Vmcp => VMCP_SCHEMA,
+            Family::Ekl => EKL_SCHEMA,
         }
     }
 
@@ -99,7 +109,7 @@ impl Family {
             Family::Jcs => Some(&JCS),
             Family::Ed25519 => Some(&ED25519),
             Family::Jws => Some(&JWS),
-            Family::Vmcp => None,
+            Family::Vmcp | Family::Ekl => None,
         }
     }
 

@@ -194,8 +194,11 @@ fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Op
         }
         Family::Ed25519 => {
             let case = Ed25519Case::parse(input)?;
-            let mut test = TestCase::with_input(1, comment, b"");
-            test.input = None;
+            let mut test = TestCase {
+                tc_id: 1,
+                comment,
+                ..TestCase::default()
+            };
             test.public_key = Some(to_hex(&case.key));
             test.msg = Some(to_hex(&case.msg));
             test.sig = Some(to_hex(&case.sig));
@@ -203,14 +206,17 @@ fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Op
         }
         Family::Jws => {
             let case = JwsCase::parse(input)?;
-            let mut test = TestCase::with_input(1, comment, b"");
-            test.input = None;
+            let mut test = TestCase {
+                tc_id: 1,
+                comment,
+                ..TestCase::default()
+            };
             test.token = Some(case.token);
             test.jwks = Some(json!({ "keys": [case.jwk] }));
             test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
             test
         }
-        Family::Vmcp => return None,
+        Family::Vmcp | Family::Ekl => return None,
     };
     match valid {
         Some(bytes) => {
@@ -272,7 +278,7 @@ pub fn write_vector(
     let (algorithm, group_kind) = match family {
         Family::Jcs => ("JCS", "JcsCanonicalize"),
         Family::Ed25519 => ("Ed25519", "Ed25519Verify"),
-        Family::Jws | Family::Vmcp => ("JWS", "JwsVerify"),
+        Family::Jws | Family::Vmcp | Family::Ekl => ("JWS", "JwsVerify"),
     };
     let file = VectorFile {
         algorithm: algorithm.to_string(),

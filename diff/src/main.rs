@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use canonfuzz_core::jcs::{Canonicalizer, Options, DEFAULT_MAX_DEPTH};
-use canonfuzz_core::{jws, vmcp};
+use canonfuzz_core::{ekl, jws, vmcp};
 use canonfuzz_diff::campaign::{self, Config, Harness};
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::family::Family;
@@ -138,6 +138,28 @@ enum Command {
     Jwk {
         #[command(subcommand)]
         command: JwkCommand,
+    },
+    /// The adapter profile's salted fingerprint of one JSON value, or of a tool result's body.
+    ///
+    /// Prints SHA-256(salt ‖ JCS(value)) in lowercase hex. With --result the input is a whole
+    /// MCP tool result (or a JSON-RPC response carrying one) and the fingerprint covers its
+    /// structuredContent when present, else its content array; which one is said on stderr.
+    /// Exits 1 when the input is not I-JSON or has no body, 2 on a bad salt or I/O error.
+    Fingerprint {
+        /// The salt: exactly 64 hex digits (32 bytes).
+        #[arg(long, value_name = "HEX")]
+        salt: String,
+        /// The input is a tool result: fingerprint its body.
+        #[arg(long)]
+        result: bool,
+        /// The input file, or `-` (default) for stdin.
+        #[arg(value_name = "FILE|-")]
+        file: Option<PathBuf>,
+    },
+    /// The adapter profile's endpoint challenge proof.
+    Challenge {
+        #[command(subcommand)]
+        command: ChallengeCommand,
     },
     /// Merge the findings of sharded campaigns (each shard's corpus directory) into a corpus.
     ///
@@ -295,6 +317,111 @@ enum JwkCommand {
         #[arg(value_name = "JWK.json|-")]
         file: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+enum ChallengeCommand {
+    /// Print the proof: HMAC-SHA256 keyed with the hex SHA-256 of the credential, over the
+    /// challenge hex and the endpoint URL.
+    Prove {
+        #[command(flatten)]
+        inputs: ChallengeInputs,
+    },
+    /// Check a proof in constant time; exit 0 when it matches, 1 when it does not.
+    Verify {
+        #[command(flatten)]
+        inputs: ChallengeInputs,
+        /// The proof to check, 64 hex digits.
+        #[arg(long, value_name = "HEX")]
+        proof: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct ChallengeInputs {
+    /// A file holding the provider credential (one trailing line break is not part of it).
+    #[arg(long, value_name = "FILE")]
+    credential_file: PathBuf,
+    /// The challenge, as the lowercase hex the endpoint sent.
+    #[arg(long, value_name = "HEX")]
+    challenge: String,
+    /// The endpoint URL the proof binds.
+    #[arg(long, value_name = "URL")]
+    endpoint: String,
+}
+
+fn fingerprint(salt: &str, result: bool, file: Option<&Path>) -> ExitCode {
+    let salt = match ekl::Salt::from_hex(salt) {
+        Ok(s) => s,
+        Err(e) => return usage_error(format!("--salt: {e}")),
+    };
+    let input = match read_input(file) {
+        Ok(b) => b,
+        Err(e) => return usage_error(e),
+    };
+    let computed = if result {
+        ekl::result_fingerprint(&salt, &input).map(|(body, fingerprint)| {
+            eprintln!("fingerprint of the result's {}", body.name());
+            fingerprint
+        })
+    } else {
+        ekl::fingerprint(&salt, &input)
+    };
+    match computed {
+        Ok(fingerprint) => {
+            println!("{fingerprint}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error[{}]: {e}", e.kind());
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn challenge(command: ChallengeCommand) -> ExitCode {
+    let (ChallengeCommand::Prove { inputs } | ChallengeCommand::Verify { inputs, .. }) = &command;
+    let credential = match std::fs::read(&inputs.credential_file) {
+        Ok(mut bytes) => {
+            for end in [b'\n', b'\r'] {
+                if bytes.last() == Some(&end) {
+                    bytes.pop();
+                }
+            }
+            bytes
+        }
+        Err(e) => {
+            return usage_error(format!(
+                "cannot read {}: {e}",
+                inputs.credential_file.display()
+            ))
+        }
+    };
+    let (challenge, endpoint) = (&inputs.challenge, &inputs.endpoint);
+    match &command {
+        ChallengeCommand::Prove { .. } => {
+            match ekl::challenge_proof(&credential, challenge, endpoint) {
+                Ok(proof) => {
+                    println!("{proof}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error(format!("error[{}]: {e}", e.kind())),
+            }
+        }
+        ChallengeCommand::Verify { proof, .. } => {
+            match ekl::verify_challenge(&credential, challenge, endpoint, proof) {
+                Ok(()) => {
+                    println!("valid");
+                    ExitCode::SUCCESS
+                }
+                Err(e @ ekl::EklError::ProofMismatch) => {
+                    println!("invalid: {e}");
+                    ExitCode::from(1)
+                }
+                Err(e) => usage_error(format!("error[{}]: {e}", e.kind())),
+            }
+        }
+    }
 }
 
 /// Reads a file, or stdin for `-` or nothing.
@@ -596,6 +723,8 @@ fn main() -> ExitCode {
             }
             Err(e) => usage_error(e),
         },
+        Command::Fingerprint { salt, result, file } => fingerprint(&salt, result, file.as_deref()),
+        Command::Challenge { command } => challenge(command),
         Command::Merge { shards, into } => {
             let into = corpus_dir(into);
             match merge::merge(&shards, &into) {

@@ -20,6 +20,8 @@ pub const ED25519_SCHEMA: &str = "canonfuzz_ed25519_v1";
 pub const JWS_SCHEMA: &str = "canonfuzz_jws_v1";
 /// The schema name of verifiable-mcp response vector files.
 pub const VMCP_SCHEMA: &str = "canonfuzz_vmcp_v1";
+/// The schema name of adapter-profile (fingerprint and challenge proof) vector files.
+pub const EKL_SCHEMA: &str = "canonfuzz_ekl_v1";
 
 /// One vector file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -85,10 +87,11 @@ pub struct Source {
 }
 
 /// What a correct implementation does with a test's input.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Expectation {
     /// Accept, with exactly the expected output.
+    #[default]
     Valid,
     /// Reject, with the expected error kind when one is given.
     Invalid,
@@ -97,7 +100,7 @@ pub enum Expectation {
 }
 
 /// One test.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TestCase {
     /// Unique within the file, from 1.
@@ -158,6 +161,24 @@ pub struct TestCase {
     /// verifiable-mcp: the rules an invalid response breaks, by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failed_rules: Vec<String>,
+    /// Adapter profile: the fingerprint salt, as hex (`input` is the value or tool result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+    /// Adapter profile: for a tool result, the body its fingerprint covers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_body: Option<String>,
+    /// Adapter profile: the provider credential of a challenge proof.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credential: Option<String>,
+    /// Adapter profile: the challenge, as the endpoint sent it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<String>,
+    /// Adapter profile: the endpoint URL the proof binds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// Adapter profile: the proof to check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
     /// For a differential finding: what each implementation did, as the campaign saw it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outcomes: BTreeMap<String, serde_json::Value>,
@@ -177,21 +198,7 @@ impl TestCase {
             input,
             input_hex,
             input_text,
-            expected: None,
-            result: Expectation::Valid,
-            error_kind: None,
-            public_key: None,
-            msg: None,
-            sig: None,
-            token: None,
-            jwks: None,
-            typ: None,
-            jwk: None,
-            response: None,
-            now: None,
-            max_age: None,
-            failed_rules: Vec::new(),
-            outcomes: BTreeMap::new(),
+            ..TestCase::default()
         }
     }
 

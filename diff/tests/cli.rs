@@ -180,3 +180,82 @@ fn jwk_thumbprint_follows_rfc_7638() {
         "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"
     );
 }
+
+/// Seed 000's salt, and its published fingerprints and proof.
+const SEED_SALT: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+#[test]
+fn fingerprints_match_the_adapter_profiles_seed() {
+    let out = canonfuzz(
+        &["fingerprint", "--salt", SEED_SALT],
+        br#"{"min_beds": 3, "area_ref": "loc:ca:dublin"}"#,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c"
+    );
+    let result = br#"{"structuredContent":{"listings":[{"address":"4252 Escudo Ct","price":"1349000.00"}],"next_cursor":null},"content":[{"type":"text","text":"{...}"}],"isError":true,"_meta":{"x":1}}"#;
+    let out = canonfuzz(&["fingerprint", "--salt", SEED_SALT, "--result"], result);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "1a22bbbe0546873ae70004bfdd78ba62541b74cfe70744b98f5ce490dbad6858"
+    );
+    assert!(text(&out.stderr).contains("structuredContent"));
+    let out = canonfuzz(
+        &["fingerprint", "--salt", SEED_SALT],
+        b"{\"a\":1,\n\"a\":2}",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("at line 2, column 1"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = canonfuzz(&["fingerprint", "--salt", "0011"], b"{}");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is 2 bytes"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn challenge_proofs_match_the_adapter_profiles_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let credential = dir.path().join("credential");
+    std::fs::write(&credential, "eklp_example-credential-not-a-real-one\n").unwrap();
+    let challenge = "9f".repeat(32);
+    let args = |verb: &'static str, endpoint: &'static str| -> Vec<String> {
+        [
+            "challenge",
+            verb,
+            "--credential-file",
+            credential.to_str().unwrap(),
+            "--challenge",
+            &challenge,
+            "--endpoint",
+            endpoint,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let run = |args: Vec<String>| {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        canonfuzz(&refs, b"")
+    };
+    let proof = "53d2cef6a77ddb2c0c41485276e84217bb9b878ce200fa1e64c321990d91dd8a";
+    let out = run(args("prove", "https://mcp.example.com/ekl"));
+    assert_eq!(text(&out.stdout).trim(), proof);
+    let mut verify = args("verify", "https://mcp.example.com/ekl");
+    verify.extend(["--proof".to_string(), proof.to_string()]);
+    assert_eq!(run(verify).status.code(), Some(0));
+    let mut wrong = args("verify", "https://mcp.example.com/other");
+    wrong.extend(["--proof".to_string(), proof.to_string()]);
+    let out = run(wrong);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("does not match"));
+}

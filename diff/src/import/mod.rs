@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 pub(crate) mod ed25519;
+mod ekl;
 mod vmcp_envelopes;
 
 use crate::manifest::Manifest;
@@ -29,6 +30,8 @@ pub enum SourceKind {
     EsNumberTies,
     /// The adapter-profile seed (fixed JSON): each case's value and its JCS string.
     EklSeed,
+    /// The adapter-profile seed (fixed JSON): fingerprints, result selection, challenge proof.
+    EklProfile,
     /// Wycheproof's Ed25519 verification vectors (`ed25519_test.json`).
     WycheproofEd25519,
     /// The CCTV Ed25519 edge cases (`ed25519vectors.json`), with their flags.
@@ -48,6 +51,7 @@ impl SourceKind {
             SourceKind::Es6Numbers => "jcs/es6-numbers.json",
             SourceKind::EsNumberTies => "jcs/es-number-ties.json",
             SourceKind::EklSeed => "jcs/ekl-seed-000.json",
+            SourceKind::EklProfile => "ekl/seed-000.json",
             SourceKind::WycheproofEd25519 => "ed25519/wycheproof.json",
             SourceKind::CctvEd25519 => "ed25519/cctv.json",
             SourceKind::SpeccheckEd25519 => "ed25519/speccheck.json",
@@ -354,6 +358,7 @@ pub fn import(
         SourceKind::Es6Numbers => es6_numbers(need()?)?,
         SourceKind::EsNumberTies => es_number_ties(need()?)?,
         SourceKind::EklSeed => ekl_seed(need()?)?,
+        SourceKind::EklProfile => ekl::profile(need()?)?,
         SourceKind::WycheproofEd25519 => ed25519::wycheproof(need()?)?,
         SourceKind::CctvEd25519 => ed25519::cctv(need()?)?,
         SourceKind::SpeccheckEd25519 => ed25519::speccheck(need()?)?,
