@@ -17,6 +17,7 @@
 
 pub mod ed25519;
 pub mod ekl;
+pub mod ink;
 pub mod jcs;
 pub mod jws;
 pub mod vmcp;

@@ -11,7 +11,7 @@ use canonfuzz_core::{ekl, jws, vmcp};
 
 use crate::family::Family;
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
-use crate::published::{VmcpVectors, VMCP_SCHEMA};
+use crate::published::{Published, VMCP_SCHEMA};
 use crate::vector::{
     excerpt, from_hex, Expectation, TestCase, VectorFile, ED25519_SCHEMA, JCS_SCHEMA, JWS_SCHEMA,
 };
@@ -93,8 +93,8 @@ pub fn run_corpus(dir: &Path) -> Report {
                  written; review the change, then run `canonfuzz manifest`",
             );
         }
-        if entry.schema == VMCP_SCHEMA {
-            match VmcpVectors::parse(&bytes) {
+        if entry.schema == VMCP_SCHEMA || entry.schema == crate::ink::INK_SCHEMA {
+            match Published::parse(&bytes) {
                 Some(published) => {
                     for (name, outcome) in published.run() {
                         match outcome {
@@ -105,7 +105,11 @@ pub fn run_corpus(dir: &Path) -> Report {
                         }
                     }
                 }
-                None => report.fail(&entry.path, None, "not a verifiable-mcp test-vector file"),
+                None => report.fail(
+                    &entry.path,
+                    None,
+                    format!("not a {} file any more", entry.schema),
+                ),
             }
             continue;
         }

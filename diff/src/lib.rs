@@ -11,6 +11,7 @@ pub mod fuzzing;
 pub mod gen;
 pub mod impls;
 pub mod import;
+pub mod ink;
 pub mod manifest;
 pub mod merge;
 pub mod mutants;

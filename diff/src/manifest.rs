@@ -104,11 +104,8 @@ impl Manifest {
         for path in vector_paths(dir)? {
             let full = dir.join(&path);
             let bytes = std::fs::read(&full).map_err(|e| format!("{}: {e}", full.display()))?;
-            let (schema, number_of_tests) = match crate::published::VmcpVectors::parse(&bytes) {
-                Some(published) => (
-                    crate::published::VMCP_SCHEMA.to_string(),
-                    published.cases.len(),
-                ),
+            let (schema, number_of_tests) = match crate::published::Published::parse(&bytes) {
+                Some(published) => (published.schema().to_string(), published.count()),
                 None => {
                     let file = VectorFile::read(&full)?;
                     (file.schema.clone(), file.tests().count())

@@ -1,5 +1,5 @@
 //! Readers for protocol corpora kept in the corpus exactly as their projects publish them, and
-//! run as published: the verifiable-mcp test vectors.
+//! run as published: the verifiable-mcp test vectors and INK's conformance corpus.
 
 use canonfuzz_core::jws::Jwks;
 use canonfuzz_core::vmcp::{self, Kind, Served};
@@ -36,6 +36,48 @@ pub struct VmcpCase {
     pub content_text: Option<String>,
     /// The envelope's JWS.
     pub jws: String,
+}
+
+/// A protocol corpus file kept as its project publishes it.
+pub enum Published {
+    /// verifiable-mcp test vectors.
+    Vmcp(VmcpVectors),
+    /// One category of INK's conformance corpus.
+    Ink(crate::ink::InkVectors),
+}
+
+impl Published {
+    /// Reads a file if it is one of the published formats.
+    pub fn parse(bytes: &[u8]) -> Option<Published> {
+        VmcpVectors::parse(bytes)
+            .map(Published::Vmcp)
+            .or_else(|| crate::ink::InkVectors::parse(bytes).map(Published::Ink))
+    }
+
+    /// The schema name the manifest gives the file.
+    pub fn schema(&self) -> &'static str {
+        match self {
+            Published::Vmcp(_) => VMCP_SCHEMA,
+            Published::Ink(_) => crate::ink::INK_SCHEMA,
+        }
+    }
+
+    /// How many cases the file holds.
+    pub fn count(&self) -> usize {
+        match self {
+            Published::Vmcp(v) => v.cases.len(),
+            Published::Ink(v) => v.cases.len(),
+        }
+    }
+
+    /// Runs every case: per case its name and, where the core's decision differs from the
+    /// published one, how.
+    pub fn run(&self) -> Vec<(String, Result<(), String>)> {
+        match self {
+            Published::Vmcp(v) => v.run(),
+            Published::Ink(v) => v.run(),
+        }
+    }
 }
 
 impl VmcpVectors {

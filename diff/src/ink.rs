@@ -1,0 +1,214 @@
+//! INK's conformance corpus (`ink.conformance.v1`), read and run as INK publishes it: one file
+//! per category, each case an input, the decision INK takes (`accept` or `reject`) and, for
+//! some categories, what an accepting decision yields (a canonical principal, string, epoch
+//! milliseconds or leaf hash). Each category maps to one decision of `canonfuzz_core::ink`.
+
+use canonfuzz_core::ink::{checkpoint::Checkpoint, merkle, principal, profile, replay, time};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// The schema name the manifest gives INK's vector files.
+pub const INK_SCHEMA: &str = "ink.conformance.v1";
+
+/// The categories this runner decides.
+pub const CATEGORIES: [&str; 7] = [
+    "jcs-number",
+    "merkle-checkpoint",
+    "merkle-consistency",
+    "merkle-leaf",
+    "principal-normalization",
+    "replay-freshness",
+    "timestamp-validity",
+];
+
+/// One INK vector file.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InkVectors {
+    /// `ink.conformance.v1`.
+    pub format: String,
+    /// The category, which names the decision.
+    pub category: String,
+    /// The cases.
+    pub cases: Vec<InkCase>,
+}
+
+/// One published case.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InkCase {
+    /// The case's id.
+    pub case_id: String,
+    /// Why the case decides as it does.
+    pub description: String,
+    /// The decision's input.
+    pub input: Value,
+    /// `result` (`accept` or `reject`) and what an acceptance yields.
+    pub expect: Map<String, Value>,
+}
+
+fn text<'a>(input: &'a Value, name: &str) -> Result<&'a str, String> {
+    input
+        .get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("the input has no string {name:?}"))
+}
+
+fn size(input: &Value, name: &str) -> Result<u64, String> {
+    input
+        .get(name)
+        .and_then(Value::as_u64)
+        .ok_or_else(|| format!("the input has no size {name:?}"))
+}
+
+fn hashes(input: &Value, name: &str) -> Result<Result<Vec<merkle::Hash>, String>, String> {
+    let list = input
+        .get(name)
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("the input has no list {name:?}"))?;
+    Ok(list
+        .iter()
+        .map(|h| {
+            h.as_str()
+                .ok_or_else(|| "a proof node is not a string".to_string())
+                .and_then(|h| merkle::parse_hash(h, "a proof node").map_err(|e| e.to_string()))
+        })
+        .collect())
+}
+
+/// INK's decision on one input of `category`: `Ok(Ok(yields))` accepts with what the
+/// acceptance yields, `Ok(Err(why))` rejects; `Err` means the case itself is unreadable.
+pub fn decide(category: &str, input: &Value) -> Result<Result<Map<String, Value>, String>, String> {
+    let yields = |pairs: Value| match pairs {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    let refused = |e: canonfuzz_core::ink::InkError| e.to_string();
+    Ok(match category {
+        "timestamp-validity" => time::parse(text(input, "timestamp")?)
+            .map(|ms| yields(json!({ "epochMs": ms })))
+            .map_err(refused),
+        "principal-normalization" => principal::normalize(text(input, "agentId")?)
+            .map(|p| yields(json!({ "canonicalPrincipal": p })))
+            .map_err(refused),
+        "replay-freshness" => {
+            let r = input.get("replay").ok_or("the input has no replay")?;
+            let seen: Vec<&str> = r
+                .get("previouslySeenNonces")
+                .and_then(Value::as_array)
+                .map(|l| l.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            replay::check(
+                text(r, "messageTimestamp")?,
+                text(r, "receiverClock")?,
+                text(r, "nonce")?,
+                seen,
+            )
+            .map(|()| Map::new())
+            .map_err(refused)
+        }
+        "jcs-number" => profile::canonical_body(text(input, "bodyRaw")?.as_bytes())
+            .map(|c| yields(json!({ "canonicalString": String::from_utf8_lossy(&c) })))
+            .map_err(refused),
+        "merkle-leaf" => profile::event_leaf(text(input, "eventRaw")?.as_bytes())
+            .map(|h| yields(json!({ "leafHash": crate::vector::to_hex(&h) })))
+            .map_err(refused),
+        "merkle-checkpoint" => Checkpoint::parse(text(input, "body")?)
+            .map(|c| yields(json!({ "canonicalString": c.to_body() })))
+            .map_err(refused),
+        "merkle-consistency" => {
+            let roots = (
+                merkle::parse_hash(text(input, "firstRoot")?, "firstRoot"),
+                merkle::parse_hash(text(input, "secondRoot")?, "secondRoot"),
+            );
+            match (roots, hashes(input, "proof")?) {
+                ((Ok(first_root), Ok(second_root)), Ok(proof)) => merkle::verify_consistency(
+                    size(input, "first")?,
+                    size(input, "second")?,
+                    &first_root,
+                    &second_root,
+                    &proof,
+                )
+                .map(|()| Map::new())
+                .map_err(refused),
+                ((Err(e), _) | (_, Err(e)), _) => Err(refused(e)),
+                (_, Err(e)) => Err(e),
+            }
+        }
+        other => return Err(format!("category {other:?} has no decision here yet")),
+    })
+}
+
+impl InkVectors {
+    /// Reads a file if it is one.
+    pub fn parse(bytes: &[u8]) -> Option<InkVectors> {
+        serde_json::from_slice::<InkVectors>(bytes)
+            .ok()
+            .filter(|v| v.format == INK_SCHEMA)
+    }
+
+    /// Runs every case; per case its id and, when the decision differs from INK's, how.
+    pub fn run(&self) -> Vec<(String, Result<(), String>)> {
+        self.cases
+            .iter()
+            .map(|case| {
+                let want = case.expect.get("result").and_then(Value::as_str);
+                let outcome = match (decide(&self.category, &case.input), want) {
+                    (Err(e), _) => Err(e),
+                    (Ok(Ok(yields)), Some("accept")) => case
+                        .expect
+                        .iter()
+                        .filter(|(k, _)| *k != "result")
+                        .find(|(k, v)| yields.get(*k) != Some(v))
+                        .map_or(Ok(()), |(k, v)| {
+                            Err(format!(
+                                "INK yields {k} = {v}; the core yields {}",
+                                yields
+                                    .get(k)
+                                    .map_or("nothing".to_string(), Value::to_string)
+                            ))
+                        }),
+                    (Ok(Err(_)), Some("reject")) => Ok(()),
+                    (Ok(Ok(_)), _) => Err(format!(
+                        "INK rejects ({}); the core accepts",
+                        case.description
+                    )),
+                    (Ok(Err(why)), _) => Err(format!("INK accepts; the core rejects: {why}")),
+                };
+                (case.case_id.clone(), outcome)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(category: &str, cases: Value) -> InkVectors {
+        let text = json!({"format": INK_SCHEMA, "category": category, "cases": cases}).to_string();
+        InkVectors::parse(text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_decision_or_yield_that_differs_from_inks_fails_the_case() {
+        let vectors = file(
+            "timestamp-validity",
+            json!([
+                {"caseId": "right", "description": "", "input": {"timestamp": "1970-01-01T00:00:01Z"}, "expect": {"result": "accept", "epochMs": 1000}},
+                {"caseId": "wrong-yield", "description": "", "input": {"timestamp": "1970-01-01T00:00:01Z"}, "expect": {"result": "accept", "epochMs": 1001}},
+                {"caseId": "wrong-decision", "description": "", "input": {"timestamp": "1970-01-01T00:00:01Z"}, "expect": {"result": "reject"}},
+            ]),
+        );
+        let outcomes: Vec<bool> = vectors.run().into_iter().map(|(_, o)| o.is_ok()).collect();
+        assert_eq!(outcomes, [true, false, false]);
+        let unknown = file(
+            "agent-card",
+            json!([{"caseId": "x", "description": "", "input": {}, "expect": {"result": "reject"}}]),
+        );
+        assert!(
+            unknown.run()[0].1.is_err(),
+            "an undecided category never passes"
+        );
+    }
+}
