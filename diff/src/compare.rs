@@ -181,6 +181,22 @@ pub const JWS_POLICIES: [Policy; 10] = [
     },
 ];
 
+/// The Merkle family's registered differences.
+pub const MERKLE_POLICIES: [Policy; 2] = [
+    Policy {
+        id: "empty-prefix",
+        core: Expect::AcceptsWhereOthersRejectAny,
+        applies: gen::merkle::first_size_is_zero,
+        reason: "RFC 9162 §2.1.4 defines consistency for 0 < m < n only; INK's corpus (merkle-consistency, empty-prefix-accepts) takes the empty tree as a prefix of every tree, with the empty tree's root and an empty proof, which libraries that follow the RFC's range refuse",
+    },
+    Policy {
+        id: "safe-integer-sizes",
+        core: Expect::Rejects("size"),
+        applies: gen::merkle::size_past_safe_integers,
+        reason: "INK bounds tree sizes to 2^53 - 1 so that a JavaScript implementation reads the same number (merkle-consistency, second-above-safe-integer-rejects); libraries with 64-bit sizes go on",
+    },
+];
+
 /// The kind of a rejection, `None` for other outcomes.
 fn rejection(outcome: &Outcome) -> Option<&str> {
     match outcome {

@@ -150,6 +150,7 @@ pub fn run_corpus(dir: &Path) -> Report {
                 Family::Jws => check_jws(test),
                 Family::Vmcp => check_vmcp(test),
                 Family::Ekl => check_ekl(test),
+                Family::Merkle => check_merkle(test),
             };
             match checked {
                 Ok(()) => report.passed += 1,
@@ -462,6 +463,38 @@ pub fn check_ekl(test: &TestCase) -> Result<(), String> {
             "{comment}\n    expected: {}\n    got:      error[{}] {e}",
             want.map(String::as_str).unwrap_or("(nothing)"),
             e.kind()
+        )),
+    }
+}
+
+/// Runs one Merkle test: the core's root (its hex) or proof verdict (`valid`) must be the
+/// test's expected output, or its rejection the test's error kind.
+pub fn check_merkle(test: &TestCase) -> Result<(), String> {
+    use crate::impls::Implementation;
+    let input = test.input_bytes()?;
+    let outcome = crate::impls::merkle::core()
+        .run_batch(&[&input])
+        .pop()
+        .unwrap_or(crate::outcome::Outcome::Unsupported);
+    let comment = &test.comment;
+    let want = test.expected.as_deref().unwrap_or_default();
+    match (&outcome, test.result) {
+        (crate::outcome::Outcome::Ok(got), Expectation::Valid | Expectation::Acceptable)
+            if got == want.as_bytes() =>
+        {
+            Ok(())
+        }
+        (
+            crate::outcome::Outcome::Rejected(kind),
+            Expectation::Invalid | Expectation::Acceptable,
+        ) if test.error_kind.as_ref().is_none_or(|k| k == kind) => Ok(()),
+        _ => Err(format!(
+            "{comment}\n    expected: {}\n    got:      {outcome}",
+            match test.result {
+                Expectation::Invalid =>
+                    format!("error[{}]", test.error_kind.as_deref().unwrap_or("any")),
+                _ => want.to_string(),
+            }
         )),
     }
 }

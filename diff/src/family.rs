@@ -3,10 +3,12 @@
 //! which group's answer stands in when there is no consensus, and where the core departs from
 //! the others on purpose.
 
-use crate::compare::{Policy, ED25519_POLICIES, JCS_POLICIES, JWS_POLICIES};
+use crate::compare::{Policy, ED25519_POLICIES, JCS_POLICIES, JWS_POLICIES, MERKLE_POLICIES};
 use crate::gen::{self, Category};
 use crate::impls::{self, Implementation};
-use crate::vector::{ED25519_SCHEMA, EKL_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, VMCP_SCHEMA};
+use crate::vector::{
+    ED25519_SCHEMA, EKL_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, MERKLE_SCHEMA, VMCP_SCHEMA,
+};
 
 /// A kind of input, its vector files and (for some) its campaign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,6 +23,8 @@ pub enum Family {
     Vmcp,
     /// `canonfuzz_ekl_v1`: the adapter profile's fingerprints and challenge proofs.
     Ekl,
+    /// `canonfuzz_merkle_v1`: RFC 9162 tree roots, inclusion and consistency proofs.
+    Merkle,
 }
 
 /// What a family's differential campaign is made of.
@@ -61,14 +65,24 @@ static JWS: Campaign = Campaign {
     reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
 };
 
+static MERKLE: Campaign = Campaign {
+    generate: gen::merkle::case,
+    implementations: impls::merkle,
+    policies: &MERKLE_POLICIES,
+    reference_group: "ct-merkle",
+    reference_reason:
+        "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
+};
+
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Jcs,
         Family::Ed25519,
         Family::Jws,
         Family::Vmcp,
         Family::Ekl,
+        Family::Merkle,
     ];
 
     /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
@@ -79,6 +93,7 @@ impl Family {
             Family::Jws => "jws",
             Family::Vmcp => "vmcp",
             Family::Ekl => "ekl",
+            Family::Merkle => "merkle",
         }
     }
 
@@ -95,6 +110,7 @@ impl Family {
             Family::Jws => JWS_SCHEMA,
             Family::Vmcp => VMCP_SCHEMA,
             Family::Ekl => EKL_SCHEMA,
+            Family::Merkle => MERKLE_SCHEMA,
         }
     }
 
@@ -109,6 +125,7 @@ impl Family {
             Family::Jcs => Some(&JCS),
             Family::Ed25519 => Some(&ED25519),
             Family::Jws => Some(&JWS),
+            Family::Merkle => Some(&MERKLE),
             Family::Vmcp | Family::Ekl => None,
         }
     }

@@ -49,6 +49,12 @@ fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(O
                     answer_of(&|s| s.group == campaign.reference_group)
                         .or_else(|| answer_of(&|s| s.name != CORE))
                         .map(|(name, o)| (o, format!("{why}; output as {name} writes it")))
+                        .or_else(|| {
+                            // No one else accepts; a verdict-only answer is the policy's own.
+                            answer_of(&|s| s.name == CORE)
+                                .filter(|(_, o)| *o == Outcome::Ok(crate::outcome::VALID.to_vec()))
+                                .map(|(_, o)| (o, format!("{why}; the policy's verdict")))
+                        })
                 }
             }
         }
@@ -216,6 +222,11 @@ fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Op
             test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
             test
         }
+        Family::Merkle => {
+            let mut test = TestCase::with_input(1, comment, input);
+            test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
+            test
+        }
         Family::Vmcp | Family::Ekl => return None,
     };
     match valid {
@@ -278,6 +289,7 @@ pub fn write_vector(
     let (algorithm, group_kind) = match family {
         Family::Jcs => ("JCS", "JcsCanonicalize"),
         Family::Ed25519 => ("Ed25519", "Ed25519Verify"),
+        Family::Merkle => ("Merkle", "MerkleVerify"),
         Family::Jws | Family::Vmcp | Family::Ekl => ("JWS", "JwsVerify"),
     };
     let file = VectorFile {

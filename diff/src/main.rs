@@ -88,9 +88,9 @@ enum Command {
     /// differs only by registered policy, 1 when the core has a new divergence, 2 when the
     /// harness itself failed.
     Diff {
-        /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers) or jws
-        /// (compact JWS verifiers).
-        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws"])]
+        /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
+        /// (compact JWS verifiers) or merkle (RFC 9162 roots and proofs).
+        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws", "merkle"])]
         family: String,
         /// Number of cases to run (default 100,000 when --duration is not given either).
         #[arg(long, value_name = "N")]

@@ -11,11 +11,12 @@ use crate::manifest::Manifest;
 use crate::vector::{write_atomically, VectorFile};
 
 /// The directories merged, relative to a corpus.
-const MERGED: [&str; 4] = [
+const MERGED: [&str; 5] = [
     "jcs/findings",
     "jcs/regressions",
     "ed25519/findings",
     "jws/findings",
+    "merkle/findings",
 ];
 
 /// The case index a campaign vector records in its source (`..., case N`); other vectors

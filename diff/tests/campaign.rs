@@ -93,8 +93,12 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
 }
 
 #[test]
-fn signature_campaigns_save_vectors_that_the_corpus_replays() {
-    for (family, policy) in [("ed25519", "strict-ed25519"), ("jws", "b64-refused")] {
+fn every_family_saves_vectors_that_the_corpus_replays() {
+    for (family, policy, implementations) in [
+        ("ed25519", "strict-ed25519", 9),
+        ("jws", "b64-refused", 10),
+        ("merkle", "empty-prefix", 3),
+    ] {
         let corpus = corpus_copy();
         let summary_path = corpus.path().join("summary.out");
         let out = canonfuzz(&[
@@ -116,6 +120,11 @@ fn signature_campaigns_save_vectors_that_the_corpus_replays() {
         assert!(
             summary["missing"].as_array().unwrap().is_empty(),
             "{summary}"
+        );
+        assert_eq!(
+            summary["implementations"].as_array().unwrap().len(),
+            implementations,
+            "{family}"
         );
         let findings = summary["findings"].as_array().unwrap();
         assert!(

@@ -5,7 +5,8 @@ command line, one JSON answer line per input, in order:
                                             reasons are not compared
   {"unsupported": true}  the line is not an input of the library's family
 JCS libraries read a JSON text per line (the `canonfuzz canon --jsonl` protocol); Ed25519
-verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}."""
+verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}; Merkle trees an
+{"op": "root" | "inclusion" | ...} case (RFC 9162 audit paths, hashes in hex)."""
 
 import json
 import os
@@ -36,6 +37,8 @@ def verdict(check, fields):
             return {"unsupported": True}
         try:
             return {"ok": check(c)}
+        except Unsupported:
+            return {"unsupported": True}
         except Exception as e:  # every library's refusals, whatever their type
             return error("rejected", f"{type(e).__name__}: {e}")
 
@@ -76,6 +79,36 @@ def joserfc(c):
     return result.payload.decode("utf-8")
 
 
+def pymerkle(c):
+    """Roots, and RFC 9162 audit paths checked by pymerkle's own path layout: its inclusion
+    path is the leaf hash followed by the audit path, bottom up. Consistency proofs have
+    another shape in pymerkle, so those cases are unsupported."""
+    from pymerkle import InmemoryTree
+    from pymerkle.core import _inclusion_path_layout
+    from pymerkle.hasher import MerkleHasher
+    from pymerkle.proof import InclusionProof
+
+    if c["op"] == "root":
+        tree = InmemoryTree(algorithm="sha256")
+        for leaf in c["leaves"]:
+            tree.append_entry(bytes.fromhex(leaf))
+        return tree.get_root().hex()
+    if c["op"] != "inclusion":
+        raise Unsupported()
+    index, size = c["index"], c["size"]
+    leaf = MerkleHasher("sha256").hash_buff(bytes.fromhex(c["leaf"]))
+    if not 0 <= index < size:
+        raise ValueError("index out of range")
+    rule, _ = _inclusion_path_layout(index + 1, size)
+    path = [leaf] + [bytes.fromhex(h) for h in c["proof"]]
+    InclusionProof("sha256", True, size, index + 1, rule, path).verify(leaf, bytes.fromhex(c["root"]))
+    return "valid"
+
+
+class Unsupported(Exception):
+    """The library cannot be asked this question."""
+
+
 def load(library):
     if library == "rfc8785":
         import rfc8785
@@ -88,6 +121,7 @@ def load(library):
     verifiers = {"pynacl": (pynacl, ("key", "msg", "sig"))}
     for name, check in (("jwcrypto", jwcrypto), ("pyjwt", pyjwt), ("joserfc", joserfc)):
         verifiers[name] = (check, ("jwk", "token"))
+    verifiers["pymerkle"] = (pymerkle, ("op",))
     if library in verifiers:
         check, fields = verifiers[library]
         return verdict(check, fields)

@@ -5,6 +5,7 @@
 
 pub mod ed25519;
 pub mod jws;
+pub mod merkle;
 mod mutate;
 mod numbers;
 mod strings;
@@ -80,11 +81,17 @@ pub enum Category {
     Keys,
     /// JWS: signature variants.
     JwsSignatures,
+    /// Merkle: a tree's root.
+    MerkleRoot,
+    /// Merkle: inclusion proofs, honest and bent.
+    MerkleInclusion,
+    /// Merkle: consistency proofs, honest and bent.
+    MerkleConsistency,
 }
 
 impl Category {
     /// Every category, in report order.
-    pub const ALL: [Category; 14] = [
+    pub const ALL: [Category; 17] = [
         Category::Numbers,
         Category::Ordering,
         Category::Escapes,
@@ -99,6 +106,9 @@ impl Category {
         Category::Headers,
         Category::Keys,
         Category::JwsSignatures,
+        Category::MerkleRoot,
+        Category::MerkleInclusion,
+        Category::MerkleConsistency,
     ];
 
     /// A stable lowercase name.
@@ -118,6 +128,9 @@ impl Category {
             Category::Headers => "headers",
             Category::Keys => "keys",
             Category::JwsSignatures => "jws_signatures",
+            Category::MerkleRoot => "merkle_root",
+            Category::MerkleInclusion => "merkle_inclusion",
+            Category::MerkleConsistency => "merkle_consistency",
         }
     }
 
@@ -144,6 +157,11 @@ impl Category {
             }
             Category::Keys => "A key variant: x length, crv, kty, alg, use, key_ops, weak keys.",
             Category::JwsSignatures => "A signature variant: S >= L, small-order R, wrong lengths.",
+            Category::MerkleRoot => "The root of a random tree.",
+            Category::MerkleInclusion => "An inclusion proof from a random tree, honest or bent.",
+            Category::MerkleConsistency => {
+                "A consistency proof from a random tree, honest or bent."
+            }
         }
     }
 

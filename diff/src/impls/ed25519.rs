@@ -5,10 +5,7 @@
 
 use super::in_process::{other, verdict, InProcess};
 use crate::gen::ed25519::Ed25519Case;
-use crate::outcome::Outcome;
-
-/// What an accepted signature answers.
-pub const VALID: &[u8] = b"valid";
+use crate::outcome::{Outcome, VALID};
 
 /// The independence group of verifiers on curve25519-dalek.
 pub const DALEK_GROUP: &str = "curve25519-dalek";

@@ -7,6 +7,7 @@ mod core;
 pub mod ed25519;
 pub mod in_process;
 pub mod jws;
+pub mod merkle;
 mod rust;
 pub mod worker;
 
@@ -87,6 +88,15 @@ pub fn jws() -> Vec<Box<dyn Implementation>> {
         Box::new(worker::python("jwcrypto", "jwcrypto", "jwcrypto")),
         Box::new(worker::python("pyjwt", "pyjwt", "pyjwt")),
         Box::new(worker::python("joserfc", "joserfc", "joserfc")),
+    ]
+}
+
+/// Every Merkle tree and proof verifier, the core first.
+pub fn merkle() -> Vec<Box<dyn Implementation>> {
+    vec![
+        Box::new(merkle::core()),
+        Box::new(merkle::ct_merkle()),
+        Box::new(worker::python("pymerkle", "pymerkle", "pymerkle")),
     ]
 }
 

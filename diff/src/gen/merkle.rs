@@ -1,0 +1,372 @@
+//! Merkle cases (RFC 9162 §2.1): a random tree's root, and inclusion and consistency proofs
+//! built honestly from random trees, then bent — a node flipped, dropped, added or moved, the
+//! index or sizes off by one or swapped, the empty tree, sizes past the safe-integer range.
+//!
+//! The proofs are built here by RFC 9162's PATH and SUBPROOF definitions over the whole tree,
+//! not by the core, whose verifier is what the campaign tests.
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::{Category, Rng};
+use crate::vector::{from_hex, to_hex};
+
+/// A SHA-256 digest.
+pub type Hash = [u8; 32];
+
+/// One Merkle question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MerkleCase {
+    /// The root of the tree over these leaves' data.
+    Root {
+        /// Each leaf's data.
+        leaves: Vec<Vec<u8>>,
+    },
+    /// Whether `leaf` (its data) is at `index` in the tree of `size` leaves with `root`.
+    Inclusion {
+        /// The leaf index, from 0.
+        index: u64,
+        /// The tree size.
+        size: u64,
+        /// The leaf's data.
+        leaf: Vec<u8>,
+        /// The audit path.
+        proof: Vec<Vec<u8>>,
+        /// The claimed root.
+        root: Vec<u8>,
+    },
+    /// Whether the tree of `first` leaves is a prefix of the tree of `second` leaves.
+    Consistency {
+        /// The earlier size.
+        first: u64,
+        /// The later size.
+        second: u64,
+        /// The earlier root.
+        first_root: Vec<u8>,
+        /// The later root.
+        second_root: Vec<u8>,
+        /// The consistency proof.
+        proof: Vec<Vec<u8>>,
+    },
+}
+
+fn hexes(list: &[Vec<u8>]) -> Vec<String> {
+    list.iter().map(|h| to_hex(h)).collect()
+}
+
+impl MerkleCase {
+    /// The case as a campaign input: one JSON line, hashes and data in hex.
+    pub fn encode(&self) -> Vec<u8> {
+        let value = match self {
+            MerkleCase::Root { leaves } => json!({"op": "root", "leaves": hexes(leaves)}),
+            MerkleCase::Inclusion {
+                index,
+                size,
+                leaf,
+                proof,
+                root,
+            } => json!({"op": "inclusion", "index": index, "size": size, "leaf": to_hex(leaf),
+                "proof": hexes(proof), "root": to_hex(root)}),
+            MerkleCase::Consistency {
+                first,
+                second,
+                first_root,
+                second_root,
+                proof,
+            } => json!({"op": "consistency", "first": first, "second": second,
+                "firstRoot": to_hex(first_root), "secondRoot": to_hex(second_root),
+                "proof": hexes(proof)}),
+        };
+        value.to_string().into_bytes()
+    }
+
+    /// Reads a campaign input back; `None` when it is not one.
+    pub fn parse(input: &[u8]) -> Option<MerkleCase> {
+        let v: Value = serde_json::from_slice(input).ok()?;
+        let hex = |name: &str| from_hex(v.get(name)?.as_str()?).ok();
+        let list = |name: &str| -> Option<Vec<Vec<u8>>> {
+            v.get(name)?
+                .as_array()?
+                .iter()
+                .map(|h| from_hex(h.as_str()?).ok())
+                .collect()
+        };
+        let num = |name: &str| v.get(name)?.as_u64();
+        match v.get("op")?.as_str()? {
+            "root" => Some(MerkleCase::Root {
+                leaves: list("leaves")?,
+            }),
+            "inclusion" => Some(MerkleCase::Inclusion {
+                index: num("index")?,
+                size: num("size")?,
+                leaf: hex("leaf")?,
+                proof: list("proof")?,
+                root: hex("root")?,
+            }),
+            "consistency" => Some(MerkleCase::Consistency {
+                first: num("first")?,
+                second: num("second")?,
+                first_root: hex("firstRoot")?,
+                second_root: hex("secondRoot")?,
+                proof: list("proof")?,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a consistency case starts from the empty tree.
+pub fn first_size_is_zero(input: &[u8]) -> bool {
+    matches!(
+        MerkleCase::parse(input),
+        Some(MerkleCase::Consistency { first: 0, .. })
+    )
+}
+
+/// Whether a case names a size or index past 2^53 - 1.
+pub fn size_past_safe_integers(input: &[u8]) -> bool {
+    const MAX: u64 = (1 << 53) - 1;
+    match MerkleCase::parse(input) {
+        Some(MerkleCase::Inclusion { index, size, .. }) => index > MAX || size > MAX,
+        Some(MerkleCase::Consistency { first, second, .. }) => first > MAX || second > MAX,
+        _ => false,
+    }
+}
+
+fn leaf_hash(data: &[u8]) -> Hash {
+    Sha256::new()
+        .chain_update([0])
+        .chain_update(data)
+        .finalize()
+        .into()
+}
+
+fn node_hash(l: &Hash, r: &Hash) -> Hash {
+    Sha256::new()
+        .chain_update([1])
+        .chain_update(l)
+        .chain_update(r)
+        .finalize()
+        .into()
+}
+
+/// The largest power of two below `n` (n ≥ 2).
+fn split(n: usize) -> usize {
+    1 << (usize::BITS - 1 - (n - 1).leading_zeros())
+}
+
+/// MTH of RFC 9162 §2.1.1, by its definition.
+fn mth(leaves: &[Hash]) -> Hash {
+    match leaves {
+        [] => Sha256::digest([]).into(),
+        [one] => *one,
+        _ => {
+            let k = split(leaves.len());
+            node_hash(&mth(&leaves[..k]), &mth(&leaves[k..]))
+        }
+    }
+}
+
+/// PATH(m, D[n]) of RFC 9162 §2.1.3.1.
+fn path(m: usize, leaves: &[Hash]) -> Vec<Hash> {
+    if leaves.len() <= 1 {
+        return Vec::new();
+    }
+    let k = split(leaves.len());
+    let (mut out, sibling) = if m < k {
+        (path(m, &leaves[..k]), mth(&leaves[k..]))
+    } else {
+        (path(m - k, &leaves[k..]), mth(&leaves[..k]))
+    };
+    out.push(sibling);
+    out
+}
+
+/// SUBPROOF(m, D[n], b) of RFC 9162 §2.1.4.1.
+fn subproof(m: usize, leaves: &[Hash], complete: bool) -> Vec<Hash> {
+    let n = leaves.len();
+    if m == n {
+        return if complete {
+            Vec::new()
+        } else {
+            vec![mth(leaves)]
+        };
+    }
+    let k = split(n);
+    let (mut out, sibling) = if m <= k {
+        (subproof(m, &leaves[..k], complete), mth(&leaves[k..]))
+    } else {
+        (subproof(m - k, &leaves[k..], false), mth(&leaves[..k]))
+    };
+    out.push(sibling);
+    out
+}
+
+fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
+    match rng.below(5) {
+        0 if !proof.is_empty() => {
+            let i = rng.below(proof.len());
+            if let Some(byte) = proof.get_mut(i).and_then(|h| h.get_mut(rng.below(32))) {
+                *byte ^= 1 << rng.below(8);
+            }
+        }
+        1 if !proof.is_empty() => {
+            proof.remove(rng.below(proof.len()));
+        }
+        2 => {
+            let i = rng.below(proof.len() + 1);
+            proof.insert(i, leaf_hash(&rng.next_u64().to_le_bytes()).to_vec());
+        }
+        3 if proof.len() >= 2 => {
+            let (a, b) = (rng.below(proof.len()), rng.below(proof.len()));
+            proof.swap(a, b);
+        }
+        _ => {
+            if let Some(h) = proof.last_mut() {
+                h.truncate(31);
+            }
+        }
+    }
+}
+
+/// Sizes and indices bent: off by one, swapped, or past the safe-integer range.
+fn bend_number(rng: &mut Rng, n: u64) -> u64 {
+    match rng.below(4) {
+        0 => n + 1,
+        1 => n.saturating_sub(1),
+        2 => (1 << 53) + rng.below(3) as u64,
+        _ => 0,
+    }
+}
+
+/// The input for case `index` of a Merkle campaign with `seed`.
+pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
+    let mut rng = Rng::for_case(seed, index);
+    let largest = if rng.chance(80) { 20 } else { 70 };
+    let size = 1 + rng.below(largest);
+    let data: Vec<Vec<u8>> = (0..size)
+        .map(|i| {
+            let mut d = vec![i as u8];
+            d.extend((0..rng.below(6)).map(|_| rng.next_u64() as u8));
+            d
+        })
+        .collect();
+    let leaves: Vec<Hash> = data.iter().map(|d| leaf_hash(d)).collect();
+    let bent = rng.chance(55);
+    let (category, case) = match rng.below(10) {
+        0..=1 => (
+            Category::MerkleRoot,
+            MerkleCase::Root {
+                leaves: if rng.chance(10) { Vec::new() } else { data },
+            },
+        ),
+        2..=5 => {
+            let m = rng.below(size);
+            let mut case = MerkleCase::Inclusion {
+                index: m as u64,
+                size: size as u64,
+                leaf: data.get(m).cloned().unwrap_or_default(),
+                proof: path(m, &leaves).iter().map(|h| h.to_vec()).collect(),
+                root: mth(&leaves).to_vec(),
+            };
+            if let (
+                true,
+                MerkleCase::Inclusion {
+                    index,
+                    size,
+                    proof,
+                    leaf,
+                    ..
+                },
+            ) = (bent, &mut case)
+            {
+                match rng.below(4) {
+                    0 => *index = bend_number(&mut rng, *index),
+                    1 => *size = bend_number(&mut rng, *size),
+                    2 => leaf.push(0),
+                    _ => bend_proof(&mut rng, proof),
+                }
+            }
+            (Category::MerkleInclusion, case)
+        }
+        _ => {
+            let m = if rng.chance(10) {
+                0
+            } else {
+                1 + rng.below(size)
+            };
+            let proof = if m == 0 {
+                Vec::new()
+            } else {
+                subproof(m, &leaves, true)
+            };
+            let mut case = MerkleCase::Consistency {
+                first: m as u64,
+                second: size as u64,
+                first_root: mth(&leaves[..m]).to_vec(),
+                second_root: mth(&leaves).to_vec(),
+                proof: proof.iter().map(|h| h.to_vec()).collect(),
+            };
+            if let (
+                true,
+                MerkleCase::Consistency {
+                    first,
+                    second,
+                    first_root,
+                    proof,
+                    ..
+                },
+            ) = (bent, &mut case)
+            {
+                match rng.below(5) {
+                    0 => *first = bend_number(&mut rng, *first),
+                    1 => *second = bend_number(&mut rng, *second),
+                    2 => std::mem::swap(first, second),
+                    3 => {
+                        if let Some(b) = first_root.first_mut() {
+                            *b ^= 1;
+                        }
+                    }
+                    _ => bend_proof(&mut rng, proof),
+                }
+            }
+            (Category::MerkleConsistency, case)
+        }
+    };
+    (category, case.encode())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_op_is_generated_and_round_trips() {
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..500 {
+            let (category, input) = case(1, i);
+            let c = MerkleCase::parse(&input).unwrap();
+            assert_eq!(MerkleCase::parse(&c.encode()), Some(c));
+            seen.insert(category);
+        }
+        assert_eq!(seen.len(), 3);
+    }
+
+    #[test]
+    fn paths_and_proofs_match_rfc_9162s_worked_example() {
+        // RFC 9162 §2.1.5: seven leaves d0..d6; a..f and j are their leaf hashes, g = (a,b),
+        // h = (c,d), i = (e,f), k = (g,h), l = (i,j).
+        let d: Vec<Hash> = (0..7u8).map(|i| leaf_hash(&[i])).collect();
+        let (a, b, c, dd, e, f, j) = (d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
+        let (g, h, i) = (node_hash(&a, &b), node_hash(&c, &dd), node_hash(&e, &f));
+        let (k, l) = (node_hash(&g, &h), node_hash(&i, &j));
+        assert_eq!(mth(&d), node_hash(&k, &l));
+        assert_eq!(path(0, &d), vec![b, h, l]);
+        assert_eq!(path(3, &d), vec![c, g, l]);
+        assert_eq!(path(4, &d), vec![f, j, k]);
+        assert_eq!(path(6, &d), vec![i, k]);
+        assert_eq!(subproof(3, &d, true), vec![c, dd, g, l]);
+        assert_eq!(subproof(4, &d, true), vec![l]);
+        assert_eq!(subproof(6, &d, true), vec![i, j, k]);
+    }
+}
