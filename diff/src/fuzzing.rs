@@ -15,7 +15,15 @@ use crate::compare::{evaluate_with_quorum, Verdict};
 use crate::family::Family;
 
 /// The fuzz targets.
-pub const TARGETS: [&str; 5] = ["jcs", "jcs_diff", "serde_json_parse", "jws", "vmcp"];
+pub const TARGETS: [&str; 7] = [
+    "jcs",
+    "jcs_diff",
+    "serde_json_parse",
+    "jws",
+    "vmcp",
+    "merkle",
+    "ekl",
+];
 
 /// The key set the `jws` and `vmcp` targets verify against: the published verifiable-mcp
 /// test key, so seeds from its vectors reach the signature check.
@@ -111,7 +119,77 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
             write("vmcp", response.to_string().as_bytes())?;
         }
     }
+    for index in 0..256 {
+        write("merkle", &crate::gen::merkle::case(1, index).1)?;
+    }
+    for entry in manifest.files_of(crate::vector::EKL_SCHEMA) {
+        let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
+        for test in file.tests() {
+            if let Some(input) = &test.input {
+                write("ekl", input.as_bytes())?;
+            }
+        }
+    }
     Ok(count)
+}
+
+/// The salt every `ekl` input is fingerprinted with; the input is the document.
+const EKL_SALT: [u8; 32] = [0x5a; 32];
+
+/// Fingerprints `data` as a value and as a tool result: neither may panic, and a result's
+/// fingerprint must equal the fingerprint of its body taken out by a JSON parser and
+/// canonicalized on its own — the core cuts the body from the whole's canonical form.
+pub fn ekl_check(data: &[u8]) -> Result<(), String> {
+    use canonfuzz_core::ekl;
+    let salt = ekl::Salt::from_hex(&crate::vector::to_hex(&EKL_SALT))
+        .map_err(|e| format!("the fuzz salt is unusable: {e}"))?;
+    let as_value = ekl::fingerprint(&salt, data);
+    let Ok((body, from_result)) = ekl::result_fingerprint(&salt, data) else {
+        return Ok(());
+    };
+    if as_value.is_err() {
+        return Err(
+            "a result fingerprints, but the same text is not a fingerprintable value".into(),
+        );
+    }
+    let parsed: serde_json::Value =
+        serde_json::from_slice(data).map_err(|e| format!("serde_json refuses it: {e}"))?;
+    let holder = parsed
+        .get(body.name())
+        .or_else(|| parsed.get("result").and_then(|r| r.get(body.name())))
+        .ok_or("the body named is not in the document")?;
+    let alone = ekl::fingerprint(&salt, holder.to_string().as_bytes())
+        .map_err(|e| format!("the body alone does not fingerprint: {e}"))?;
+    if alone == from_result {
+        Ok(())
+    } else {
+        Err(format!(
+            "the {} fingerprint differs from the body's own: {from_result} vs {alone}",
+            body.name()
+        ))
+    }
+}
+
+/// Compares the core's Merkle verdicts with ct-merkle's on `data` (a Merkle case); returns the
+/// signature when they differ in a way no registered policy explains.
+pub fn merkle_check(data: &[u8]) -> Result<(), String> {
+    static HARNESS: OnceLock<Harness> = OnceLock::new();
+    let harness = HARNESS.get_or_init(|| {
+        Harness::with(
+            Family::Merkle,
+            vec![
+                Box::new(crate::impls::merkle::core()),
+                Box::new(crate::impls::merkle::ct_merkle()),
+            ],
+        )
+    });
+    let outcomes = harness.outcomes(&[data]).pop().unwrap_or_default();
+    let evaluation = evaluate_with_quorum(Family::Merkle, data, harness.members(), &outcomes, 1);
+    if evaluation.verdict == Verdict::CoreDiverges {
+        Err(evaluation.signature)
+    } else {
+        Ok(())
+    }
 }
 
 /// The in-process implementations the `jcs_diff` target compares the core with.

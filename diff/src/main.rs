@@ -743,7 +743,7 @@ fn main() -> ExitCode {
             match fuzzing::write_seeds(&corpus_dir(corpus), &out) {
                 Ok(n) => {
                     println!(
-                        "wrote seeds from {n} documents and every JWS and verifiable-mcp vector for {} into {}",
+                        "wrote seeds from {n} documents, every JWS, verifiable-mcp and adapter-profile vector and 256 Merkle cases for {} into {}",
                         fuzzing::TARGETS.join(", "),
                         out.display()
                     );

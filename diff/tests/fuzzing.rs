@@ -36,6 +36,39 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
         0,
         "jcs_diff seeds start with the document marker"
     );
+    // Every merkle and ekl seed passes its target's check, so a fuzzer starts from inputs the
+    // check accepts and only a real violation stops it.
+    for (target, check) in [
+        (
+            "merkle",
+            canonfuzz_diff::fuzzing::merkle_check as fn(&[u8]) -> Result<(), String>,
+        ),
+        ("ekl", canonfuzz_diff::fuzzing::ekl_check),
+    ] {
+        assert!(count(target) > 10, "{target}");
+        for entry in std::fs::read_dir(out.path().join(target)).unwrap() {
+            let data = std::fs::read(entry.unwrap().path()).unwrap();
+            assert_eq!(
+                check(&data),
+                Ok(()),
+                "{target}: {}",
+                String::from_utf8_lossy(&data)
+            );
+        }
+    }
+}
+
+#[test]
+fn the_ekl_check_passes_results_whose_body_fingerprints_alike() {
+    // A body whose own fingerprint differs from the result's would be a slicing bug; a body
+    // that is fine passes. (The check compares against serde_json's reading of the body.)
+    assert_eq!(
+        canonfuzz_diff::fuzzing::ekl_check(
+            br#"{"content":[{"type":"text","text":"x"}],"isError":true}"#
+        ),
+        Ok(())
+    );
+    assert_eq!(canonfuzz_diff::fuzzing::ekl_check(b"[1,2]"), Ok(()));
 }
 
 #[test]
