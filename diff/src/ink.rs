@@ -3,7 +3,9 @@
 //! some categories, what an accepting decision yields (a canonical principal, string, epoch
 //! milliseconds or leaf hash). Each category maps to one decision of `canonfuzz_core::ink`.
 
-use canonfuzz_core::ink::{checkpoint::Checkpoint, merkle, principal, profile, replay, time};
+use canonfuzz_core::ink::{
+    checkpoint::Checkpoint, merkle, principal, profile, replay, request, time, InkError,
+};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -11,13 +13,15 @@ use serde_json::{json, Map, Value};
 pub const INK_SCHEMA: &str = "ink.conformance.v1";
 
 /// The categories this runner decides.
-pub const CATEGORIES: [&str; 7] = [
+pub const CATEGORIES: [&str; 9] = [
     "jcs-number",
+    "key-rotation",
     "merkle-checkpoint",
     "merkle-consistency",
     "merkle-leaf",
     "principal-normalization",
     "replay-freshness",
+    "signature-base",
     "timestamp-validity",
 ];
 
@@ -76,15 +80,50 @@ fn hashes(input: &Value, name: &str) -> Result<Result<Vec<merkle::Hash>, String>
         .collect())
 }
 
+/// The signature base of a case's `signInput` and the signature.
+fn signed(input: &Value) -> Result<Result<(Vec<u8>, String, String), InkError>, String> {
+    let s = input.get("signInput").ok_or("the input has no signInput")?;
+    let body = s.get("body").ok_or("the signInput has no body")?.to_string();
+    let timestamp = text(s, "timestamp")?.to_string();
+    let base = request::signature_base(&request::SignInput {
+        method: text(s, "method")?,
+        path: text(s, "path")?,
+        recipient_did: text(s, "recipientDid")?,
+        body: body.as_bytes(),
+        timestamp: &timestamp,
+    });
+    Ok(base.map(|b| (b, text(input, "signature").unwrap_or_default().to_string(), timestamp)))
+}
+
 /// INK's decision on one input of `category`: `Ok(Ok(yields))` accepts with what the
 /// acceptance yields, `Ok(Err(why))` rejects; `Err` means the case itself is unreadable.
-pub fn decide(category: &str, input: &Value) -> Result<Result<Map<String, Value>, String>, String> {
+pub fn decide(category: &str, input: &Value) -> Result<Result<Map<String, Value>, InkError>, String> {
     let yields = |pairs: Value| match pairs {
         Value::Object(map) => map,
         _ => Map::new(),
     };
-    let refused = |e: canonfuzz_core::ink::InkError| e.to_string();
+    let refused = |e: InkError| e;
     Ok(match category {
+        "signature-base" => signed(input)?.and_then(|(base, signature, _)| {
+            let key = request::public_key(text(input, "publicKeyHex").unwrap_or_default())?;
+            request::verify(&base, &signature, &key).map(|()| Map::new())
+        }),
+        "key-rotation" => signed(input)?.and_then(|(base, signature, timestamp)| {
+            let keys = input
+                .get("keys")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let hint = input.get("hintKeyId").and_then(Value::as_str);
+            let found = request::verify_with_history(&base, &signature, &timestamp, keys, hint)?;
+            let found = if input.get("liveAuth") == Some(&Value::Bool(true)) {
+                let allow = input.get("liveAuthAllowRetired") == Some(&Value::Bool(true));
+                request::live_auth(found, allow)?
+            } else {
+                found
+            };
+            Ok(yields(json!({"keyStatus": found.status, "keyId": found.key_id})))
+        }),
         "timestamp-validity" => time::parse(text(input, "timestamp")?)
             .map(|ms| yields(json!({ "epochMs": ms })))
             .map_err(refused),
@@ -132,7 +171,10 @@ pub fn decide(category: &str, input: &Value) -> Result<Result<Map<String, Value>
                 .map(|()| Map::new())
                 .map_err(refused),
                 ((Err(e), _) | (_, Err(e)), _) => Err(refused(e)),
-                (_, Err(e)) => Err(e),
+                (_, Err(e)) => Err(InkError {
+                    kind: "hash",
+                    message: e,
+                }),
             }
         }
         other => return Err(format!("category {other:?} has no decision here yet")),
@@ -168,7 +210,13 @@ impl InkVectors {
                                     .map_or("nothing".to_string(), Value::to_string)
                             ))
                         }),
-                    (Ok(Err(_)), Some("reject")) => Ok(()),
+                    (Ok(Err(e)), Some("reject")) => match case.expect.get("reason") {
+                        Some(reason) if reason != e.kind => Err(format!(
+                            "INK rejects for {reason}; the core for {}: {}",
+                            e.kind, e.message
+                        )),
+                        _ => Ok(()),
+                    },
                     (Ok(Ok(_)), _) => Err(format!(
                         "INK rejects ({}); the core accepts",
                         case.description

@@ -9,6 +9,7 @@ pub mod merkle;
 pub mod principal;
 pub mod profile;
 pub mod replay;
+pub mod request;
 pub mod time;
 
 use std::fmt;
