@@ -83,7 +83,10 @@ fn hashes(input: &Value, name: &str) -> Result<Result<Vec<merkle::Hash>, String>
 /// The signature base of a case's `signInput` and the signature.
 fn signed(input: &Value) -> Result<Result<(Vec<u8>, String, String), InkError>, String> {
     let s = input.get("signInput").ok_or("the input has no signInput")?;
-    let body = s.get("body").ok_or("the signInput has no body")?.to_string();
+    let body = s
+        .get("body")
+        .ok_or("the signInput has no body")?
+        .to_string();
     let timestamp = text(s, "timestamp")?.to_string();
     let base = request::signature_base(&request::SignInput {
         method: text(s, "method")?,
@@ -92,12 +95,21 @@ fn signed(input: &Value) -> Result<Result<(Vec<u8>, String, String), InkError>, 
         body: body.as_bytes(),
         timestamp: &timestamp,
     });
-    Ok(base.map(|b| (b, text(input, "signature").unwrap_or_default().to_string(), timestamp)))
+    Ok(base.map(|b| {
+        (
+            b,
+            text(input, "signature").unwrap_or_default().to_string(),
+            timestamp,
+        )
+    }))
 }
 
 /// INK's decision on one input of `category`: `Ok(Ok(yields))` accepts with what the
 /// acceptance yields, `Ok(Err(why))` rejects; `Err` means the case itself is unreadable.
-pub fn decide(category: &str, input: &Value) -> Result<Result<Map<String, Value>, InkError>, String> {
+pub fn decide(
+    category: &str,
+    input: &Value,
+) -> Result<Result<Map<String, Value>, InkError>, String> {
     let yields = |pairs: Value| match pairs {
         Value::Object(map) => map,
         _ => Map::new(),
@@ -122,7 +134,9 @@ pub fn decide(category: &str, input: &Value) -> Result<Result<Map<String, Value>
             } else {
                 found
             };
-            Ok(yields(json!({"keyStatus": found.status, "keyId": found.key_id})))
+            Ok(yields(
+                json!({"keyStatus": found.status, "keyId": found.key_id}),
+            ))
         }),
         "timestamp-validity" => time::parse(text(input, "timestamp")?)
             .map(|ms| yields(json!({ "epochMs": ms })))

@@ -161,6 +161,11 @@ enum Command {
         #[command(subcommand)]
         command: ChallengeCommand,
     },
+    /// INK: check a signed request, or a Merkle inclusion or consistency proof.
+    Ink {
+        #[command(subcommand)]
+        command: InkCommand,
+    },
     /// Merge the findings of sharded campaigns (each shard's corpus directory) into a corpus.
     ///
     /// For each signature the vector from the lowest case index wins, as in one unsharded
@@ -335,6 +340,188 @@ enum ChallengeCommand {
         #[arg(long, value_name = "HEX")]
         proof: String,
     },
+}
+
+#[derive(Subcommand)]
+enum InkCommand {
+    /// Check a request as an INK endpoint does: the Authorization header, the signature over
+    /// the signature base against the sender's key history, live authentication, freshness
+    /// (with --now) and the sender cross-check. Prints the decision; on rejection INK's error
+    /// code, message and HTTP status. Exits 0 accepted, 1 rejected, 2 usage or I/O error.
+    VerifyRequest {
+        /// The HTTP method.
+        #[arg(long, default_value = "POST")]
+        method: String,
+        /// The request path.
+        #[arg(long)]
+        path: String,
+        /// This endpoint's DID.
+        #[arg(long, value_name = "DID")]
+        recipient: String,
+        /// The Authorization header's value.
+        #[arg(long, value_name = "HEADER")]
+        authorization: String,
+        /// A JSON array: the sender's key history (keyId, publicKeyHex, status, validFrom,
+        /// validUntil, revokedAt).
+        #[arg(long, value_name = "FILE")]
+        keys: PathBuf,
+        /// Let retired keys authenticate (a rotation grace window).
+        #[arg(long)]
+        allow_retired: bool,
+        /// The receiver's clock (an INK timestamp); checks freshness when given.
+        #[arg(long, value_name = "TIMESTAMP")]
+        now: Option<String>,
+        /// Print the decision as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The body file, or `-` (default) for stdin.
+        #[arg(value_name = "BODY|-")]
+        body: Option<PathBuf>,
+    },
+    /// Check a Merkle proof given as JSON: `{"index","size","leafHash","proof","root"}` for
+    /// inclusion, `{"first","firstRoot","second","secondRoot","proof"}` for consistency
+    /// (hashes as lowercase hex). Exits 0 valid, 1 invalid, 2 usage or I/O error.
+    VerifyProof {
+        /// Print the decision as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The proof file, or `-` (default) for stdin.
+        #[arg(value_name = "PROOF.json|-")]
+        file: Option<PathBuf>,
+    },
+}
+
+/// Prints an INK decision, as text or JSON, and gives its exit status.
+fn ink_decision(
+    json: bool,
+    outcome: Result<serde_json::Value, canonfuzz_core::ink::InkError>,
+) -> ExitCode {
+    use canonfuzz_core::ink::transport::http_status;
+    match outcome {
+        Ok(details) => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"decision": "accepted", "details": details})
+                );
+            } else {
+                println!("accepted {details}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let status = http_status(&e);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"decision": "rejected", "httpStatus": status,
+                        "error": {"error": e.kind, "message": e.message}})
+                );
+            } else {
+                println!(
+                    "rejected: HTTP {status} {{\"error\":\"{}\",\"message\":{:?}}}",
+                    e.kind, e.message
+                );
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn ink(command: InkCommand) -> ExitCode {
+    use canonfuzz_core::ink::{merkle, transport, InkError};
+    match command {
+        InkCommand::VerifyRequest {
+            method,
+            path,
+            recipient,
+            authorization,
+            keys,
+            allow_retired,
+            now,
+            json,
+            body,
+        } => {
+            let history = match read_input(Some(&keys)).and_then(|b| {
+                serde_json::from_slice::<Vec<serde_json::Value>>(&b).map_err(|e| {
+                    format!("{}: {e}; give a JSON array of key entries", keys.display())
+                })
+            }) {
+                Ok(h) => h,
+                Err(e) => return usage_error(e),
+            };
+            let body = match read_input(body.as_deref()) {
+                Ok(b) => b,
+                Err(e) => return usage_error(e),
+            };
+            let outcome = transport::verify_request(&transport::Request {
+                method: &method,
+                path: &path,
+                recipient_did: &recipient,
+                body: &body,
+                authorization: &authorization,
+                keys: &history,
+                allow_retired,
+                now: now.as_deref(),
+            })
+            .map(|a| serde_json::json!({"sender": a.sender, "keyId": a.key.key_id, "keyStatus": a.key.status}));
+            ink_decision(json, outcome)
+        }
+        InkCommand::VerifyProof { json, file } => {
+            let proof: serde_json::Value = match read_input(file.as_deref()).and_then(|b| {
+                serde_json::from_slice(&b).map_err(|e| format!("the proof is not JSON: {e}"))
+            }) {
+                Ok(v) => v,
+                Err(e) => return usage_error(e),
+            };
+            let text = |name: &str| proof.get(name).and_then(|v| v.as_str()).unwrap_or_default();
+            let number = |name: &str| proof.get(name).and_then(|v| v.as_u64());
+            let path = || -> Result<Vec<merkle::Hash>, InkError> {
+                proof
+                    .get("proof")
+                    .and_then(|p| p.as_array())
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|h| merkle::parse_hash(h.as_str().unwrap_or_default(), "a proof node"))
+                    .collect()
+            };
+            let outcome = match (
+                number("index"),
+                number("size"),
+                number("first"),
+                number("second"),
+            ) {
+                (Some(index), Some(size), _, _) => (|| {
+                    merkle::verify_inclusion(
+                        index,
+                        size,
+                        &merkle::parse_hash(text("leafHash"), "leafHash")?,
+                        &path()?,
+                        &merkle::parse_hash(text("root"), "root")?,
+                    )
+                })(),
+                (_, _, Some(first), Some(second)) => (|| {
+                    merkle::verify_consistency(
+                        first,
+                        second,
+                        &merkle::parse_hash(text("firstRoot"), "firstRoot")?,
+                        &merkle::parse_hash(text("secondRoot"), "secondRoot")?,
+                        &path()?,
+                    )
+                })(),
+                _ => {
+                    return usage_error(
+                        "the proof has neither index and size nor first and second".to_string(),
+                    )
+                }
+            };
+            ink_decision(
+                json,
+                outcome.map(|()| serde_json::json!({"proof": "valid"})),
+            )
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -725,6 +912,7 @@ fn main() -> ExitCode {
         },
         Command::Fingerprint { salt, result, file } => fingerprint(&salt, result, file.as_deref()),
         Command::Challenge { command } => challenge(command),
+        Command::Ink { command } => ink(command),
         Command::Merge { shards, into } => {
             let into = corpus_dir(into);
             match merge::merge(&shards, &into) {

@@ -259,3 +259,68 @@ fn challenge_proofs_match_the_adapter_profiles_seed() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("does not match"));
 }
+
+/// A case of INK's published corpus, from the copy under corpus/ink.
+fn ink_case(category: &str, index: usize) -> serde_json::Value {
+    let path = common::repo_corpus().join(format!("ink/conformance-v1/{category}.json"));
+    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    file["cases"][index]["input"].clone()
+}
+
+#[test]
+fn ink_verify_request_reproduces_inks_decisions() {
+    // signature-base valid-signature-accepts and wrong-key-rejects, as a whole request.
+    let dir = tempfile::tempdir().unwrap();
+    let run = |case: serde_json::Value, path_suffix: &str, extra: &[&str]| {
+        let sign = &case["signInput"];
+        let keys = dir.path().join("keys.json");
+        let key = serde_json::json!([{"keyId": "k1", "publicKeyHex": case["publicKeyHex"], "status": "active"}]);
+        std::fs::write(&keys, key.to_string()).unwrap();
+        let path = format!("{}{path_suffix}", sign["path"].as_str().unwrap());
+        let header = format!(
+            "INK-Ed25519 {} keyId=k1",
+            case["signature"].as_str().unwrap()
+        );
+        let mut args = vec![
+            "ink",
+            "verify-request",
+            "--json",
+            "--path",
+            &path,
+            "--recipient",
+            sign["recipientDid"].as_str().unwrap(),
+            "--authorization",
+            &header,
+            "--keys",
+            keys.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = canonfuzz(&args, sign["body"].to_string().as_bytes());
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), answer)
+    };
+    let (code, answer) = run(ink_case("signature-base", 0), "", &[]);
+    assert_eq!(code, Some(0), "{answer}");
+    assert_eq!(answer["details"]["keyStatus"], "active");
+    let (code, answer) = run(ink_case("signature-base", 4), "", &[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(answer["error"]["error"], "signature_verification_failed");
+    assert_eq!(answer["httpStatus"], 401);
+    let (code, answer) = run(
+        ink_case("signature-base", 0),
+        "",
+        &["--now", "2026-06-12T00:00:00Z"],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(answer["error"]["error"], "stale");
+}
+
+#[test]
+fn ink_verify_proof_reproduces_inks_decisions() {
+    // merkle-consistency five-to-eight-accepts and tampered-second-root-rejects.
+    for (index, code) in [(4, 0), (9, 1)] {
+        let case = ink_case("merkle-consistency", index);
+        let out = canonfuzz(&["ink", "verify-proof"], case.to_string().as_bytes());
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out.stdout));
+    }
+}

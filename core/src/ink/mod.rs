@@ -11,6 +11,7 @@ pub mod profile;
 pub mod replay;
 pub mod request;
 pub mod time;
+pub mod transport;
 
 use std::fmt;
 

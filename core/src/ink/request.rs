@@ -131,8 +131,18 @@ pub fn verify_with_history(
 ) -> Result<KeyMatch, InkError> {
     let at = time::parse(timestamp)?;
     let entries: Vec<&Map<String, Value>> = keys.iter().filter_map(Value::as_object).collect();
-    let id = |e: &Map<String, Value>| e.get("keyId").and_then(Value::as_str).unwrap_or_default().to_string();
-    let status = |e: &Map<String, Value>| e.get("status").and_then(Value::as_str).unwrap_or_default().to_string();
+    let id = |e: &Map<String, Value>| {
+        e.get("keyId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let status = |e: &Map<String, Value>| {
+        e.get("status")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
     let hinted = hint.and_then(|h| entries.iter().find(|e| id(e) == h));
     let ordered = hinted
         .into_iter()
@@ -142,7 +152,11 @@ pub fn verify_with_history(
         if unusable(entry, at).is_some() {
             continue;
         }
-        let key = match entry.get("publicKeyHex").and_then(Value::as_str).map(public_key) {
+        let key = match entry
+            .get("publicKeyHex")
+            .and_then(Value::as_str)
+            .map(public_key)
+        {
             Some(Ok(k)) => k,
             _ => continue,
         };
@@ -172,7 +186,10 @@ pub fn live_auth(found: KeyMatch, allow_retired: bool) -> Result<KeyMatch, InkEr
     if found.status == "retired" && !allow_retired {
         return Err(InkError::new(
             "retired_key_for_live_auth",
-            format!("only the retired key {} verifies; live authentication takes active keys", found.key_id),
+            format!(
+                "only the retired key {} verifies; live authentication takes active keys",
+                found.key_id
+            ),
         ));
     }
     Ok(found)
