@@ -80,8 +80,15 @@ fn hashes(input: &Value, name: &str) -> Result<Result<Vec<merkle::Hash>, String>
         .collect())
 }
 
-/// The signature base of a case's `signInput` and the signature.
-fn signed(input: &Value) -> Result<Result<(Vec<u8>, String, String), InkError>, String> {
+/// A case's signature base, signature and message timestamp.
+struct Signed {
+    base: Vec<u8>,
+    signature: String,
+    timestamp: String,
+}
+
+/// The signature base of a case's `signInput`, with the signature.
+fn signed(input: &Value) -> Result<Result<Signed, InkError>, String> {
     let s = input.get("signInput").ok_or("the input has no signInput")?;
     let body = s
         .get("body")
@@ -116,18 +123,19 @@ pub fn decide(
     };
     let refused = |e: InkError| e;
     Ok(match category {
-        "signature-base" => signed(input)?.and_then(|(base, signature, _)| {
+        "signature-base" => signed(input)?.and_then(|s| {
             let key = request::public_key(text(input, "publicKeyHex").unwrap_or_default())?;
-            request::verify(&base, &signature, &key).map(|()| Map::new())
+            request::verify(&s.base, &s.signature, &key).map(|()| Map::new())
         }),
-        "key-rotation" => signed(input)?.and_then(|(base, signature, timestamp)| {
+        "key-rotation" => signed(input)?.and_then(|s| {
             let keys = input
                 .get("keys")
                 .and_then(Value::as_array)
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             let hint = input.get("hintKeyId").and_then(Value::as_str);
-            let found = request::verify_with_history(&base, &signature, &timestamp, keys, hint)?;
+            let found =
+                request::verify_with_history(&s.base, &s.signature, &s.timestamp, keys, hint)?;
             let found = if input.get("liveAuth") == Some(&Value::Bool(true)) {
                 let allow = input.get("liveAuthAllowRetired") == Some(&Value::Bool(true));
                 request::live_auth(found, allow)?
