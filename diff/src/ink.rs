@@ -102,12 +102,10 @@ fn signed(input: &Value) -> Result<Result<Signed, InkError>, String> {
         body: body.as_bytes(),
         timestamp: &timestamp,
     });
-    Ok(base.map(|b| {
-        (
-            b,
-            text(input, "signature").unwrap_or_default().to_string(),
-            timestamp,
-        )
+    Ok(base.map(|base| Signed {
+        base,
+        signature: text(input, "signature").unwrap_or_default().to_string(),
+        timestamp,
     }))
 }
 
