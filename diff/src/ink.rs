@@ -4,16 +4,20 @@
 //! milliseconds or leaf hash). Each category maps to one decision of `canonfuzz_core::ink`.
 
 use canonfuzz_core::ink::{
-    checkpoint::Checkpoint, merkle, principal, profile, replay, request, time, InkError,
+    checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request, time, InkError,
 };
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 /// The schema name the manifest gives INK's vector files.
 pub const INK_SCHEMA: &str = "ink.conformance.v1";
 
 /// The categories this runner decides.
-pub const CATEGORIES: [&str; 9] = [
+pub const CATEGORIES: [&str; 10] = [
+    "inclusion-receipt",
     "jcs-number",
     "key-rotation",
     "merkle-checkpoint",
@@ -45,8 +49,8 @@ pub struct InkCase {
     pub case_id: String,
     /// Why the case decides as it does.
     pub description: String,
-    /// The decision's input.
-    pub input: Value,
+    /// The decision's input, as written (it may hold strings a JSON parser would refuse).
+    pub input: Box<RawValue>,
     /// `result` (`accept` or `reject`) and what an acceptance yields.
     pub expect: Map<String, Value>,
 }
@@ -109,12 +113,34 @@ fn signed(input: &Value) -> Result<Result<Signed, InkError>, String> {
     }))
 }
 
-/// INK's decision on one input of `category`: `Ok(Ok(yields))` accepts with what the
-/// acceptance yields, `Ok(Err(why))` rejects; `Err` means the case itself is unreadable.
-pub fn decide(
-    category: &str,
-    input: &Value,
-) -> Result<Result<Map<String, Value>, InkError>, String> {
+/// The decision on an inclusion-receipt case, its members read as written.
+fn receipt_case(raw: &str) -> Result<Result<Map<String, Value>, InkError>, String> {
+    let fields: BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(raw).map_err(|e| format!("the input is not an object: {e}"))?;
+    let text_of = |name: &str| fields.get(name).map(|v| v.get());
+    let decoded = |name: &str| -> Option<String> { serde_json::from_str(text_of(name)?).ok() };
+    let key = request::public_key(&decoded("witnessPublicKeyHex").unwrap_or_default());
+    let hash = decoded("eventHash");
+    let checks = receipt::ReceiptChecks {
+        event: text_of("event"),
+        event_hash: hash.as_deref(),
+        later_checkpoint: text_of("laterCheckpoint"),
+    };
+    Ok(key.and_then(|key| {
+        receipt::verify_receipt(text_of("receipt").unwrap_or("null"), &key, &checks)
+            .map(|()| Map::new())
+    }))
+}
+
+/// INK's decision on one input of `category`, given as written: `Ok(Ok(yields))` accepts with
+/// what the acceptance yields, `Ok(Err(why))` rejects; `Err` means the case is unreadable.
+pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, InkError>, String> {
+    if category == "inclusion-receipt" {
+        return receipt_case(raw);
+    }
+    let parsed: Value =
+        serde_json::from_str(raw).map_err(|e| format!("the input is not JSON: {e}"))?;
+    let input = &parsed;
     let yields = |pairs: Value| match pairs {
         Value::Object(map) => map,
         _ => Map::new(),
@@ -215,7 +241,7 @@ impl InkVectors {
             .iter()
             .map(|case| {
                 let want = case.expect.get("result").and_then(Value::as_str);
-                let outcome = match (decide(&self.category, &case.input), want) {
+                let outcome = match (decide(&self.category, case.input.get()), want) {
                     (Err(e), _) => Err(e),
                     (Ok(Ok(yields)), Some("accept")) => case
                         .expect
@@ -230,13 +256,15 @@ impl InkVectors {
                                     .map_or("nothing".to_string(), Value::to_string)
                             ))
                         }),
-                    (Ok(Err(e)), Some("reject")) => match case.expect.get("reason") {
-                        Some(reason) if reason != e.kind => Err(format!(
-                            "INK rejects for {reason}; the core for {}: {}",
-                            e.kind, e.message
-                        )),
-                        _ => Ok(()),
-                    },
+                    (Ok(Err(e)), Some("reject")) => {
+                        match case.expect.get("reason").or(case.expect.get("step")) {
+                            Some(reason) if reason != e.kind => Err(format!(
+                                "INK rejects at {reason}; the core at {}: {}",
+                                e.kind, e.message
+                            )),
+                            _ => Ok(()),
+                        }
+                    }
                     (Ok(Ok(_)), _) => Err(format!(
                         "INK rejects ({}); the core accepts",
                         case.description

@@ -8,6 +8,7 @@ pub mod checkpoint;
 pub mod merkle;
 pub mod principal;
 pub mod profile;
+pub mod receipt;
 pub mod replay;
 pub mod request;
 pub mod time;
