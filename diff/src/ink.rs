@@ -4,7 +4,8 @@
 //! milliseconds or leaf hash). Each category maps to one decision of `canonfuzz_core::ink`.
 
 use canonfuzz_core::ink::{
-    checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request, time, InkError,
+    audit, checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request, time,
+    InkError,
 };
 use std::collections::BTreeMap;
 
@@ -16,7 +17,8 @@ use serde_json::{json, Map, Value};
 pub const INK_SCHEMA: &str = "ink.conformance.v1";
 
 /// The categories this runner decides.
-pub const CATEGORIES: [&str; 10] = [
+pub const CATEGORIES: [&str; 11] = [
+    "audit-query-response",
     "inclusion-receipt",
     "jcs-number",
     "key-rotation",
@@ -132,11 +134,51 @@ fn receipt_case(raw: &str) -> Result<Result<Map<String, Value>, InkError>, Strin
     }))
 }
 
+/// The decision on an audit-query-response case.
+fn audit_case(raw: &str) -> Result<Result<Map<String, Value>, InkError>, String> {
+    let fields: BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(raw).map_err(|e| format!("the input is not an object: {e}"))?;
+    let text_of = |name: &str| fields.get(name).map(|v| v.get());
+    let decoded = |name: &str| -> Option<String> { serde_json::from_str(text_of(name)?).ok() };
+    let agents: BTreeMap<String, String> = text_of("agentKeysHex")
+        .and_then(|t| serde_json::from_str(t).ok())
+        .unwrap_or_default();
+    let mut agent_keys = BTreeMap::new();
+    for (did, hex) in agents {
+        if let Ok(key) = request::public_key(&hex) {
+            agent_keys.insert(did, key);
+        }
+    }
+    let (message_id, requester, service_did) = (
+        decoded("expectedMessageId").unwrap_or_default(),
+        decoded("expectedRequester").unwrap_or_default(),
+        decoded("expectedServiceDid"),
+    );
+    Ok(
+        request::public_key(&decoded("witnessPublicKeyHex").unwrap_or_default()).and_then(|key| {
+            audit::verify_response(
+                text_of("response").unwrap_or("null"),
+                &audit::Expectations {
+                    witness_key: key,
+                    message_id: &message_id,
+                    requester: &requester,
+                    service_did: service_did.as_deref(),
+                    agent_keys: &agent_keys,
+                    later_checkpoint: text_of("laterCheckpoint"),
+                },
+            )
+            .map(|()| Map::new())
+        }),
+    )
+}
+
 /// INK's decision on one input of `category`, given as written: `Ok(Ok(yields))` accepts with
 /// what the acceptance yields, `Ok(Err(why))` rejects; `Err` means the case is unreadable.
 pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, InkError>, String> {
-    if category == "inclusion-receipt" {
-        return receipt_case(raw);
+    match category {
+        "inclusion-receipt" => return receipt_case(raw),
+        "audit-query-response" => return audit_case(raw),
+        _ => {}
     }
     let parsed: Value =
         serde_json::from_str(raw).map_err(|e| format!("the input is not JSON: {e}"))?;

@@ -4,6 +4,7 @@
 //! decision either accepts (with what INK's corpus pins, such as a canonical string or a
 //! hash) or rejects with a typed reason.
 
+pub mod audit;
 pub mod checkpoint;
 pub mod merkle;
 pub mod principal;

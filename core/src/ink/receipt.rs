@@ -51,6 +51,37 @@ fn hex_hash(raw: Option<&RawValue>) -> Option<merkle::Hash> {
     merkle::parse_hash(&string(raw)?, "hash").ok()
 }
 
+/// Checks a later authenticated checkpoint `{treeSize, rootHash}` (JSON text) against a tree
+/// of `size` leaves with `root`: the log only grows, and at the same size keeps its root.
+pub fn check_later_checkpoint(later: &str, size: u64, root: &merkle::Hash) -> Result<(), InkError> {
+    let c = members(later, "the later checkpoint", "checkpoint")?;
+    let later_size = integer(c.get("treeSize").map(Box::as_ref), 0).ok_or_else(|| {
+        step(
+            "checkpoint",
+            "the later checkpoint's treeSize is not an integer >= 0",
+        )
+    })?;
+    let later_root = hex_hash(c.get("rootHash").map(Box::as_ref)).ok_or_else(|| {
+        step(
+            "checkpoint",
+            "the later checkpoint's rootHash is not 64 lowercase hex digits",
+        )
+    })?;
+    if later_size < size {
+        return Err(step(
+            "checkpoint",
+            "the later checkpoint has a smaller tree: the log was rewound",
+        ));
+    }
+    if later_size == size && &later_root != root {
+        return Err(step(
+            "checkpoint",
+            "the later checkpoint has another root at the same size: a fork",
+        ));
+    }
+    Ok(())
+}
+
 /// Verifies an inclusion proof listed as INK lists it, from the root down (RFC 9162's audit
 /// path reversed).
 pub fn verify_top_down(
@@ -150,31 +181,7 @@ pub fn verify_receipt(
             .map_err(|e| step("proof", e.message))?;
     }
     if let Some(later) = checks.later_checkpoint {
-        let c = members(later, "the later checkpoint", "checkpoint")?;
-        let size = integer(c.get("treeSize").map(Box::as_ref), 0).ok_or_else(|| {
-            step(
-                "checkpoint",
-                "the later checkpoint's treeSize is not an integer >= 0",
-            )
-        })?;
-        let later_root = hex_hash(c.get("rootHash").map(Box::as_ref)).ok_or_else(|| {
-            step(
-                "checkpoint",
-                "the later checkpoint's rootHash is not 64 lowercase hex digits",
-            )
-        })?;
-        if size < tree_size {
-            return Err(step(
-                "checkpoint",
-                "the later checkpoint has a smaller tree: the log was rewound",
-            ));
-        }
-        if size == tree_size && later_root != root {
-            return Err(step(
-                "checkpoint",
-                "the later checkpoint has another root at the same size: a fork",
-            ));
-        }
+        check_later_checkpoint(later, tree_size, &root)?;
     }
     Ok(())
 }
