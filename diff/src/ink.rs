@@ -4,8 +4,8 @@
 //! milliseconds or leaf hash). Each category maps to one decision of `canonfuzz_core::ink`.
 
 use canonfuzz_core::ink::{
-    audit, checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request, time,
-    InkError,
+    audit, checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request, schema,
+    time, InkError,
 };
 use std::collections::BTreeMap;
 
@@ -17,8 +17,10 @@ use serde_json::{json, Map, Value};
 pub const INK_SCHEMA: &str = "ink.conformance.v1";
 
 /// The categories this runner decides.
-pub const CATEGORIES: [&str; 11] = [
+pub const CATEGORIES: [&str; 13] = [
     "audit-query-response",
+    "connection-payload",
+    "handshake-message",
     "inclusion-receipt",
     "jcs-number",
     "key-rotation",
@@ -189,6 +191,15 @@ pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, In
     };
     let refused = |e: InkError| e;
     Ok(match category {
+        "handshake-message" => {
+            schema::handshake_message(input.get("message").unwrap_or(&Value::Null))
+                .map(|()| Map::new())
+        }
+        "connection-payload" => schema::connection_payload(
+            text(input, "kind")?,
+            input.get("payload").unwrap_or(&Value::Null),
+        )
+        .map(|()| Map::new()),
         "signature-base" => signed(input)?.and_then(|s| {
             let key = request::public_key(text(input, "publicKeyHex").unwrap_or_default())?;
             request::verify(&s.base, &s.signature, &key).map(|()| Map::new())

@@ -12,6 +12,7 @@ pub mod profile;
 pub mod receipt;
 pub mod replay;
 pub mod request;
+pub mod schema;
 pub mod time;
 pub mod transport;
 
