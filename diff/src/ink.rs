@@ -4,8 +4,8 @@
 //! milliseconds or leaf hash). Each category maps to one decision of `canonfuzz_core::ink`.
 
 use canonfuzz_core::ink::{
-    audit, checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request, schema,
-    time, InkError,
+    audit, card, checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request,
+    schema, time, InkError,
 };
 use std::collections::BTreeMap;
 
@@ -17,7 +17,8 @@ use serde_json::{json, Map, Value};
 pub const INK_SCHEMA: &str = "ink.conformance.v1";
 
 /// The categories this runner decides.
-pub const CATEGORIES: [&str; 13] = [
+pub const CATEGORIES: [&str; 14] = [
+    "agent-card",
     "audit-query-response",
     "connection-payload",
     "handshake-message",
@@ -191,6 +192,9 @@ pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, In
     };
     let refused = |e: InkError| e;
     Ok(match category {
+        "agent-card" => {
+            card::validate(input.get("card").unwrap_or(&Value::Null)).map(|()| Map::new())
+        }
         "handshake-message" => {
             schema::handshake_message(input.get("message").unwrap_or(&Value::Null))
                 .map(|()| Map::new())

@@ -5,6 +5,7 @@
 //! hash) or rejects with a typed reason.
 
 pub mod audit;
+pub mod card;
 pub mod checkpoint;
 pub mod merkle;
 pub mod principal;

@@ -6,19 +6,19 @@ use serde_json::{Map, Value};
 
 use super::{time, utf16_len, InkError, MAX_SAFE_INTEGER};
 
-fn bad(why: impl Into<String>) -> InkError {
+pub(crate) fn bad(why: impl Into<String>) -> InkError {
     InkError::new("schema", why)
 }
 
-type Object = Map<String, Value>;
+pub(crate) type Object = Map<String, Value>;
 
-fn object<'a>(value: &'a Value, what: &str) -> Result<&'a Object, InkError> {
+pub(crate) fn object<'a>(value: &'a Value, what: &str) -> Result<&'a Object, InkError> {
     value
         .as_object()
         .ok_or_else(|| bad(format!("{what} is not an object")))
 }
 
-fn required<'a>(m: &'a Object, key: &str, max: usize) -> Result<&'a str, InkError> {
+pub(crate) fn required<'a>(m: &'a Object, key: &str, max: usize) -> Result<&'a str, InkError> {
     match m.get(key) {
         Some(Value::String(s)) if utf16_len(s) <= max => Ok(s),
         Some(Value::String(_)) => Err(bad(format!("{key} is longer than {max} UTF-16 code units"))),
@@ -27,21 +27,21 @@ fn required<'a>(m: &'a Object, key: &str, max: usize) -> Result<&'a str, InkErro
     }
 }
 
-fn optional(m: &Object, key: &str, max: usize) -> Result<(), InkError> {
+pub(crate) fn optional(m: &Object, key: &str, max: usize) -> Result<(), InkError> {
     match m.get(key) {
         None => Ok(()),
         Some(_) => required(m, key, max).map(|_| ()),
     }
 }
 
-fn one_of(m: &Object, key: &str, allowed: &[&str]) -> Result<(), InkError> {
+pub(crate) fn one_of(m: &Object, key: &str, allowed: &[&str]) -> Result<(), InkError> {
     match m.get(key).and_then(Value::as_str) {
         Some(v) if allowed.contains(&v) => Ok(()),
         _ => Err(bad(format!("{key} is not one of {}", allowed.join(", ")))),
     }
 }
 
-fn strings(
+pub(crate) fn strings(
     m: &Object,
     key: &str,
     required: bool,
@@ -185,7 +185,7 @@ pub fn handshake_message(value: &Value) -> Result<(), InkError> {
     }
 }
 
-fn profile_snapshot(value: &Value) -> Result<(), InkError> {
+pub(crate) fn profile_snapshot(value: &Value) -> Result<(), InkError> {
     let p = object(value, "profileSnapshot")?;
     only(
         p,
