@@ -93,10 +93,16 @@ pub fn run_corpus(dir: &Path) -> Report {
                  written; review the change, then run `canonfuzz manifest`",
             );
         }
-        if entry.schema == VMCP_SCHEMA || entry.schema == crate::ink::INK_SCHEMA {
+        if [
+            VMCP_SCHEMA,
+            crate::ink::INK_SCHEMA,
+            crate::ink::INK_MANIFEST_SCHEMA,
+        ]
+        .contains(&entry.schema.as_str())
+        {
             match Published::parse(&bytes) {
                 Some(published) => {
-                    for (name, outcome) in published.run() {
+                    for (name, outcome) in published.run(full.parent().unwrap_or(dir)) {
                         match outcome {
                             Ok(()) => report.passed += 1,
                             Err(why) => {

@@ -17,16 +17,18 @@ use serde_json::{json, Map, Value};
 pub const INK_SCHEMA: &str = "ink.conformance.v1";
 
 /// The categories this runner decides.
-pub const CATEGORIES: [&str; 14] = [
+pub const CATEGORIES: [&str; 16] = [
     "agent-card",
     "audit-query-response",
     "connection-payload",
     "handshake-message",
     "inclusion-receipt",
     "jcs-number",
+    "jcs-string-safety",
     "key-rotation",
     "merkle-checkpoint",
     "merkle-consistency",
+    "merkle-inclusion",
     "merkle-leaf",
     "principal-normalization",
     "replay-freshness",
@@ -249,15 +251,37 @@ pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, In
             .map(|()| Map::new())
             .map_err(refused)
         }
-        "jcs-number" => profile::canonical_body(text(input, "bodyRaw")?.as_bytes())
-            .map(|c| yields(json!({ "canonicalString": String::from_utf8_lossy(&c) })))
-            .map_err(refused),
+        "jcs-number" | "jcs-string-safety" => {
+            profile::canonical_body(text(input, "bodyRaw")?.as_bytes())
+                .map(|c| yields(json!({ "canonicalString": String::from_utf8_lossy(&c) })))
+                .map_err(refused)
+        }
         "merkle-leaf" => profile::event_leaf(text(input, "eventRaw")?.as_bytes())
             .map(|h| yields(json!({ "leafHash": crate::vector::to_hex(&h) })))
             .map_err(refused),
         "merkle-checkpoint" => Checkpoint::parse(text(input, "body")?)
             .map(|c| yields(json!({ "canonicalString": c.to_body() })))
             .map_err(refused),
+        "merkle-inclusion" => {
+            let hash = |name: &str| merkle::parse_hash(text(input, name).unwrap_or_default(), name);
+            let proof = hashes(input, "proof")?.map_err(|e| InkError {
+                kind: "hash",
+                message: e,
+            });
+            proof.and_then(|proof| {
+                receipt::verify_top_down(
+                    input
+                        .get("leafIndex")
+                        .and_then(Value::as_u64)
+                        .unwrap_or(u64::MAX),
+                    input.get("treeSize").and_then(Value::as_u64).unwrap_or(0),
+                    &hash("leafHash")?,
+                    &proof,
+                    &hash("rootHash")?,
+                )
+                .map(|()| Map::new())
+            })
+        }
         "merkle-consistency" => {
             let roots = (
                 merkle::parse_hash(text(input, "firstRoot")?, "firstRoot"),
@@ -282,6 +306,71 @@ pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, In
         }
         other => return Err(format!("category {other:?} has no decision here yet")),
     })
+}
+
+/// A manifest in INK's format (`ink.conformance.manifest.v1`): each category's vector file
+/// with its case count and SHA-256, which must match the file beside it.
+#[derive(Debug, Deserialize)]
+pub struct InkManifest {
+    /// `ink.conformance.manifest.v1`.
+    pub format: String,
+    /// The categories listed.
+    pub categories: Vec<InkManifestEntry>,
+}
+
+/// One category of an INK-style manifest.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InkManifestEntry {
+    /// The category.
+    pub id: String,
+    /// The vector file, relative to the manifest.
+    pub vector: String,
+    /// Cases in the file.
+    pub case_count: usize,
+    /// SHA-256 of the file's bytes.
+    pub sha256: String,
+}
+
+/// The format name of INK-style manifests.
+pub const INK_MANIFEST_SCHEMA: &str = "ink.conformance.manifest.v1";
+
+impl InkManifest {
+    /// Reads a file if it is one.
+    pub fn parse(bytes: &[u8]) -> Option<InkManifest> {
+        serde_json::from_slice::<InkManifest>(bytes)
+            .ok()
+            .filter(|m| m.format == INK_MANIFEST_SCHEMA)
+    }
+
+    /// Checks every listed file, relative to `dir`: present, with the listed digest and count.
+    pub fn run(&self, dir: &std::path::Path) -> Vec<(String, Result<(), String>)> {
+        self.categories
+            .iter()
+            .map(|c| {
+                let path = dir.join(&c.vector);
+                let checked = std::fs::read(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))
+                    .and_then(|bytes| {
+                        let count = InkVectors::parse(&bytes).map(|v| v.cases.len());
+                        if crate::manifest::sha256_hex(&bytes) != c.sha256 {
+                            Err(format!(
+                                "{} changed since its manifest entry was written",
+                                c.vector
+                            ))
+                        } else if count != Some(c.case_count) {
+                            Err(format!(
+                                "{} holds {count:?} cases, the manifest says {}",
+                                c.vector, c.case_count
+                            ))
+                        } else {
+                            Ok(())
+                        }
+                    });
+                (c.id.clone(), checked)
+            })
+            .collect()
+    }
 }
 
 impl InkVectors {
@@ -356,12 +445,31 @@ mod tests {
         let outcomes: Vec<bool> = vectors.run().into_iter().map(|(_, o)| o.is_ok()).collect();
         assert_eq!(outcomes, [true, false, false]);
         let unknown = file(
-            "agent-card",
+            "payload-encryption",
             json!([{"caseId": "x", "description": "", "input": {}, "expect": {"result": "reject"}}]),
         );
         assert!(
             unknown.run()[0].1.is_err(),
             "an undecided category never passes"
         );
+    }
+
+    #[test]
+    fn an_ink_style_manifest_catches_a_changed_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let vectors = json!({"format": INK_SCHEMA, "category": "c", "cases": []}).to_string();
+        std::fs::write(dir.path().join("c.json"), &vectors).unwrap();
+        let manifest = |sha: String| {
+            InkManifest::parse(
+                json!({"format": INK_MANIFEST_SCHEMA, "categories": [
+                    {"id": "c", "vector": "c.json", "caseCount": 0, "sha256": sha}]})
+                .to_string()
+                .as_bytes(),
+            )
+            .unwrap()
+        };
+        let right = crate::manifest::sha256_hex(vectors.as_bytes());
+        assert!(manifest(right).run(dir.path())[0].1.is_ok());
+        assert!(manifest("00".repeat(32)).run(dir.path())[0].1.is_err());
     }
 }

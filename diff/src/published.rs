@@ -44,6 +44,8 @@ pub enum Published {
     Vmcp(VmcpVectors),
     /// One category of INK's conformance corpus.
     Ink(crate::ink::InkVectors),
+    /// A manifest in INK's format for vector files beside it.
+    InkManifest(crate::ink::InkManifest),
 }
 
 impl Published {
@@ -52,6 +54,7 @@ impl Published {
         VmcpVectors::parse(bytes)
             .map(Published::Vmcp)
             .or_else(|| crate::ink::InkVectors::parse(bytes).map(Published::Ink))
+            .or_else(|| crate::ink::InkManifest::parse(bytes).map(Published::InkManifest))
     }
 
     /// The schema name the manifest gives the file.
@@ -59,6 +62,7 @@ impl Published {
         match self {
             Published::Vmcp(_) => VMCP_SCHEMA,
             Published::Ink(_) => crate::ink::INK_SCHEMA,
+            Published::InkManifest(_) => crate::ink::INK_MANIFEST_SCHEMA,
         }
     }
 
@@ -67,15 +71,18 @@ impl Published {
         match self {
             Published::Vmcp(v) => v.cases.len(),
             Published::Ink(v) => v.cases.len(),
+            Published::InkManifest(m) => m.categories.len(),
         }
     }
 
     /// Runs every case: per case its name and, where the core's decision differs from the
-    /// published one, how.
-    pub fn run(&self) -> Vec<(String, Result<(), String>)> {
+    /// published one, how. `dir` is the file's directory, which a manifest's paths are
+    /// relative to.
+    pub fn run(&self, dir: &std::path::Path) -> Vec<(String, Result<(), String>)> {
         match self {
             Published::Vmcp(v) => v.run(),
             Published::Ink(v) => v.run(),
+            Published::InkManifest(m) => m.run(dir),
         }
     }
 }
