@@ -60,7 +60,7 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
 }
 
 #[test]
-fn the_header_check_refuses_what_inks_pattern_refuses() {
+fn the_parser_refuses_line_breaks_and_empty_key_ids() {
     use canonfuzz_diff::fuzzing::ink_header_check;
     // The check only judges headers the parser accepted; a parser that let these through would
     // fail it. Here the parser refuses them, so the check passes them on.
