@@ -4,8 +4,8 @@
 //! milliseconds or leaf hash). Each category maps to one decision of `canonfuzz_core::ink`.
 
 use canonfuzz_core::ink::{
-    audit, card, checkpoint::Checkpoint, merkle, principal, profile, receipt, replay, request,
-    schema, time, InkError,
+    audit, card, checkpoint::Checkpoint, containment, discovery, merkle, principal, profile,
+    receipt, replay, request, schema, time, transport, witness, InkError,
 };
 use std::collections::BTreeMap;
 
@@ -177,6 +177,195 @@ fn audit_case(raw: &str) -> Result<Result<Map<String, Value>, InkError>, String>
     )
 }
 
+/// Decisions for seed 003's illustrative cases, made real in INK's format (`seed-*` categories).
+fn seed_case(
+    category: &str,
+    input: &Value,
+) -> Result<Result<Map<String, Value>, InkError>, String> {
+    let op = input.get("op").and_then(Value::as_str).unwrap_or_default();
+    let number = |name: &str| input.get(name).and_then(Value::as_u64).unwrap_or_default();
+    let key = |name: &str| request::public_key(text(input, name).unwrap_or_default());
+    let raw = |name: &str| input.get(name).map(Value::to_string).unwrap_or_default();
+    let none = |r: Result<(), InkError>| r.map(|()| Map::new());
+    Ok(match (category, op) {
+        ("seed-transport-auth", "base") => request::signature_base(&request::SignInput {
+            method: text(input, "method")?,
+            path: text(input, "path")?,
+            recipient_did: text(input, "recipientDid")?,
+            body: raw("body").as_bytes(),
+            timestamp: text(input, "timestamp")?,
+        })
+        .map(|b| {
+            let mut m = Map::new();
+            m.insert("signatureBase".into(), json!(String::from_utf8_lossy(&b)));
+            m
+        }),
+        ("seed-transport-auth", "request") => {
+            let keys = input
+                .get("keys")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let body = raw("body");
+            transport::verify_request(&transport::Request {
+                method: text(input, "method")?,
+                path: text(input, "path")?,
+                recipient_did: text(input, "recipientDid")?,
+                body: body.as_bytes(),
+                authorization: text(input, "authorization")?,
+                keys,
+                allow_retired: false,
+                now: None,
+            })
+            .map(|a| {
+                let mut m = Map::new();
+                m.insert("sender".into(), json!(a.sender));
+                m
+            })
+        }
+        ("seed-containment", "transport") => none(containment::transport_scope(
+            input.get("token").unwrap_or(&Value::Null),
+            text(input, "requestTransport")?,
+        )),
+        ("seed-containment", "challenge_budget") => none(containment::challenge_budget(
+            number("challengesSentSoFar"),
+            number("maxChallengesPerCorrelation"),
+        )),
+        ("seed-containment", "sender_rate") => none(containment::sender_rate(
+            number("intentsSentInWindow"),
+            number("maxIntentsPerWindow"),
+            number("windowDurationSeconds"),
+        )),
+        ("seed-containment", "counterparty") => none(containment::counterparty(
+            text(input, "initiator")?,
+            text(input, "responder")?,
+            text(input, "from")?,
+        )),
+        ("seed-key-rotation", _) => {
+            let keys = input
+                .get("keyHistory")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            request::verify_with_history(
+                text(input, "message")?.as_bytes(),
+                text(input, "signature")?,
+                text(input, "messageTimestamp")?,
+                keys,
+                None,
+            )
+            .map(|found| {
+                let mut m = Map::new();
+                m.insert("usedRetiredKey".into(), json!(found.status == "retired"));
+                m.insert("keyId".into(), json!(found.key_id));
+                m.insert("keyStatus".into(), json!(found.status));
+                m
+            })
+        }
+        ("seed-discovery-gating", "gate") => discovery::gate(
+            text(input, "visibility")?,
+            input.get("authenticated") == Some(&Value::Bool(true)),
+            input.get("holdsCapability") == Some(&Value::Bool(true)),
+        )
+        .map(|d| {
+            let mut m = Map::new();
+            m.insert("disclosure".into(), json!(d.name()));
+            m.insert("httpStatus".into(), json!(d.http_status()));
+            m
+        }),
+        ("seed-discovery-gating", "redacted") => none(discovery::check_redacted(
+            input.get("card").unwrap_or(&Value::Null),
+        )),
+        ("seed-witness", "leaf") => {
+            let event = raw("event");
+            profile::canonical_body(event.as_bytes()).and_then(|canonical| {
+                let canonical = String::from_utf8_lossy(&canonical).into_owned();
+                if let Some(claimed) = input.get("claimedCanonical").and_then(Value::as_str) {
+                    if claimed != canonical {
+                        return Err(InkError {
+                            kind: "canonical_form",
+                            message: format!(
+                                "the claimed canonical form is not RFC 8785's: {canonical}"
+                            ),
+                        });
+                    }
+                }
+                let leaf = profile::event_leaf(event.as_bytes())?;
+                let mut m = Map::new();
+                m.insert("canonicalString".into(), json!(canonical));
+                m.insert("leafHash".into(), json!(crate::vector::to_hex(&leaf)));
+                Ok(m)
+            })
+        }
+        ("seed-witness", "node") => {
+            let hash = |name: &str| merkle::parse_hash(text(input, name).unwrap_or_default(), name);
+            hash("left").and_then(|l| {
+                let mut m = Map::new();
+                m.insert(
+                    "nodeHash".into(),
+                    json!(crate::vector::to_hex(&merkle::node_hash(
+                        &l,
+                        &hash("right")?
+                    ))),
+                );
+                Ok(m)
+            })
+        }
+        ("seed-witness", "checkpoint") => key("witnessPublicKeyHex").and_then(|k| {
+            none(witness::verify_checkpoint(
+                raw("checkpoint").as_bytes(),
+                text(input, "signature").unwrap_or_default(),
+                &k,
+            ))
+        }),
+        ("seed-witness", "chain") => key("witnessPublicKeyHex").and_then(|k| {
+            witness::verify_checkpoint(
+                raw("checkpoint").as_bytes(),
+                text(input, "signature").unwrap_or_default(),
+                &k,
+            )?;
+            let previous = witness::checkpoint_hash(raw("previous").as_bytes())?;
+            let named = input
+                .get("checkpoint")
+                .and_then(|c| c.get("previousCheckpointHash"))
+                .and_then(Value::as_str);
+            if named == Some(previous.as_str()) {
+                Ok(Map::new())
+            } else {
+                Err(InkError {
+                    kind: "chain",
+                    message: format!(
+                        "previousCheckpointHash is not SHA-256(JCS(previous)) = {previous}"
+                    ),
+                })
+            }
+        }),
+        ("seed-witness", "submit") => {
+            let event = input.get("event").unwrap_or(&Value::Null);
+            let field = |name: &str| event.get(name).and_then(Value::as_str).unwrap_or_default();
+            let existing: Vec<&str> = input
+                .get("existingEventIds")
+                .and_then(Value::as_array)
+                .map(|l| l.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            none(witness::submit_event(
+                field("eventId"),
+                field("agentId"),
+                text(input, "authenticatedSenderDid")?,
+                existing,
+            ))
+        }
+        ("seed-audit-response", _) => key("witnessPublicKeyHex").and_then(|k| {
+            none(witness::verify_audit_response(
+                raw("events").as_bytes(),
+                text(input, "signature").unwrap_or_default(),
+                &k,
+            ))
+        }),
+        _ => return Err(format!("no decision for {category} op {op:?}")),
+    })
+}
+
 /// INK's decision on one input of `category`, given as written: `Ok(Ok(yields))` accepts with
 /// what the acceptance yields, `Ok(Err(why))` rejects; `Err` means the case is unreadable.
 pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, InkError>, String> {
@@ -188,6 +377,9 @@ pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, In
     let parsed: Value =
         serde_json::from_str(raw).map_err(|e| format!("the input is not JSON: {e}"))?;
     let input = &parsed;
+    if category.starts_with("seed-") {
+        return seed_case(category, input);
+    }
     let yields = |pairs: Value| match pairs {
         Value::Object(map) => map,
         _ => Map::new(),
@@ -403,11 +595,22 @@ impl InkVectors {
                             ))
                         }),
                     (Ok(Err(e)), Some("reject")) => {
-                        match case.expect.get("reason").or(case.expect.get("step")) {
-                            Some(reason) if reason != e.kind => Err(format!(
+                        let status = transport::http_status(&e);
+                        match (
+                            case.expect.get("reason").or(case.expect.get("step")),
+                            case.expect.get("message"),
+                            case.expect.get("httpStatus"),
+                        ) {
+                            (Some(reason), _, _) if reason != e.kind => Err(format!(
                                 "INK rejects at {reason}; the core at {}: {}",
                                 e.kind, e.message
                             )),
+                            (_, Some(message), _) if message != &e.message => {
+                                Err(format!("INK says {message}; the core says {:?}", e.message))
+                            }
+                            (_, _, Some(want)) if want != &json!(status) => {
+                                Err(format!("INK answers HTTP {want}; the core {status}"))
+                            }
                             _ => Ok(()),
                         }
                     }

@@ -7,6 +7,8 @@
 pub mod audit;
 pub mod card;
 pub mod checkpoint;
+pub mod containment;
+pub mod discovery;
 pub mod merkle;
 pub mod principal;
 pub mod profile;
@@ -16,6 +18,7 @@ pub mod request;
 pub mod schema;
 pub mod time;
 pub mod transport;
+pub mod witness;
 
 use std::fmt;
 
