@@ -181,6 +181,22 @@ pub const JWS_POLICIES: [Policy; 10] = [
     },
 ];
 
+/// The adapter profile's registered differences.
+pub const EKL_POLICIES: [Policy; 2] = [
+    Policy {
+        id: "i-json-values",
+        core: Expect::Rejects("json"),
+        applies: gen::ekl::value_refused_by_jcs,
+        reason: "a fingerprint is over the JCS form, and the core refuses what RFC 8785 and I-JSON refuse (duplicate names, lone surrogates, numbers beyond the double range, nesting past its bound) — the JCS family's registered policies — where JSON.parse or json.loads reads something and fingerprints it",
+    },
+    Policy {
+        id: "challenge-lowercase-hex",
+        core: Expect::Rejects("challenge"),
+        applies: gen::ekl::challenge_not_lowercase_hex,
+        reason: "the proof covers the challenge's text, so the core takes the challenge only as the lowercase hex the endpoint sends; a differently cased challenge would prove something else",
+    },
+];
+
 /// The Merkle family's registered differences.
 pub const MERKLE_POLICIES: [Policy; 2] = [
     Policy {

@@ -3,7 +3,9 @@
 //! which group's answer stands in when there is no consensus, and where the core departs from
 //! the others on purpose.
 
-use crate::compare::{Policy, ED25519_POLICIES, JCS_POLICIES, JWS_POLICIES, MERKLE_POLICIES};
+use crate::compare::{
+    Policy, ED25519_POLICIES, EKL_POLICIES, JCS_POLICIES, JWS_POLICIES, MERKLE_POLICIES,
+};
 use crate::gen::{self, Category};
 use crate::impls::{self, Implementation};
 use crate::vector::{
@@ -63,6 +65,14 @@ static JWS: Campaign = Campaign {
     policies: &JWS_POLICIES,
     reference_group: "panva-jose",
     reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
+};
+
+static EKL: Campaign = Campaign {
+    generate: gen::ekl::case,
+    implementations: impls::ekl,
+    policies: &EKL_POLICIES,
+    reference_group: "node-v8",
+    reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
 };
 
 static MERKLE: Campaign = Campaign {
@@ -126,7 +136,8 @@ impl Family {
             Family::Ed25519 => Some(&ED25519),
             Family::Jws => Some(&JWS),
             Family::Merkle => Some(&MERKLE),
-            Family::Vmcp | Family::Ekl => None,
+            Family::Ekl => Some(&EKL),
+            Family::Vmcp => None,
         }
     }
 

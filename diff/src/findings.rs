@@ -227,7 +227,56 @@ fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Op
             test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
             test
         }
-        Family::Vmcp | Family::Ekl => return None,
+        Family::Ekl => {
+            let case: serde_json::Value = serde_json::from_slice(input).ok()?;
+            let text = |name: &str| {
+                case.get(name)
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string)
+            };
+            let mut test = TestCase {
+                tc_id: 1,
+                comment,
+                ..TestCase::default()
+            };
+            match text("op")?.as_str() {
+                "challenge" => {
+                    test.credential = text("credential");
+                    test.challenge = text("challenge");
+                    test.endpoint = text("endpoint");
+                }
+                "fingerprint" => {
+                    test.salt = text("salt");
+                    test.input = text("value");
+                }
+                _ => {
+                    test.salt = text("salt");
+                    test.input = text("result");
+                    // The body the profile's rule names, read by serde_json, not by the core.
+                    let result: serde_json::Value =
+                        serde_json::from_str(test.input.as_deref()?).ok()?;
+                    let inner = if result.get("structuredContent").is_none()
+                        && result.get("content").is_none()
+                    {
+                        result.get("result").cloned().unwrap_or(result)
+                    } else {
+                        result
+                    };
+                    let structured = inner.get("structuredContent").is_some_and(|v| !v.is_null());
+                    test.result_body = Some(
+                        if structured {
+                            "structuredContent"
+                        } else {
+                            "content"
+                        }
+                        .to_string(),
+                    );
+                }
+            }
+            test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
+            test
+        }
+        Family::Vmcp => return None,
     };
     match valid {
         Some(bytes) => {
@@ -290,7 +339,8 @@ pub fn write_vector(
         Family::Jcs => ("JCS", "JcsCanonicalize"),
         Family::Ed25519 => ("Ed25519", "Ed25519Verify"),
         Family::Merkle => ("Merkle", "MerkleVerify"),
-        Family::Jws | Family::Vmcp | Family::Ekl => ("JWS", "JwsVerify"),
+        Family::Ekl => ("EKL", "EklFinding"),
+        Family::Jws | Family::Vmcp => ("JWS", "JwsVerify"),
     };
     let file = VectorFile {
         algorithm: algorithm.to_string(),

@@ -98,6 +98,7 @@ fn every_family_saves_vectors_that_the_corpus_replays() {
         ("ed25519", "strict-ed25519", 9),
         ("jws", "b64-refused", 10),
         ("merkle", "empty-prefix", 3),
+        ("ekl", "challenge-lowercase-hex", 3),
     ] {
         let corpus = corpus_copy();
         let summary_path = corpus.path().join("summary.out");

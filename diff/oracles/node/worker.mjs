@@ -5,7 +5,7 @@
 //                                           reasons are not compared
 // JCS libraries read a JSON text per line; Ed25519 verifiers {"key","msg","sig"} in hex; JOSE
 // libraries {"jwk", "token"}.
-import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, verify as cryptoVerify } from 'node:crypto';
 
 const library = process.argv[2];
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -97,6 +97,41 @@ async function load() {
           const key = await jose.importJWK(c.jwk, typeof c.jwk.alg === 'string' ? c.jwk.alg : 'EdDSA');
           const { payload } = await jose.compactVerify(c.token, key);
           return { ok: decoder.decode(payload) };
+        } catch (e) {
+          return rejected(e);
+        }
+      };
+    }
+    case 'ekl': {
+      // The adapter profile from its definitions, with npm canonicalize for JCS.
+      const canon = (await import('canonicalize')).default;
+      const sha256 = (data) => createHash('sha256').update(data).digest();
+      return async (bytes) => {
+        let c;
+        try {
+          c = JSON.parse(decoder.decode(bytes));
+        } catch {
+          return { unsupported: true };
+        }
+        try {
+          if (c.op === 'challenge') {
+            const key = sha256(Buffer.from(c.credential, 'utf8')).toString('hex');
+            return { ok: createHmac('sha256', key).update(c.challenge + c.endpoint, 'utf8').digest('hex') };
+          }
+          const salt = Buffer.from(c.salt, 'hex');
+          if (salt.length !== 32 || c.salt.length !== 64) throw new Error('the salt is not 32 bytes');
+          let value;
+          if (c.op === 'fingerprint') {
+            value = JSON.parse(c.value);
+          } else {
+            let result = JSON.parse(c.result);
+            if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new Error('a tool result is an object');
+            if (!('structuredContent' in result) && !('content' in result) && typeof result.result === 'object' && result.result !== null) result = result.result;
+            if (result.structuredContent !== undefined && result.structuredContent !== null) value = result.structuredContent;
+            else if (Array.isArray(result.content)) value = result.content;
+            else throw new Error('no body to fingerprint');
+          }
+          return { ok: sha256(Buffer.concat([salt, Buffer.from(canon(value), 'utf8')])).toString('hex') };
         } catch (e) {
           return rejected(e);
         }

@@ -105,6 +105,38 @@ def pymerkle(c):
     return "valid"
 
 
+def ekl(c):
+    """The adapter profile from its definitions: SHA-256(salt || JCS(value)) with a 32-byte
+    salt, a result's structuredContent (when present and not null) or else its content array,
+    and HMAC-SHA256 keyed with the hex SHA-256 of the credential over challenge || endpoint."""
+    import hashlib
+    import hmac
+
+    import rfc8785
+
+    if c["op"] == "challenge":
+        key = hashlib.sha256(c["credential"].encode()).hexdigest().encode()
+        return hmac.new(key, (c["challenge"] + c["endpoint"]).encode(), hashlib.sha256).hexdigest()
+    salt = bytes.fromhex(c["salt"])
+    if len(salt) != 32:
+        raise ValueError("the salt is not 32 bytes")
+    if c["op"] == "fingerprint":
+        value = json.loads(c["value"], parse_constant=refuse_constant)
+    else:
+        result = json.loads(c["result"], parse_constant=refuse_constant)
+        if not isinstance(result, dict):
+            raise ValueError("a tool result is an object")
+        if "structuredContent" not in result and "content" not in result and isinstance(result.get("result"), dict):
+            result = result["result"]
+        if result.get("structuredContent") is not None:
+            value = result["structuredContent"]
+        elif isinstance(result.get("content"), list):
+            value = result["content"]
+        else:
+            raise ValueError("no body to fingerprint")
+    return hashlib.sha256(salt + rfc8785.dumps(value)).hexdigest()
+
+
 class Unsupported(Exception):
     """The library cannot be asked this question."""
 
@@ -122,6 +154,7 @@ def load(library):
     for name, check in (("jwcrypto", jwcrypto), ("pyjwt", pyjwt), ("joserfc", joserfc)):
         verifiers[name] = (check, ("jwk", "token"))
     verifiers["pymerkle"] = (pymerkle, ("op",))
+    verifiers["ekl"] = (ekl, ("op",))
     if library in verifiers:
         check, fields = verifiers[library]
         return verdict(check, fields)

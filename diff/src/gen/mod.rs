@@ -4,6 +4,7 @@
 //! generator lives here; the Ed25519 and JWS ones in their modules.
 
 pub mod ed25519;
+pub mod ekl;
 pub mod jws;
 pub mod merkle;
 mod mutate;

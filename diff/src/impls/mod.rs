@@ -5,6 +5,7 @@
 
 mod core;
 pub mod ed25519;
+pub mod ekl;
 pub mod in_process;
 pub mod jws;
 pub mod merkle;
@@ -88,6 +89,15 @@ pub fn jws() -> Vec<Box<dyn Implementation>> {
         Box::new(worker::python("jwcrypto", "jwcrypto", "jwcrypto")),
         Box::new(worker::python("pyjwt", "pyjwt", "pyjwt")),
         Box::new(worker::python("joserfc", "joserfc", "joserfc")),
+    ]
+}
+
+/// Every adapter-profile implementation, the core first.
+pub fn ekl() -> Vec<Box<dyn Implementation>> {
+    vec![
+        Box::new(ekl::core()),
+        Box::new(worker::python("python-ekl", "ekl", "cpython")),
+        Box::new(worker::node("node-ekl", "ekl", "node-v8")),
     ]
 }
 

@@ -406,17 +406,23 @@ impl Implementation for WorkerImpl {
     }
 
     fn version(&self) -> String {
+        // The adapter-profile workers compute with their runtime's JCS library.
+        let package = match (self.library, self.runtime) {
+            ("ekl", Runtime::Node) => "canonicalize",
+            ("ekl", _) => "rfc8785",
+            (library, _) => library,
+        };
         let pinned = match self.runtime {
             Runtime::Node => std::fs::read_to_string(self.runtime.dir().join("package.json"))
                 .ok()
                 .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-                .and_then(|v| v["dependencies"][self.library].as_str().map(str::to_string))
+                .and_then(|v| v["dependencies"][package].as_str().map(str::to_string))
                 .or_else(|| (self.library == "crypto").then(|| "built-in".to_string())),
             Runtime::Python => std::fs::read_to_string(self.runtime.dir().join("requirements.txt"))
                 .ok()
                 .and_then(|text| {
                     text.lines().find_map(|l| {
-                        l.strip_prefix(&format!("{}==", self.library))
+                        l.strip_prefix(&format!("{package}=="))
                             .map(|v| v.split_whitespace().next().unwrap_or_default().to_string())
                     })
                 }),
