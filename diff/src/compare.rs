@@ -197,6 +197,22 @@ pub const EKL_POLICIES: [Policy; 2] = [
     },
 ];
 
+/// The INK family's registered differences.
+pub const INK_POLICIES: [Policy; 2] = [
+    Policy {
+        id: "field-line-breaks",
+        core: Expect::Rejects("signature_base"),
+        applies: gen::ink::field_has_line_break,
+        reason: "a line break in a request field moves a field boundary of the signature base, so two requests could share one; INK refuses it (signature-base, path-with-newline-rejects)",
+    },
+    Policy {
+        id: "ink-json-profile",
+        core: Expect::RejectsWhereOthersAccept,
+        applies: gen::ink::outside_ink_profile,
+        reason: "INK commits only bodies under its JSON profile — RFC 8785 and I-JSON, safe integers only (no fraction, no -0, |n| < 2^53), nesting at most 32 — so both of INK's implementations refuse what a plain JCS library would hash (merkle-leaf and jcs-number in INK's corpus)",
+    },
+];
+
 /// The Merkle family's registered differences.
 pub const MERKLE_POLICIES: [Policy; 2] = [
     Policy {

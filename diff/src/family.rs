@@ -4,12 +4,14 @@
 //! the others on purpose.
 
 use crate::compare::{
-    Policy, ED25519_POLICIES, EKL_POLICIES, JCS_POLICIES, JWS_POLICIES, MERKLE_POLICIES,
+    Policy, ED25519_POLICIES, EKL_POLICIES, INK_POLICIES, JCS_POLICIES, JWS_POLICIES,
+    MERKLE_POLICIES,
 };
 use crate::gen::{self, Category};
 use crate::impls::{self, Implementation};
 use crate::vector::{
-    ED25519_SCHEMA, EKL_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, MERKLE_SCHEMA, VMCP_SCHEMA,
+    ED25519_SCHEMA, EKL_SCHEMA, INK_CAMPAIGN_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, MERKLE_SCHEMA,
+    VMCP_SCHEMA,
 };
 
 /// A kind of input, its vector files and (for some) its campaign.
@@ -27,6 +29,8 @@ pub enum Family {
     Ekl,
     /// `canonfuzz_merkle_v1`: RFC 9162 tree roots, inclusion and consistency proofs.
     Merkle,
+    /// `canonfuzz_ink_v1`: INK leaf hashes and signature bases.
+    Ink,
 }
 
 /// What a family's differential campaign is made of.
@@ -75,6 +79,14 @@ static EKL: Campaign = Campaign {
     reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
 };
 
+static INK: Campaign = Campaign {
+    generate: gen::ink::case,
+    implementations: impls::ink,
+    policies: &INK_POLICIES,
+    reference_group: "node-v8",
+    reference_reason: "V8's answer, as INK's reference implementation runs on it",
+};
+
 static MERKLE: Campaign = Campaign {
     generate: gen::merkle::case,
     implementations: impls::merkle,
@@ -86,13 +98,14 @@ static MERKLE: Campaign = Campaign {
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 7] = [
         Family::Jcs,
         Family::Ed25519,
         Family::Jws,
         Family::Vmcp,
         Family::Ekl,
         Family::Merkle,
+        Family::Ink,
     ];
 
     /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
@@ -104,6 +117,7 @@ impl Family {
             Family::Vmcp => "vmcp",
             Family::Ekl => "ekl",
             Family::Merkle => "merkle",
+            Family::Ink => "ink",
         }
     }
 
@@ -121,6 +135,7 @@ impl Family {
             Family::Vmcp => VMCP_SCHEMA,
             Family::Ekl => EKL_SCHEMA,
             Family::Merkle => MERKLE_SCHEMA,
+            Family::Ink => INK_CAMPAIGN_SCHEMA,
         }
     }
 
@@ -137,6 +152,7 @@ impl Family {
             Family::Jws => Some(&JWS),
             Family::Merkle => Some(&MERKLE),
             Family::Ekl => Some(&EKL),
+            Family::Ink => Some(&INK),
             Family::Vmcp => None,
         }
     }

@@ -222,7 +222,7 @@ fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Op
             test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
             test
         }
-        Family::Merkle => {
+        Family::Merkle | Family::Ink => {
             let mut test = TestCase::with_input(1, comment, input);
             test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
             test
@@ -339,6 +339,7 @@ pub fn write_vector(
         Family::Jcs => ("JCS", "JcsCanonicalize"),
         Family::Ed25519 => ("Ed25519", "Ed25519Verify"),
         Family::Merkle => ("Merkle", "MerkleVerify"),
+        Family::Ink => ("INK", "InkFinding"),
         Family::Ekl => ("EKL", "EklFinding"),
         Family::Jws | Family::Vmcp => ("JWS", "JwsVerify"),
     };

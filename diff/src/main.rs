@@ -89,9 +89,9 @@ enum Command {
     /// harness itself failed.
     Diff {
         /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
-        /// (compact JWS verifiers), merkle (RFC 9162 roots and proofs) or ekl (adapter-profile
-        /// fingerprints and challenge proofs).
-        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws", "merkle", "ekl"])]
+        /// (compact JWS verifiers), merkle (RFC 9162 roots and proofs), ekl (adapter-profile
+        /// fingerprints and challenge proofs) or ink (INK leaf hashes and signature bases).
+        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws", "merkle", "ekl", "ink"])]
         family: String,
         /// Number of cases to run (default 100,000 when --duration is not given either).
         #[arg(long, value_name = "N")]

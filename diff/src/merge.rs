@@ -11,13 +11,14 @@ use crate::manifest::Manifest;
 use crate::vector::{write_atomically, VectorFile};
 
 /// The directories merged, relative to a corpus.
-const MERGED: [&str; 6] = [
+const MERGED: [&str; 7] = [
     "jcs/findings",
     "jcs/regressions",
     "ed25519/findings",
     "jws/findings",
     "merkle/findings",
     "ekl/findings",
+    "ink/findings",
 ];
 
 /// The case index a campaign vector records in its source (`..., case N`); other vectors

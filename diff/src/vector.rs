@@ -20,6 +20,8 @@ pub const ED25519_SCHEMA: &str = "canonfuzz_ed25519_v1";
 pub const JWS_SCHEMA: &str = "canonfuzz_jws_v1";
 /// The schema name of verifiable-mcp response vector files.
 pub const VMCP_SCHEMA: &str = "canonfuzz_vmcp_v1";
+/// The schema name of INK campaign finding files (leaf hashes and signature bases).
+pub const INK_CAMPAIGN_SCHEMA: &str = "canonfuzz_ink_v1";
 /// The schema name of Merkle tree and proof vector files.
 pub const MERKLE_SCHEMA: &str = "canonfuzz_merkle_v1";
 /// The schema name of adapter-profile (fingerprint and challenge proof) vector files.

@@ -99,6 +99,7 @@ fn every_family_saves_vectors_that_the_corpus_replays() {
         ("jws", "b64-refused", 10),
         ("merkle", "empty-prefix", 3),
         ("ekl", "challenge-lowercase-hex", 3),
+        ("ink", "field-line-breaks", 3),
     ] {
         let corpus = corpus_copy();
         let summary_path = corpus.path().join("summary.out");

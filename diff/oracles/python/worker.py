@@ -137,6 +137,25 @@ def ekl(c):
     return hashlib.sha256(salt + rfc8785.dumps(value)).hexdigest()
 
 
+def ink(c):
+    """INK from its definitions: a leaf is SHA-256(0x00 || JCS(event without agentSignature));
+    a signature base is ink/0.1, method, path, recipient, JCS(body) and timestamp, one per line
+    (answered as its SHA-256)."""
+    import hashlib
+
+    import rfc8785
+
+    if c["op"] == "leaf":
+        event = json.loads(c["event"], parse_constant=refuse_constant)
+        if not isinstance(event, dict):
+            raise ValueError("an event is an object")
+        event.pop("agentSignature", None)
+        return hashlib.sha256(b"\x00" + rfc8785.dumps(event)).hexdigest()
+    body = rfc8785.dumps(json.loads(c["body"], parse_constant=refuse_constant))
+    head = "ink/0.1\n" + "\n".join([c["method"], c["path"], c["recipientDid"]]) + "\n"
+    return hashlib.sha256(head.encode() + body + b"\n" + c["timestamp"].encode()).hexdigest()
+
+
 class Unsupported(Exception):
     """The library cannot be asked this question."""
 
@@ -155,6 +174,7 @@ def load(library):
         verifiers[name] = (check, ("jwk", "token"))
     verifiers["pymerkle"] = (pymerkle, ("op",))
     verifiers["ekl"] = (ekl, ("op",))
+    verifiers["ink"] = (ink, ("op",))
     if library in verifiers:
         check, fields = verifiers[library]
         return verdict(check, fields)

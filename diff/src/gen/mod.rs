@@ -5,6 +5,7 @@
 
 pub mod ed25519;
 pub mod ekl;
+pub mod ink;
 pub mod jws;
 pub mod merkle;
 mod mutate;

@@ -7,6 +7,7 @@ mod core;
 pub mod ed25519;
 pub mod ekl;
 pub mod in_process;
+pub mod ink;
 pub mod jws;
 pub mod merkle;
 mod rust;
@@ -98,6 +99,15 @@ pub fn ekl() -> Vec<Box<dyn Implementation>> {
         Box::new(ekl::core()),
         Box::new(worker::python("python-ekl", "ekl", "cpython")),
         Box::new(worker::node("node-ekl", "ekl", "node-v8")),
+    ]
+}
+
+/// Every INK leaf-hash and signature-base implementation, the core first.
+pub fn ink() -> Vec<Box<dyn Implementation>> {
+    vec![
+        Box::new(ink::core()),
+        Box::new(worker::python("python-ink", "ink", "cpython")),
+        Box::new(worker::node("node-ink", "ink", "node-v8")),
     ]
 }
 

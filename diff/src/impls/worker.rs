@@ -406,10 +406,10 @@ impl Implementation for WorkerImpl {
     }
 
     fn version(&self) -> String {
-        // The adapter-profile workers compute with their runtime's JCS library.
+        // The adapter-profile and INK workers compute with their runtime's JCS library.
         let package = match (self.library, self.runtime) {
-            ("ekl", Runtime::Node) => "canonicalize",
-            ("ekl", _) => "rfc8785",
+            ("ekl" | "ink", Runtime::Node) => "canonicalize",
+            ("ekl" | "ink", _) => "rfc8785",
             (library, _) => library,
         };
         let pinned = match self.runtime {
