@@ -56,3 +56,215 @@ pub fn mixed_document(target: usize) -> Vec<u8> {
     out.push_str("], \"next_cursor\": null}, \"isError\": false}");
     out.into_bytes()
 }
+
+/// One document of the benchmark set: a name and a generator for a target size in bytes.
+pub struct DocumentKind {
+    /// The name benches and BENCHMARKS.md use.
+    pub name: &'static str,
+    /// What it exercises.
+    pub about: &'static str,
+    /// Builds a document of about the given size.
+    pub build: fn(usize) -> Vec<u8>,
+}
+
+/// Audit events and checkpoints as INK's witness logs them: short ASCII names, DIDs,
+/// timestamps, safe integers, hashes.
+pub fn ink_events(target: usize) -> Vec<u8> {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut out = String::from("{\"events\":[");
+    let mut first = true;
+    while out.len() < target {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        let n = rng.below(1 << 40);
+        out.push_str(&format!(
+            "{{\"type\":\"connection_request\",\"id\":\"evt-{n}\",\"messageId\":\"msg-{}\",\
+             \"agentId\":\"did:web:agent-{}.example\",\"counterpartyId\":\"did:web:agent-{}.example\",\
+             \"seq\":{},\"timestamp\":\"2026-06-15T12:{:02}:{:02}.000Z\",\
+             \"checkpoint\":{{\"treeSize\":{},\"rootHash\":\"{:016x}{:016x}{:016x}{:016x}\"}},\
+             \"agentSignature\":\"{:016x}{:016x}{:016x}{:016x}{:016x}\"}}",
+            rng.below(1000),
+            rng.below(50),
+            rng.below(50),
+            rng.below(1 << 30),
+            rng.below(60),
+            rng.below(60),
+            rng.below(1 << 40),
+            rng.next(),
+            rng.next(),
+            rng.next(),
+            rng.next(),
+            rng.next(),
+            rng.next(),
+            rng.next(),
+            rng.next(),
+            rng.next(),
+        ));
+    }
+    out.push_str("]}");
+    out.into_bytes()
+}
+
+/// An array of numbers in every layout ECMAScript uses: integers, fractions, exponents, tiny
+/// and huge magnitudes.
+pub fn numbers(target: usize) -> Vec<u8> {
+    let mut rng = Rng(0x0F0F_1E1E_2D2D_3C3C);
+    let mut out = String::from("[");
+    while out.len() < target {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        let bits = rng.next();
+        let value = match bits % 4 {
+            0 => (rng.next() % 1_000_000) as f64,
+            1 => f64::from_bits((bits >> 2) & 0x7FEF_FFFF_FFFF_FFFF),
+            2 => (rng.next() % 10_000_000) as f64 / 1000.0,
+            _ => (rng.next() % 1_000_000) as f64 * 1e21,
+        };
+        if value.is_finite() {
+            out.push_str(&format!("{value:e}"));
+        } else {
+            out.push('0');
+        }
+    }
+    out.push(']');
+    out.into_bytes()
+}
+
+/// Objects whose member names are non-ASCII and astral, written out of UTF-16 order.
+pub fn unicode_names(target: usize) -> Vec<u8> {
+    const NAMES: [&str; 10] = [
+        "\u{e9}t\u{e9}",
+        "\u{fb01}n",
+        "\u{ff21}",
+        "\u{1f511}",
+        "\u{1d400}x",
+        "\u{20ac}",
+        "\u{6771}\u{4eac}",
+        "z\u{1f600}",
+        "\u{e000}",
+        "a\u{30a2}",
+    ];
+    let mut rng = Rng(0x5151_7272_9393_B4B4);
+    let mut out = String::from("[");
+    while out.len() < target {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push('{');
+        for i in 0..8 {
+            if i > 0 {
+                out.push(',');
+            }
+            // The member's position makes its name unique in the object.
+            let name = NAMES[rng.below(NAMES.len() as u64) as usize];
+            out.push_str(&format!("\"{name}{i}\":{}", rng.below(100)));
+        }
+        out.push('}');
+    }
+    out.push(']');
+    out.into_bytes()
+}
+
+/// Strings dense with escapes: controls, quotes, backslashes, `\u` forms of ASCII and of
+/// surrogate pairs.
+pub fn escapes(target: usize) -> Vec<u8> {
+    const PIECES: [&str; 8] = [
+        "\\n",
+        "\\t",
+        "\\\"",
+        "\\\\",
+        "\\u0041",
+        "\\ud83d\\ude00",
+        "\\u00e9",
+        "\\u001f",
+    ];
+    let mut rng = Rng(0xE5CA_9E5C_A9E5_CA9E);
+    let mut out = String::from("[");
+    while out.len() < target {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push('"');
+        for _ in 0..24 {
+            out.push_str(PIECES[rng.below(PIECES.len() as u64) as usize]);
+            out.push(char::from(b'a' + rng.below(26) as u8));
+        }
+        out.push('"');
+    }
+    out.push(']');
+    out.into_bytes()
+}
+
+/// Arrays and objects nested a hundred levels deep, repeated to size.
+pub fn deep(target: usize) -> Vec<u8> {
+    let unit = format!("{}1{}", "[{\"a\":".repeat(50), "}]".repeat(50));
+    let mut out = String::from("[");
+    while out.len() < target {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(&unit);
+    }
+    out.push(']');
+    out.into_bytes()
+}
+
+/// The benchmark set.
+pub const DOCUMENTS: [DocumentKind; 6] = [
+    DocumentKind {
+        name: "mcp_result",
+        about: "an MCP tool result: listings with string prices, numbers, nested arrays, non-ASCII text, escapes, out-of-order members and whitespace",
+        build: mixed_document,
+    },
+    DocumentKind {
+        name: "ink_events",
+        about: "INK audit events with checkpoints: DIDs, timestamps, safe integers, hashes",
+        build: ink_events,
+    },
+    DocumentKind {
+        name: "numbers",
+        about: "an array of numbers in every ECMAScript layout",
+        build: numbers,
+    },
+    DocumentKind {
+        name: "unicode_names",
+        about: "objects with non-ASCII and astral member names out of UTF-16 order",
+        build: unicode_names,
+    },
+    DocumentKind {
+        name: "escapes",
+        about: "strings dense with escapes, including surrogate pairs",
+        build: escapes,
+    },
+    DocumentKind {
+        name: "deep",
+        about: "arrays and objects nested 100 levels, repeated",
+        build: deep,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_document_is_valid_json_the_size_asked_and_the_same_each_time() {
+        for kind in DOCUMENTS {
+            for size in [1 << 10, 64 << 10, 1 << 20] {
+                let doc = (kind.build)(size);
+                assert!(
+                    doc.len() >= size && doc.len() < size + (8 << 10),
+                    "{} {}",
+                    kind.name,
+                    doc.len()
+                );
+                assert_eq!(doc, (kind.build)(size), "{}", kind.name);
+                serde_json::from_slice::<serde_json::Value>(&doc).unwrap();
+                canonfuzz_core::jcs::canonicalize(&doc).unwrap();
+            }
+        }
+    }
+}
