@@ -39,7 +39,10 @@ impl Implementation for InProcess {
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
         inputs
             .iter()
-            .map(|input| guarded(self.answer, input))
+            .map(|input| {
+                guarded(|| (self.answer)(input))
+                    .unwrap_or_else(|message| Outcome::Crashed(format!("panicked: {message}")))
+            })
             .collect()
     }
 }
@@ -51,8 +54,10 @@ thread_local! {
     static LAST_PANIC: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// Calls `answer` on `input`; a panic becomes a crash carrying the panic's message.
-fn guarded(answer: fn(&[u8]) -> Outcome, input: &[u8]) -> Outcome {
+/// Runs `call`, catching a panic as its message. While the call runs, this thread's panics are
+/// recorded, not reported by the process's panic hook — which under a fuzzer aborts the
+/// process, so a third-party library's panic would otherwise look like the core's.
+pub(crate) fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, String> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let default = panic::take_hook();
@@ -65,12 +70,9 @@ fn guarded(answer: fn(&[u8]) -> Outcome, input: &[u8]) -> Outcome {
         }));
     });
     GUARDED.with(|g| g.set(true));
-    let outcome = catch_unwind(AssertUnwindSafe(|| answer(input)));
+    let outcome = catch_unwind(AssertUnwindSafe(call));
     GUARDED.with(|g| g.set(false));
-    outcome.unwrap_or_else(|_| {
-        let message = LAST_PANIC.with(|last| last.take());
-        Outcome::Crashed(format!("panicked: {message}"))
-    })
+    outcome.map_err(|_| LAST_PANIC.with(|last| last.take()))
 }
 
 /// A verifier's verdict as an outcome: accepted (with what it returns), or rejected with a

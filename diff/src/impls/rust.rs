@@ -3,8 +3,6 @@
 //! nothing in this crate may enable `arbitrary_precision` or `preserve_order`, which would
 //! change their parsing (a test below guards it).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use serde_json::Value;
 
 use super::Implementation;
@@ -50,10 +48,10 @@ impl SerdeValueImpl {
             Ok(v) => v,
             Err(e) => return Outcome::Rejected(classify_message(&e.to_string())),
         };
-        match catch_unwind(AssertUnwindSafe(|| (self.canonicalize)(&value))) {
+        match super::in_process::guarded(|| (self.canonicalize)(&value)) {
             Ok(Ok(out)) => Outcome::Ok(out),
             Ok(Err(message)) => Outcome::Rejected(classify_message(&message)),
-            Err(_) => Outcome::Crashed("panicked".to_string()),
+            Err(message) => Outcome::Crashed(format!("panicked: {message}")),
         }
     }
 }
