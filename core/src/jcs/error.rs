@@ -74,13 +74,18 @@ pub struct JcsError {
 
 impl JcsError {
     pub(crate) fn new(input: &[u8], fault: Fault) -> JcsError {
-        let (line, column) = line_column(input, fault.offset);
+        let FaultDetail {
+            kind,
+            offset,
+            message,
+        } = *fault.0;
+        let (line, column) = line_column(input, offset);
         JcsError {
-            kind: fault.kind,
-            offset: fault.offset,
+            kind,
+            offset,
             line,
             column,
-            message: fault.message,
+            message,
         }
     }
 
@@ -122,25 +127,33 @@ impl fmt::Display for JcsError {
 
 impl std::error::Error for JcsError {}
 
-/// A rejection before its position has been turned into line and column.
+/// A rejection before its position has been turned into line and column. Boxed, so that the
+/// parser's results stay small on the path where nothing is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
-    pub(crate) kind: ErrorKind,
-    pub(crate) offset: usize,
-    pub(crate) message: String,
+pub(crate) struct Fault(Box<FaultDetail>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FaultDetail {
+    kind: ErrorKind,
+    offset: usize,
+    message: String,
 }
 
 impl Fault {
     pub(crate) fn new(kind: ErrorKind, offset: usize, message: impl Into<String>) -> Fault {
-        Fault {
+        Fault(Box::new(FaultDetail {
             kind,
             offset,
             message: message.into(),
-        }
+        }))
     }
 
     pub(crate) fn syntax(offset: usize, message: impl Into<String>) -> Fault {
         Fault::new(ErrorKind::Syntax, offset, message)
+    }
+
+    pub(crate) fn kind(&self) -> ErrorKind {
+        self.0.kind
     }
 }
 

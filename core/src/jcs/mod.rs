@@ -86,7 +86,7 @@ impl Canonicalizer {
         };
         out.truncate(start);
         let mut fault = fault;
-        if !fault.kind.is_grammar() {
+        if !fault.kind().is_grammar() {
             let mut discard = Vec::new();
             let lenient = Parser::new(input, &mut discard, &mut self.scratch, usize::MAX, false);
             if let Err(grammar) = lenient.run() {
