@@ -47,8 +47,10 @@ struct Written<'a> {
     int: &'a [u8],
     /// The fraction digits, empty without a decimal point.
     frac: &'a [u8],
-    /// The exponent, saturated at [`EXPONENT_CAP`]; `None` without one.
-    exponent: Option<i32>,
+    /// The exponent, saturated at [`EXPONENT_CAP`]; 0 without one.
+    exponent: i32,
+    /// The exponent as written from its `e` or `E`, empty without one.
+    exponent_text: &'a [u8],
 }
 
 /// The significant digits of a number — two runs of the text, those before and after the
@@ -105,7 +107,8 @@ impl<'a> Written<'a> {
             }
             frac = span(input, frac_start, pos);
         }
-        let mut exponent = None;
+        let mut exponent = 0;
+        let exponent_start = pos;
         if matches!(input.get(pos), Some(b'e' | b'E')) {
             pos += 1;
             let sign = input.get(pos).copied();
@@ -127,11 +130,11 @@ impl<'a> Written<'a> {
             for &digit in span(input, digits_start, pos) {
                 magnitude = (magnitude * 10 + i32::from(digit & 0x0F)).min(EXPONENT_CAP);
             }
-            exponent = Some(if sign == Some(b'-') {
+            exponent = if sign == Some(b'-') {
                 -magnitude
             } else {
                 magnitude
-            });
+            };
         }
         Ok(Written {
             text: span(input, start, pos),
@@ -139,6 +142,7 @@ impl<'a> Written<'a> {
             int,
             frac,
             exponent,
+            exponent_text: span(input, exponent_start, pos),
         })
     }
 
@@ -152,7 +156,7 @@ impl<'a> Written<'a> {
             let point = i32::try_from(self.int.len()).unwrap_or(i32::MAX);
             (self.int, self.frac, point)
         };
-        let point = point.saturating_add(self.exponent.unwrap_or(0));
+        let point = point.saturating_add(self.exponent);
         let trim = |run: &'a [u8]| {
             let zeros = run.iter().rev().take_while(|&&b| b == b'0').count();
             run.get(..run.len() - zeros).unwrap_or_default()
@@ -162,12 +166,26 @@ impl<'a> Written<'a> {
         Digits { head, tail, point }
     }
 
+    /// Whether the text already has the layout ECMAScript gives these digits: in plain
+    /// notation no exponent and no trailing zero; in exponent notation one nonzero digit
+    /// before the point, no trailing zero and an exponent written `e`, sign, digits.
+    fn is_es_layout(&self, digits: &Digits<'_>) -> bool {
+        let no_trailing_zero = self.frac.last() != Some(&b'0');
+        if digits.is_plain() {
+            no_trailing_zero && self.exponent_text.is_empty()
+        } else {
+            no_trailing_zero
+                && matches!(self.int, [b'1'..=b'9'])
+                && matches!(self.exponent_text, [b'e', b'+' | b'-', b'1'..=b'9', ..])
+        }
+    }
+
     /// Appends this number in ECMAScript's layout, taking its digits to be the shortest
     /// round-trip digits of its double; as written when that layout is already the text's.
     fn write_as_shortest(&self, digits: &Digits<'_>, out: &mut Vec<u8>) {
         if digits.is_zero() {
             out.push(b'0');
-        } else if self.exponent.is_none() && self.frac.last() != Some(&b'0') && digits.is_plain() {
+        } else if self.is_es_layout(digits) {
             out.extend_from_slice(self.text);
         } else {
             if self.negative {
