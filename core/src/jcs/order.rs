@@ -21,6 +21,28 @@ pub fn cmp_utf16(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
+/// A sort key for a UTF-8 name: its first eight bytes, big-endian and zero-padded, with the
+/// lead bytes of supplementary characters (0xF0-0xF4) moved below those of U+E000-U+FFFF
+/// (0xEE-0xEF) unless the name is `ascii`. Keys that differ order their names as [`cmp_utf16`] does; equal keys leave
+/// the order to [`cmp_utf16`].
+pub(crate) fn sort_key(name: &[u8], ascii: bool) -> u64 {
+    let mut prefix = [0u8; 8];
+    let len = name.len().min(8);
+    if let (Some(slot), Some(bytes)) = (prefix.get_mut(..len), name.get(..len)) {
+        slot.copy_from_slice(bytes);
+    }
+    if !ascii {
+        for b in &mut prefix {
+            *b = match *b {
+                0xEE | 0xEF => *b + 5,
+                0xF0..=0xF4 => *b - 2,
+                other => other,
+            };
+        }
+    }
+    u64::from_be_bytes(prefix)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -29,34 +51,54 @@ mod tests {
         s.encode_utf16().collect()
     }
 
+    const NAMES: [&str; 23] = [
+        "",
+        "a",
+        "aa",
+        "b",
+        "\u{7f}",
+        "\u{80}",
+        "é",
+        "\u{d7ff}",
+        "\u{e000}",
+        "\u{ff61}",
+        "\u{fffd}",
+        "\u{ffff}",
+        "\u{10000}",
+        "😀",
+        "\u{10ffff}",
+        "a\u{ff61}",
+        "a😀",
+        "abcdefgh",
+        "abcdefghi",
+        "abcdefg\u{ff61}",
+        "abcdefg😀",
+        "abcdefg\u{e000}",
+        "a\u{0}",
+    ];
+
     #[test]
     fn agrees_with_utf16_code_units() {
-        let names = [
-            "",
-            "a",
-            "aa",
-            "b",
-            "\u{7f}",
-            "\u{80}",
-            "é",
-            "\u{d7ff}",
-            "\u{e000}",
-            "\u{ff61}",
-            "\u{fffd}",
-            "\u{ffff}",
-            "\u{10000}",
-            "😀",
-            "\u{10ffff}",
-            "a\u{ff61}",
-            "a😀",
-        ];
-        for x in names {
-            for y in names {
+        for x in NAMES {
+            for y in NAMES {
                 assert_eq!(
                     cmp_utf16(x.as_bytes(), y.as_bytes()),
                     utf16(x).cmp(&utf16(y)),
                     "{x:?} vs {y:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn keys_that_differ_order_names_by_utf16_code_units() {
+        for x in NAMES {
+            for y in NAMES {
+                let key = |s: &str| sort_key(s.as_bytes(), s.is_ascii());
+                let by_key = key(x).cmp(&key(y));
+                if by_key != Ordering::Equal {
+                    assert_eq!(by_key, utf16(x).cmp(&utf16(y)), "{x:?} vs {y:?}");
+                }
             }
         }
     }

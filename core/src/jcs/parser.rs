@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use super::error::{describe_byte, ErrorKind, Fault};
 use super::number::parse_number;
-use super::order::cmp_utf16;
+use super::order::{cmp_utf16, sort_key};
 use super::string::parse_string;
 
 /// Buffers reused from one document to the next.
@@ -48,6 +48,9 @@ struct Member {
     name_offset: usize,
     /// The decoded name is ASCII, so plain byte order is its UTF-16 order.
     ascii: bool,
+    /// The name's [`sort_key`], which decides most comparisons alone; set when the object
+    /// closes.
+    key: u64,
     /// The member's `"name":value` bytes in the output.
     start: usize,
     end: usize,
@@ -238,6 +241,7 @@ impl<'a, 'b> Parser<'a, 'b> {
             name,
             name_offset,
             ascii: parsed.ascii,
+            key: 0,
             start,
             end: start,
         });
@@ -316,18 +320,26 @@ impl<'a, 'b> Parser<'a, 'b> {
             ..
         } = &mut *self.scratch;
         let members = members.get_mut(first_member..).unwrap_or_default();
+        if members.len() < 2 {
+            return Ok(());
+        }
         let name_of = |m: &Member| match m.name {
             Name::Input(s, e) => span(input, s, e),
             Name::Decoded(s, e) => span(names, s, e),
         };
+        for member in members.iter_mut() {
+            member.key = sort_key(name_of(member), member.ascii);
+        }
         // When either name is ASCII, the first difference involves an ASCII byte, where byte
         // order and UTF-16 order agree.
         let order = |a: &Member, b: &Member| {
-            if a.ascii || b.ascii {
-                name_of(a).cmp(name_of(b))
-            } else {
-                cmp_utf16(name_of(a), name_of(b))
-            }
+            a.key.cmp(&b.key).then_with(|| {
+                if a.ascii || b.ascii {
+                    name_of(a).cmp(name_of(b))
+                } else {
+                    cmp_utf16(name_of(a), name_of(b))
+                }
+            })
         };
         let in_order = members
             .windows(2)
@@ -339,7 +351,7 @@ impl<'a, 'b> Parser<'a, 'b> {
         let duplicate = members
             .windows(2)
             .filter_map(|pair| match pair {
-                [a, b] if name_of(a) == name_of(b) => Some((
+                [a, b] if a.key == b.key && name_of(a) == name_of(b) => Some((
                     a.name_offset.max(b.name_offset),
                     a.name_offset.min(b.name_offset),
                     *a,
