@@ -77,11 +77,11 @@ pub(crate) fn invalid_utf8(input: &[u8], offset: usize) -> Fault {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Finds the end of the run of bytes starting at `pos` that are copied as they are, eight bytes
+/// Copies the run of bytes starting at `pos` that JCS writes unchanged to `out`, eight bytes
 /// at a time; returns the offset of the first quote, backslash or control byte (or the end of
 /// the input) and whether the run may hold non-ASCII bytes.
 #[inline]
-fn scan_run(input: &[u8], mut pos: usize) -> (usize, bool) {
+fn copy_run(input: &[u8], mut pos: usize, out: &mut Vec<u8>) -> (usize, bool) {
     let mut high = 0u64;
     while let Some(chunk) = input.get(pos..pos + 8) {
         let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
@@ -94,12 +94,12 @@ fn scan_run(input: &[u8], mut pos: usize) -> (usize, bool) {
         let backslash = zero_byte(word ^ (ONES * u64::from(b'\\')));
         let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
         let stop = quote | backslash | control;
+        out.extend_from_slice(&bytes);
         if stop != 0 {
-            let at = pos + (stop.trailing_zeros() / 8) as usize;
-            return (
-                at,
-                high & HIGHS != 0 || input.get(pos..at).is_some_and(|b| !b.is_ascii()),
-            );
+            let len = (stop.trailing_zeros() / 8) as usize;
+            out.truncate(out.len() - (8 - len));
+            let before_stop = (stop & stop.wrapping_neg()) - 1;
+            return (pos + len, (high | (word & before_stop)) & HIGHS != 0);
         }
         high |= word;
         pos += 8;
@@ -110,6 +110,7 @@ fn scan_run(input: &[u8], mut pos: usize) -> (usize, bool) {
             break;
         }
         non_ascii |= b >= 0x80;
+        out.push(b);
         pos += 1;
     }
     (pos, non_ascii)
@@ -145,7 +146,7 @@ pub(crate) fn parse_string(
     let mut ascii = true;
     loop {
         let run_start = pos;
-        let (run_end, non_ascii) = scan_run(input, pos);
+        let (run_end, non_ascii) = copy_run(input, pos, out);
         pos = run_end;
         let run = input.get(run_start..pos).unwrap_or_default();
         if non_ascii {
@@ -154,7 +155,6 @@ pub(crate) fn parse_string(
                 return Err(invalid_utf8(input, run_start + e.valid_up_to()));
             }
         }
-        out.extend_from_slice(run);
         if escaped {
             if let Some(name) = decoded.as_deref_mut() {
                 name.extend_from_slice(run);
@@ -178,7 +178,11 @@ pub(crate) fn parse_string(
                 }
                 let (c, next) = parse_escape(input, pos, strict)?;
                 ascii &= c.is_ascii();
-                push_char(c, out);
+                match input.get(pos..next) {
+                    // JCS writes the two-character escapes as they are written, except `\/`.
+                    Some(&[b'\\', e]) if e != b'/' => out.extend_from_slice(&[b'\\', e]),
+                    _ => push_char(c, out),
+                }
                 if let Some(name) = decoded.as_deref_mut() {
                     name.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                 }
@@ -205,6 +209,7 @@ pub(crate) fn parse_string(
 
 /// Decodes the escape whose backslash is at `at`; returns the character and the offset after
 /// the escape (after both halves of an escaped surrogate pair).
+#[inline]
 fn parse_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), Fault> {
     let simple = match input.get(at + 1) {
         Some(b'"') => '"',
@@ -272,23 +277,39 @@ fn parse_unicode_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, 
 }
 
 fn hex4(input: &[u8], start: usize) -> Result<u32, Fault> {
+    let digits = input.get(start..start + 4).unwrap_or_default();
     let mut unit = 0;
-    for pos in start..start + 4 {
-        let digit = input
-            .get(pos)
-            .and_then(|&b| char::from(b).to_digit(16))
-            .ok_or_else(|| {
-                Fault::syntax(
-                    pos,
-                    format!(
-                        "expected four hex digits after \\u, found {}",
-                        describe_byte(input, pos)
-                    ),
-                )
-            })?;
-        unit = unit * 16 + digit;
+    for (i, &b) in digits.iter().enumerate() {
+        let Some(digit) = hex_value(b) else {
+            return Err(not_hex(input, start + i));
+        };
+        unit = unit << 4 | digit;
+    }
+    if digits.len() < 4 {
+        return Err(not_hex(input, start + digits.len()));
     }
     Ok(unit)
+}
+
+#[inline]
+fn hex_value(b: u8) -> Option<u32> {
+    match b {
+        b'0'..=b'9' => Some(u32::from(b - b'0')),
+        b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
+        b'A'..=b'F' => Some(u32::from(b - b'A' + 10)),
+        _ => None,
+    }
+}
+
+#[cold]
+fn not_hex(input: &[u8], pos: usize) -> Fault {
+    Fault::syntax(
+        pos,
+        format!(
+            "expected four hex digits after \\u, found {}",
+            describe_byte(input, pos)
+        ),
+    )
 }
 
 #[cfg(test)]
