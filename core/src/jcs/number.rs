@@ -81,15 +81,7 @@ impl<'a> Written<'a> {
             }
             Some(b'0') => pos + 1,
             Some(b'1'..=b'9') => skip_digits(input, pos),
-            _ => {
-                return Err(Fault::syntax(
-                    pos,
-                    format!(
-                        "expected a digit after '-', found {}",
-                        describe_byte(input, pos)
-                    ),
-                ))
-            }
+            _ => return Err(missing_digit(input, pos, "after '-'")),
         };
         let int = span(input, int_start, pos);
         let mut frac: &[u8] = &[];
@@ -97,13 +89,7 @@ impl<'a> Written<'a> {
             let frac_start = pos + 1;
             pos = skip_digits(input, frac_start);
             if pos == frac_start {
-                return Err(Fault::syntax(
-                    pos,
-                    format!(
-                        "expected a digit after the decimal point, found {}",
-                        describe_byte(input, pos)
-                    ),
-                ));
+                return Err(missing_digit(input, pos, "after the decimal point"));
             }
             frac = span(input, frac_start, pos);
         }
@@ -118,13 +104,7 @@ impl<'a> Written<'a> {
             let digits_start = pos;
             pos = skip_digits(input, digits_start);
             if pos == digits_start {
-                return Err(Fault::syntax(
-                    pos,
-                    format!(
-                        "expected a digit in the exponent, found {}",
-                        describe_byte(input, pos)
-                    ),
-                ));
+                return Err(missing_digit(input, pos, "in the exponent"));
             }
             let mut magnitude = 0;
             for &digit in span(input, digits_start, pos) {
@@ -275,6 +255,19 @@ fn skip_digits(input: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// The error for a number whose digits stop short: after '-', after the point, in the
+/// exponent.
+#[cold]
+fn missing_digit(input: &[u8], pos: usize, place: &str) -> Fault {
+    Fault::syntax(
+        pos,
+        format!(
+            "expected a digit {place}, found {}",
+            describe_byte(input, pos)
+        ),
+    )
 }
 
 /// Returns `buf[start..end]`; callers only ask for ranges they scanned.
