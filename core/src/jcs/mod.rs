@@ -21,6 +21,7 @@
 //! before the I-JSON rules so that a truncated document is reported as truncated, however
 //! deep or odd its beginning.
 
+mod copy;
 mod error;
 mod number;
 mod order;

@@ -3,6 +3,7 @@
 
 use std::ops::RangeInclusive;
 
+use super::copy::copy_span;
 use super::error::{describe_byte, ErrorKind, Fault};
 
 /// Decimals with at most this many significant digits survive a trip through a double and
@@ -41,7 +42,10 @@ pub fn write_number(value: f64, out: &mut Vec<u8>) -> bool {
 
 /// A JSON number as written, split into its parts.
 struct Written<'a> {
-    text: &'a [u8],
+    /// The text scanned, and where the number lies in it.
+    input: &'a [u8],
+    start: usize,
+    end: usize,
     negative: bool,
     /// The integer digits.
     int: &'a [u8],
@@ -117,7 +121,9 @@ impl<'a> Written<'a> {
             };
         }
         Ok(Written {
-            text: span(input, start, pos),
+            input,
+            start,
+            end: pos,
             negative,
             int,
             frac,
@@ -166,7 +172,7 @@ impl<'a> Written<'a> {
         if digits.is_zero() {
             out.push(b'0');
         } else if self.is_es_layout(digits) {
-            out.extend_from_slice(self.text);
+            copy_span(self.input, self.start, self.end, out);
         } else {
             if self.negative {
                 out.push(b'-');
@@ -305,13 +311,14 @@ pub(crate) fn parse_number(
     strict: bool,
 ) -> Result<usize, Fault> {
     let written = Written::scan(input, start)?;
-    let end = start + written.text.len();
+    let end = written.end;
+    let text = span(input, start, end);
     let digits = written.digits();
     if digits.is_zero() || digits.is_own_shortest() {
         written.write_as_shortest(&digits, out);
         return Ok(end);
     }
-    let value = std::str::from_utf8(written.text)
+    let value = std::str::from_utf8(text)
         .ok()
         .and_then(|t| t.parse::<f64>().ok())
         .unwrap_or(f64::NAN);
@@ -323,7 +330,7 @@ pub(crate) fn parse_number(
                 format!(
                     "the number {} is beyond the IEEE-754 double range that I-JSON allows; \
                      send a value this large as a string",
-                    String::from_utf8_lossy(written.text.get(..40).unwrap_or(written.text))
+                    String::from_utf8_lossy(text.get(..40).unwrap_or(text))
                 ),
             ));
         }

@@ -51,9 +51,21 @@ struct Member {
     /// The name's [`sort_key`], which decides most comparisons alone; set when the object
     /// closes.
     key: u64,
-    /// The member's `"name":value` bytes in the output.
+    /// The member's `"name":value` bytes in the output; the end is found when the object
+    /// closes, from where the next member starts.
     start: usize,
     end: usize,
+}
+
+#[cold]
+fn invalid_literal(pos: usize, word: &[u8]) -> Fault {
+    Fault::syntax(
+        pos,
+        format!(
+            "invalid literal; the only bare words in JSON are true, false and null (expected {})",
+            String::from_utf8_lossy(word)
+        ),
+    )
 }
 
 /// Returns `buf[start..end]`; the parser only asks for ranges it recorded itself.
@@ -152,19 +164,14 @@ impl<'a, 'b> Parser<'a, 'b> {
         }
     }
 
-    fn literal(&mut self, word: &'static [u8]) -> Result<bool, Fault> {
-        if self.input.get(self.pos..self.pos + word.len()) == Some(word) {
+    /// Copies `true`, `false` or `null`; the length is a constant so the copy is too.
+    fn literal<const N: usize>(&mut self, word: &'static [u8; N]) -> Result<bool, Fault> {
+        if self.input.get(self.pos..self.pos + N) == Some(word.as_slice()) {
             self.out.extend_from_slice(word);
-            self.pos += word.len();
+            self.pos += N;
             Ok(false)
         } else {
-            Err(Fault::syntax(
-                self.pos,
-                format!(
-                    "invalid literal; the only bare words in JSON are true, false and null (expected {})",
-                    String::from_utf8_lossy(word)
-                ),
-            ))
+            Err(invalid_literal(self.pos, word))
         }
     }
 
@@ -278,31 +285,23 @@ impl<'a, 'b> Parser<'a, 'b> {
                     first_member,
                     names_len,
                     body_start,
-                }) => {
-                    let end = self.out.len();
-                    if let Some(member) = self.scratch.members.get_mut(first_member..) {
-                        if let Some(last) = member.last_mut() {
-                            last.end = end;
-                        }
+                }) => match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.out.push(b',');
+                        self.member_name()?;
+                        return Ok(false);
                     }
-                    match self.peek() {
-                        Some(b',') => {
-                            self.pos += 1;
-                            self.out.push(b',');
-                            self.member_name()?;
-                            return Ok(false);
-                        }
-                        Some(b'}') => {
-                            self.close_object(first_member, body_start)?;
-                            self.pos += 1;
-                            self.out.push(b'}');
-                            self.scratch.members.truncate(first_member);
-                            self.scratch.names.truncate(names_len);
-                            self.scratch.frames.pop();
-                        }
-                        _ => return Err(self.unexpected("',' or '}' after an object member")),
+                    Some(b'}') => {
+                        self.close_object(first_member, body_start)?;
+                        self.pos += 1;
+                        self.out.push(b'}');
+                        self.scratch.members.truncate(first_member);
+                        self.scratch.names.truncate(names_len);
+                        self.scratch.frames.pop();
                     }
-                }
+                    _ => return Err(self.unexpected("',' or '}' after an object member")),
+                },
             }
         }
     }
@@ -346,6 +345,11 @@ impl<'a, 'b> Parser<'a, 'b> {
             .all(|pair| matches!(pair, [a, b] if order(a, b) == Ordering::Less));
         if in_order {
             return Ok(());
+        }
+        let mut next_start = self.out.len() + 1;
+        for member in members.iter_mut().rev() {
+            member.end = next_start - 1;
+            next_start = member.start;
         }
         members.sort_unstable_by(order);
         let duplicate = members
