@@ -246,6 +246,28 @@ pub const DOCUMENTS: [DocumentKind; 6] = [
     },
 ];
 
+/// A verifiable-mcp 0.2.1 tool result and its server's JWK set, as JSON bytes: the first
+/// valid case of corpus/vmcp/signed-responses.json, so that verification is measured on a
+/// response the vectors already prove verifies.
+pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>), String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/vmcp/signed-responses.json"
+    );
+    let text = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let file: serde_json::Value =
+        serde_json::from_slice(&text).map_err(|e| format!("{path}: {e}"))?;
+    let case = file["testGroups"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|group| group["tests"].as_array().into_iter().flatten())
+        .find(|case| case["result"] == "valid")
+        .ok_or_else(|| format!("{path}: no valid case"))?;
+    let bytes = |v: &serde_json::Value| serde_json::to_vec(v).map_err(|e| e.to_string());
+    Ok((bytes(&case["response"])?, bytes(&case["jwks"])?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,5 +288,13 @@ mod tests {
                 canonfuzz_core::jcs::canonicalize(&doc).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn the_signed_response_verifies() {
+        use canonfuzz_core::{jws::Jwks, vmcp};
+        let (response, jwks) = signed_response().unwrap();
+        let jwks = Jwks::parse(&jwks).unwrap();
+        assert!(vmcp::verify_response(&response, &jwks, None).is_valid());
     }
 }
