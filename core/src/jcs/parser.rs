@@ -260,7 +260,10 @@ impl<'a, 'b> Parser<'a, 'b> {
     fn after_value(&mut self) -> Result<bool, Fault> {
         loop {
             self.skip_whitespace();
-            match self.scratch.frames.last().copied() {
+            // Only the kind of the open container is read here, and its fields only when an
+            // object closes: copying the whole frame just pushed would stall on store
+            // forwarding.
+            let in_array = match self.scratch.frames.last() {
                 None => {
                     return if self.pos == self.input.len() {
                         Ok(true)
@@ -268,40 +271,40 @@ impl<'a, 'b> Parser<'a, 'b> {
                         Err(self.unexpected("the end of the input after the JSON value"))
                     };
                 }
-                Some(Frame::Array) => match self.peek() {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.out.push(b',');
-                        return Ok(false);
-                    }
-                    Some(b']') => {
-                        self.pos += 1;
-                        self.out.push(b']');
-                        self.scratch.frames.pop();
-                    }
-                    _ => return Err(self.unexpected("',' or ']' after an array element")),
-                },
-                Some(Frame::Object {
-                    first_member,
-                    names_len,
-                    body_start,
-                }) => match self.peek() {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.out.push(b',');
+                Some(Frame::Array) => true,
+                Some(Frame::Object { .. }) => false,
+            };
+            match (self.peek(), in_array) {
+                (Some(b','), _) => {
+                    self.pos += 1;
+                    self.out.push(b',');
+                    if !in_array {
                         self.member_name()?;
-                        return Ok(false);
                     }
-                    Some(b'}') => {
+                    return Ok(false);
+                }
+                (Some(b']'), true) => {
+                    self.pos += 1;
+                    self.out.push(b']');
+                    self.scratch.frames.pop();
+                }
+                (Some(b'}'), false) => {
+                    if let Some(&Frame::Object {
+                        first_member,
+                        names_len,
+                        body_start,
+                    }) = self.scratch.frames.last()
+                    {
                         self.close_object(first_member, body_start)?;
-                        self.pos += 1;
-                        self.out.push(b'}');
                         self.scratch.members.truncate(first_member);
                         self.scratch.names.truncate(names_len);
-                        self.scratch.frames.pop();
                     }
-                    _ => return Err(self.unexpected("',' or '}' after an object member")),
-                },
+                    self.pos += 1;
+                    self.out.push(b'}');
+                    self.scratch.frames.pop();
+                }
+                (_, true) => return Err(self.unexpected("',' or ']' after an array element")),
+                (_, false) => return Err(self.unexpected("',' or '}' after an object member")),
             }
         }
     }
