@@ -18,6 +18,51 @@ pub(crate) struct Scratch {
     members: Vec<Member>,
     names: Vec<u8>,
     reorder: Vec<u8>,
+    /// Canonical member orders of recent objects, by member count.
+    shapes: [Shape; SHAPES],
+}
+
+/// Slots of the shape cache: objects of different member counts, such as a record and an
+/// object nested in it, keep their shapes side by side.
+const SHAPES: usize = 8;
+
+/// The canonical order of an object whose names all appear unescaped in the input. Arrays
+/// of records repeat the same names in the same order, and an object with the names of a
+/// shape sorts as the shape did, without duplicates, so it needs neither sorting nor checking.
+#[derive(Debug, Default)]
+struct Shape {
+    /// The input spans of the names, in the order written; empty when the slot is unused.
+    names: Vec<(usize, usize)>,
+    /// For each place in canonical order, the index of the member written there.
+    order: Vec<usize>,
+}
+
+impl Shape {
+    /// Whether `members` have this shape's names, in the same order.
+    fn fits(&self, members: &[Member], input: &[u8]) -> bool {
+        self.names.len() == members.len()
+            && members
+                .iter()
+                .zip(&self.names)
+                .all(|(m, &(s, e))| match m.name {
+                    Name::Input(ms, me) => span(input, ms, me) == span(input, s, e),
+                    Name::Decoded(..) => false,
+                })
+    }
+
+    /// Remembers the names of `members`, if none is escaped.
+    fn remember(&mut self, members: &[Member]) {
+        self.names.clear();
+        for member in members {
+            match member.name {
+                Name::Input(s, e) => self.names.push((s, e)),
+                Name::Decoded(..) => {
+                    self.names.clear();
+                    return;
+                }
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -51,10 +96,8 @@ struct Member {
     /// The name's [`sort_key`], which decides most comparisons alone; set when the object
     /// closes.
     key: u64,
-    /// The member's `"name":value` bytes in the output; the end is found when the object
-    /// closes, from where the next member starts.
+    /// Where the member's `"name":value` bytes start in the output.
     start: usize,
-    end: usize,
 }
 
 #[cold]
@@ -96,6 +139,9 @@ impl<'a, 'b> Parser<'a, 'b> {
         scratch.frames.clear();
         scratch.members.clear();
         scratch.names.clear();
+        for shape in &mut scratch.shapes {
+            shape.names.clear();
+        }
         Parser {
             input,
             pos: 0,
@@ -250,7 +296,6 @@ impl<'a, 'b> Parser<'a, 'b> {
             ascii: parsed.ascii,
             key: 0,
             start,
-            end: start,
         });
         Ok(())
     }
@@ -315,58 +360,101 @@ impl<'a, 'b> Parser<'a, 'b> {
             return Ok(());
         }
         let input = self.input;
+        let close = self.out.len();
         let Scratch {
             members,
             names,
             reorder,
+            shapes,
             ..
         } = &mut *self.scratch;
         let members = members.get_mut(first_member..).unwrap_or_default();
         if members.len() < 2 {
             return Ok(());
         }
-        let name_of = |m: &Member| match m.name {
-            Name::Input(s, e) => span(input, s, e),
-            Name::Decoded(s, e) => span(names, s, e),
+        let Some(shape) = shapes.get_mut(members.len() % SHAPES) else {
+            return Ok(());
         };
-        for member in members.iter_mut() {
-            member.key = sort_key(name_of(member), member.ascii);
+        if !shape.fits(members, input) {
+            sort_members(members, input, names, shape)?;
         }
-        // When either name is ASCII, the first difference involves an ASCII byte, where byte
-        // order and UTF-16 order agree.
-        let order = |a: &Member, b: &Member| {
-            a.key.cmp(&b.key).then_with(|| {
-                if a.ascii || b.ascii {
-                    name_of(a).cmp(name_of(b))
-                } else {
-                    cmp_utf16(name_of(a), name_of(b))
-                }
-            })
-        };
-        let in_order = members
-            .windows(2)
-            .all(|pair| matches!(pair, [a, b] if order(a, b) == Ordering::Less));
-        if in_order {
+        if shape.order.iter().enumerate().all(|(i, &at)| i == at) {
             return Ok(());
         }
-        let mut next_start = self.out.len() + 1;
-        for member in members.iter_mut().rev() {
-            member.end = next_start - 1;
-            next_start = member.start;
+        reorder.clear();
+        reorder.extend_from_slice(self.out.get(body_start..).unwrap_or_default());
+        self.out.truncate(body_start);
+        for (i, &at) in shape.order.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            // A member ends where the comma before the next one is, the last where the
+            // object closes.
+            let start = members.get(at).map_or(close, |m| m.start);
+            let end = members.get(at + 1).map_or(close, |m| m.start - 1);
+            self.out.extend_from_slice(span(
+                reorder,
+                start.saturating_sub(body_start),
+                end.saturating_sub(body_start),
+            ));
         }
-        members.sort_unstable_by(order);
-        let duplicate = members
+        Ok(())
+    }
+}
+
+/// Finds the canonical order of `members` by their decoded names and records it in `shape`,
+/// or rejects the first duplicate name.
+fn sort_members(
+    members: &mut [Member],
+    input: &[u8],
+    names: &[u8],
+    shape: &mut Shape,
+) -> Result<(), Fault> {
+    let name_of = |m: &Member| match m.name {
+        Name::Input(s, e) => span(input, s, e),
+        Name::Decoded(s, e) => span(names, s, e),
+    };
+    for member in members.iter_mut() {
+        member.key = sort_key(name_of(member), member.ascii);
+    }
+    // When either name is ASCII, the first difference involves an ASCII byte, where byte
+    // order and UTF-16 order agree.
+    let order_of = |a: &Member, b: &Member| {
+        a.key.cmp(&b.key).then_with(|| {
+            if a.ascii || b.ascii {
+                name_of(a).cmp(name_of(b))
+            } else {
+                cmp_utf16(name_of(a), name_of(b))
+            }
+        })
+    };
+    let mut order: Vec<usize> = std::mem::take(&mut shape.order);
+    order.clear();
+    order.extend(0..members.len());
+    let in_order = members
+        .windows(2)
+        .all(|pair| matches!(pair, [a, b] if order_of(a, b) == Ordering::Less));
+    if !in_order {
+        order.sort_unstable_by(|&a, &b| match (members.get(a), members.get(b)) {
+            (Some(a), Some(b)) => order_of(a, b),
+            _ => Ordering::Equal,
+        });
+        let duplicate = order
             .windows(2)
             .filter_map(|pair| match pair {
-                [a, b] if a.key == b.key && name_of(a) == name_of(b) => Some((
-                    a.name_offset.max(b.name_offset),
-                    a.name_offset.min(b.name_offset),
-                    *a,
-                )),
+                [a, b] => match (members.get(*a), members.get(*b)) {
+                    (Some(a), Some(b)) if a.key == b.key && name_of(a) == name_of(b) => Some((
+                        a.name_offset.max(b.name_offset),
+                        a.name_offset.min(b.name_offset),
+                        *a,
+                    )),
+                    _ => None,
+                },
                 _ => None,
             })
             .min_by_key(|&(second, _, _)| second);
         if let Some((second, first, member)) = duplicate {
+            shape.names.clear();
             return Err(Fault::new(
                 ErrorKind::DuplicateKey,
                 second,
@@ -377,19 +465,77 @@ impl<'a, 'b> Parser<'a, 'b> {
                 ),
             ));
         }
-        reorder.clear();
-        reorder.extend_from_slice(self.out.get(body_start..).unwrap_or_default());
-        self.out.truncate(body_start);
-        for (i, member) in members.iter().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            self.out.extend_from_slice(span(
-                reorder,
-                member.start.saturating_sub(body_start),
-                member.end.saturating_sub(body_start),
-            ));
-        }
-        Ok(())
+    }
+    shape.remember(members);
+    shape.order = order;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{canonicalize, ErrorKind};
+
+    /// An array of objects, the members of each written in the given order, with their
+    /// names as written (escapes allowed) and as decoded; every value is the member's index.
+    fn document(objects: &[&[(&str, &str)]]) -> (String, String) {
+        let written = objects.iter().map(|members| {
+            let body: Vec<String> = members
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| format!("\"{name}\":{i}"))
+                .collect();
+            format!("{{{}}}", body.join(","))
+        });
+        // RFC 8785 §3.2.3: members sorted by the UTF-16 code units of their decoded names,
+        // here by the standard library's encoder.
+        let canonical = objects.iter().map(|members| {
+            let mut sorted: Vec<(usize, &str)> = members
+                .iter()
+                .map(|(_, decoded)| *decoded)
+                .enumerate()
+                .collect();
+            sorted.sort_by(|a, b| a.1.encode_utf16().cmp(b.1.encode_utf16()));
+            let body: Vec<String> = sorted
+                .iter()
+                .map(|(i, name)| format!("\"{name}\":{i}"))
+                .collect();
+            format!("{{{}}}", body.join(","))
+        });
+        let join = |parts: Vec<String>| format!("[{}]", parts.join(","));
+        (join(written.collect()), join(canonical.collect()))
+    }
+
+    #[test]
+    fn records_of_one_shape_and_their_neighbours_each_sort_by_their_own_names() {
+        // Records repeat a remembered order; objects of the same size with other names,
+        // escaped names, a nested object and names in order must each get their own.
+        let record: &[(&str, &str)] = &[("price", "price"), ("id", "id"), ("name", "name")];
+        let objects: &[&[(&str, &str)]] = &[
+            record,
+            record,
+            &[("b", "b"), ("a", "a"), ("c", "c")],
+            record,
+            &[("pr\\u0069ce", "price"), ("id", "id"), ("name", "name")],
+            &[("price", "price"), ("id", "id"), ("nam", "nam")],
+            &[("a", "a"), ("b", "b"), ("c", "c")],
+            &[
+                ("\u{ff61}", "\u{ff61}"),
+                ("\u{1f600}", "\u{1f600}"),
+                ("z", "z"),
+            ],
+            record,
+        ];
+        let (written, expected) = document(objects);
+        let canonical = canonicalize(written.as_bytes()).unwrap();
+        assert_eq!(String::from_utf8(canonical).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_duplicate_after_a_remembered_shape_is_refused() {
+        let input = r#"[{"b":0,"a":1},{"b":0,"a":1},{"b":0,"b":1}]"#;
+        let error = canonicalize(input.as_bytes()).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::DuplicateKey);
+        // Placed at the second occurrence of the name.
+        assert_eq!(Some(error.offset()), input.rfind(r#""b""#));
     }
 }
