@@ -74,6 +74,39 @@ pub(crate) fn invalid_utf8(input: &[u8], offset: usize) -> Fault {
     )
 }
 
+/// Checks that `bytes` are UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+/// U+10FFFF); otherwise returns where the first invalid sequence starts. The runs of string
+/// characters this sees are short, so walking them beats the set-up of a general validator.
+#[inline]
+fn check_utf8(bytes: &[u8]) -> Result<(), usize> {
+    let mut i = 0;
+    while let Some(&lead) = bytes.get(i) {
+        if lead < 0x80 {
+            i += 1;
+            continue;
+        }
+        let (len, second) = match lead {
+            0xC2..=0xDF => (2, 0x80..=0xBF),
+            0xE0 => (3, 0xA0..=0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80..=0xBF),
+            0xED => (3, 0x80..=0x9F),
+            0xF0 => (4, 0x90..=0xBF),
+            0xF1..=0xF3 => (4, 0x80..=0xBF),
+            0xF4 => (4, 0x80..=0x8F),
+            _ => return Err(i),
+        };
+        let valid = bytes.get(i + 1).is_some_and(|b| second.contains(b))
+            && bytes
+                .get(i + 2..i + len)
+                .is_some_and(|rest| rest.iter().all(|&b| (0x80..=0xBF).contains(&b)));
+        if !valid {
+            return Err(i);
+        }
+        i += len;
+    }
+    Ok(())
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -151,8 +184,8 @@ pub(crate) fn parse_string(
         let run = input.get(run_start..pos).unwrap_or_default();
         if non_ascii {
             ascii = false;
-            if let Err(e) = std::str::from_utf8(run) {
-                return Err(invalid_utf8(input, run_start + e.valid_up_to()));
+            if let Err(valid_up_to) = check_utf8(run) {
+                return Err(invalid_utf8(input, run_start + valid_up_to));
             }
         }
         if escaped {
@@ -330,5 +363,47 @@ mod tests {
         assert_eq!(escaped("\u{8}\t\n\u{c}\r"), r#""\b\t\n\f\r""#);
         assert_eq!(escaped("\u{0}\u{1f}"), r#""\u0000\u001f""#);
         assert_eq!(escaped("\u{7f}/\u{2028}é"), "\"\u{7f}/\u{2028}é\"");
+    }
+
+    #[test]
+    fn utf8_check_agrees_with_the_standard_library() {
+        // Bytes drawn mostly from the lead and continuation ranges where the rules live.
+        let interesting = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0,
+            0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        };
+        for _ in 0..300_000 {
+            let len = (next() % 9) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| interesting[(next() % interesting.len() as u64) as usize])
+                .collect();
+            let expected = std::str::from_utf8(&bytes)
+                .map(|_| ())
+                .map_err(|e| e.valid_up_to());
+            assert_eq!(check_utf8(&bytes), expected, "{bytes:02x?}");
+        }
+        for c in [
+            '\u{80}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{ffff}',
+            '\u{10000}',
+            '\u{10ffff}',
+        ] {
+            assert_eq!(
+                check_utf8(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                Ok(()),
+                "{c:?}"
+            );
+        }
     }
 }
