@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 use super::error::{describe_byte, ErrorKind, Fault};
 use super::number::parse_number;
 use super::order::{cmp_utf16, sort_key};
-use super::string::parse_string;
+use super::string::{parse_name, parse_value};
 
 /// Buffers reused from one document to the next.
 #[derive(Debug, Default)]
@@ -195,7 +195,7 @@ impl<'a, 'b> Parser<'a, 'b> {
             Some(b'{') => self.open_object(),
             Some(b'[') => self.open_array(),
             Some(b'"') => {
-                let parsed = parse_string(self.input, self.pos, self.out, None, self.strict)?;
+                let parsed = parse_value(self.input, self.pos, self.out, self.strict)?;
                 self.pos = parsed.end;
                 Ok(false)
             }
@@ -271,11 +271,11 @@ impl<'a, 'b> Parser<'a, 'b> {
         let name_offset = self.pos;
         let start = self.out.len();
         let names_start = self.scratch.names.len();
-        let parsed = parse_string(
+        let parsed = parse_name(
             self.input,
             self.pos,
             self.out,
-            Some(&mut self.scratch.names),
+            &mut self.scratch.names,
             self.strict,
         )?;
         self.pos = parsed.end;

@@ -165,7 +165,8 @@ pub(crate) struct ParsedString {
 /// (member names are compared decoded); without escapes the raw bytes already are the decoded
 /// form and nothing is appended. With `strict` off, lone surrogates decode to U+FFFD instead of
 /// being rejected.
-pub(crate) fn parse_string(
+#[inline(always)]
+fn parse_string(
     input: &[u8],
     open: usize,
     out: &mut Vec<u8>,
@@ -238,6 +239,30 @@ pub(crate) fn parse_string(
             }
         }
     }
+}
+
+/// Parses a string value at `open`; see [`parse_string`].
+pub(crate) fn parse_value(
+    input: &[u8],
+    open: usize,
+    out: &mut Vec<u8>,
+    strict: bool,
+) -> Result<ParsedString, Fault> {
+    parse_string(input, open, out, None, strict)
+}
+
+/// Parses a member name at `open`, its decoded form appended to `names` if it has escapes;
+/// see [`parse_string`]. Inlined into its one caller: names are short and frequent, and a
+/// result passed back through memory would stall on store forwarding.
+#[inline(always)]
+pub(crate) fn parse_name(
+    input: &[u8],
+    open: usize,
+    out: &mut Vec<u8>,
+    names: &mut Vec<u8>,
+    strict: bool,
+) -> Result<ParsedString, Fault> {
+    parse_string(input, open, out, Some(names), strict)
 }
 
 /// Decodes the escape whose backslash is at `at`; returns the character and the offset after
