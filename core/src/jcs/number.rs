@@ -27,11 +27,29 @@ const EXPONENT_CAP: i32 = 1_000_000;
 ///
 /// Returns `false`, writing nothing, for NaN and the infinities, which JSON cannot represent.
 pub fn write_number(value: f64, out: &mut Vec<u8>) -> bool {
+    write_double(value, None, out)
+}
+
+/// Writes `value` as [`write_number`] does. `written` is the number as it was read, if it
+/// was: when its text is in ECMAScript's layout and is also the formatter's shortest text,
+/// it is the answer as it stands, and is copied.
+fn write_double(
+    value: f64,
+    written: Option<(&Written<'_>, &Digits<'_>)>,
+    out: &mut Vec<u8>,
+) -> bool {
     if !value.is_finite() {
         return false;
     }
     let mut buffer = zmij::Buffer::new();
-    match Written::scan(buffer.format_finite(value).as_bytes(), 0) {
+    let shortest = buffer.format_finite(value).as_bytes();
+    if let Some((written, digits)) = written {
+        if written.text() == shortest && written.is_es_layout(digits) {
+            copy_span(written.input, written.start, written.end, out);
+            return true;
+        }
+    }
+    match Written::scan(shortest, 0) {
         Ok(shortest) => {
             shortest.write_as_shortest(&shortest.digits(), out);
             true
@@ -132,6 +150,10 @@ impl<'a> Written<'a> {
         })
     }
 
+    fn text(&self) -> &'a [u8] {
+        span(self.input, self.start, self.end)
+    }
+
     #[inline]
     fn digits(&self) -> Digits<'a> {
         let (head, tail, point) = if self.int == b"0" {
@@ -168,6 +190,7 @@ impl<'a> Written<'a> {
 
     /// Appends this number in ECMAScript's layout, taking its digits to be the shortest
     /// round-trip digits of its double; as written when that layout is already the text's.
+    #[inline(always)]
     fn write_as_shortest(&self, digits: &Digits<'_>, out: &mut Vec<u8>) {
         if digits.is_zero() {
             out.push(b'0');
@@ -312,7 +335,7 @@ pub(crate) fn parse_number(
 ) -> Result<usize, Fault> {
     let written = Written::scan(input, start)?;
     let end = written.end;
-    let text = span(input, start, end);
+    let text = written.text();
     let digits = written.digits();
     if digits.is_zero() || digits.is_own_shortest() {
         written.write_as_shortest(&digits, out);
@@ -322,7 +345,7 @@ pub(crate) fn parse_number(
         .ok()
         .and_then(|t| t.parse::<f64>().ok())
         .unwrap_or(f64::NAN);
-    if !write_number(value, out) {
+    if !write_double(value, Some((&written, &digits)), out) {
         if strict {
             return Err(Fault::new(
                 ErrorKind::NumberOutOfRange,
