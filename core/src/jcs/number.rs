@@ -178,14 +178,18 @@ impl<'a> Written<'a> {
     /// notation no exponent and no trailing zero; in exponent notation one nonzero digit
     /// before the point, no trailing zero and an exponent written `e`, sign, digits.
     fn is_es_layout(&self, digits: &Digits<'_>) -> bool {
-        let no_trailing_zero = self.frac.last() != Some(&b'0');
         if digits.is_plain() {
-            no_trailing_zero && self.exponent_text.is_empty()
+            self.frac.last() != Some(&b'0') && self.exponent_text.is_empty()
         } else {
-            no_trailing_zero
-                && matches!(self.int, [b'1'..=b'9'])
+            self.is_es_mantissa()
                 && matches!(self.exponent_text, [b'e', b'+' | b'-', b'1'..=b'9', ..])
         }
+    }
+
+    /// Whether the digits before the exponent are laid out as ECMAScript's exponent notation
+    /// lays them out: one nonzero digit, then the rest after a point, no trailing zero.
+    fn is_es_mantissa(&self) -> bool {
+        matches!(self.int, [b'1'..=b'9']) && self.frac.last() != Some(&b'0')
     }
 
     /// Appends this number in ECMAScript's layout, taking its digits to be the shortest
@@ -196,6 +200,10 @@ impl<'a> Written<'a> {
             out.push(b'0');
         } else if self.is_es_layout(digits) {
             copy_span(self.input, self.start, self.end, out);
+        } else if !digits.is_plain() && self.is_es_mantissa() {
+            let mantissa_end = self.end - self.exponent_text.len();
+            copy_span(self.input, self.start, mantissa_end, out);
+            write_exponent(digits.point, out);
         } else {
             if self.negative {
                 out.push(b'-');
@@ -269,10 +277,7 @@ impl Digits<'_> {
                     out.push(b'.');
                     self.write_range(1, k, out);
                 }
-                let exponent = n.saturating_sub(1);
-                out.push(b'e');
-                out.push(if exponent < 0 { b'-' } else { b'+' });
-                write_small_decimal(exponent.unsigned_abs(), out);
+                write_exponent(n, out);
             }
         }
     }
@@ -302,6 +307,15 @@ fn missing_digit(input: &[u8], pos: usize, place: &str) -> Fault {
 /// Returns `buf[start..end]`; callers only ask for ranges they scanned.
 fn span(buf: &[u8], start: usize, end: usize) -> &[u8] {
     buf.get(start..end).unwrap_or_default()
+}
+
+/// Appends the exponent of ECMAScript's exponent notation for decimal point position `point`:
+/// `e`, the sign, the digits.
+fn write_exponent(point: i32, out: &mut Vec<u8>) {
+    let exponent = point.saturating_sub(1);
+    out.push(b'e');
+    out.push(if exponent < 0 { b'-' } else { b'+' });
+    write_small_decimal(exponent.unsigned_abs(), out);
 }
 
 /// Appends a decimal exponent, which for a double never exceeds three digits.
