@@ -295,7 +295,10 @@ fn skip_digits(input: &[u8], mut pos: usize) -> usize {
 /// bytes at a time: for the fraction, whose length varies most, a mispredicted exit from a
 /// byte loop costs more than testing a word.
 fn skip_digit_run(input: &[u8], mut pos: usize) -> usize {
-    while let Some(word) = input.get(pos..pos + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+    while let Some(word) = input
+        .get(pos..pos + 8)
+        .and_then(|c| <[u8; 8]>::try_from(c).ok())
+    {
         let flags = non_digits(u64::from_le_bytes(word));
         if flags != 0 {
             return pos + (flags.trailing_zeros() / 8) as usize;
