@@ -168,6 +168,16 @@ impl std::error::Error for Ed25519Error {}
 
 /// Decodes a point the policy allows: canonical, on the curve, in the prime-order subgroup.
 fn strict_point(bytes: [u8; 32], which: &'static str) -> Result<EdwardsPoint, Ed25519Error> {
+    let point = decoded_point(bytes, which)?;
+    if !point.is_torsion_free() {
+        return Err(Ed25519Error::MixedOrder { which });
+    }
+    Ok(point)
+}
+
+/// Decodes a canonical encoding of a curve point not of small order; whether it lies in the
+/// prime-order subgroup is left to the caller.
+fn decoded_point(bytes: [u8; 32], which: &'static str) -> Result<EdwardsPoint, Ed25519Error> {
     let point = CompressedEdwardsY(bytes)
         .decompress()
         .ok_or(Ed25519Error::NotAPoint { which })?;
@@ -176,9 +186,6 @@ fn strict_point(bytes: [u8; 32], which: &'static str) -> Result<EdwardsPoint, Ed
     }
     if point.is_small_order() {
         return Err(Ed25519Error::SmallOrder { which });
-    }
-    if !point.is_torsion_free() {
-        return Err(Ed25519Error::MixedOrder { which });
     }
     Ok(point)
 }
@@ -199,9 +206,21 @@ pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(),
     let mut s_bytes = [0u8; 32];
     s_bytes.copy_from_slice(s_half);
     let a = strict_point(key, "A (the public key)")?;
-    strict_point(r_bytes, "R")?;
-    let s = Option::<Scalar>::from(Scalar::from_canonical_bytes(s_bytes))
-        .ok_or(Ed25519Error::ScalarOutOfRange)?;
+    let r = decoded_point(r_bytes, "R")?;
+    // R's subgroup check, a full scalar multiplication, is left until an answer depends on
+    // it: with A in the prime-order subgroup, [S]B - [k]A is too, so an R equal to it passes
+    // the check anyway. A failure that ranks below R's check looks at R first, so every
+    // signature gets the error it would get with R checked here.
+    let mixed_or = |error: Ed25519Error| {
+        if r.is_torsion_free() {
+            error
+        } else {
+            Ed25519Error::MixedOrder { which: "R" }
+        }
+    };
+    let Some(s) = Option::<Scalar>::from(Scalar::from_canonical_bytes(s_bytes)) else {
+        return Err(mixed_or(Ed25519Error::ScalarOutOfRange));
+    };
     let mut hash = [0u8; 64];
     hash.copy_from_slice(
         &Sha512::new()
@@ -215,7 +234,7 @@ pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(),
     if r_check.compress().to_bytes() == r_bytes {
         Ok(())
     } else {
-        Err(Ed25519Error::Mismatch)
+        Err(mixed_or(Ed25519Error::Mismatch))
     }
 }
 
