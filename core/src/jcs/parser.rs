@@ -195,8 +195,7 @@ impl<'a, 'b> Parser<'a, 'b> {
             Some(b'{') => self.open_object(),
             Some(b'[') => self.open_array(),
             Some(b'"') => {
-                let parsed = parse_value(self.input, self.pos, self.out, self.strict)?;
-                self.pos = parsed.end;
+                self.pos = parse_value(self.input, self.pos, self.out, self.strict)?;
                 Ok(false)
             }
             Some(b'-' | b'0'..=b'9') => {

@@ -276,14 +276,15 @@ fn parse_string(
     }
 }
 
-/// Parses a string value at `open`; see [`parse_string`].
+/// Parses a string value at `open`; see [`parse_string`]. Returns the offset just past the
+/// closing quote, all a value needs, which comes back in a register.
 pub(crate) fn parse_value(
     input: &[u8],
     open: usize,
     out: &mut Vec<u8>,
     strict: bool,
-) -> Result<ParsedString, Fault> {
-    parse_string(input, open, out, None, strict)
+) -> Result<usize, Fault> {
+    parse_string(input, open, out, None, strict).map(|parsed| parsed.end)
 }
 
 /// Parses a member name at `open`, its decoded form appended to `names` if it has escapes;
