@@ -45,7 +45,7 @@ impl Shape {
                 .iter()
                 .zip(&self.names)
                 .all(|(m, &(s, e))| match m.name {
-                    Name::Input(ms, me) => span(input, ms, me) == span(input, s, e),
+                    Name::Input(ms, me) => same_name(input, (ms, me), (s, e)),
                     Name::Decoded(..) => false,
                 })
     }
@@ -109,6 +109,28 @@ fn invalid_literal(pos: usize, word: &[u8]) -> Fault {
             String::from_utf8_lossy(word)
         ),
     )
+}
+
+/// Whether two names in the input are the same bytes. A name of at most eight bytes, most of
+/// them, is compared as one masked word read from the input, not by a call to memcmp.
+fn same_name(input: &[u8], (s1, e1): (usize, usize), (s2, e2): (usize, usize)) -> bool {
+    let len = e1.wrapping_sub(s1);
+    if len != e2.wrapping_sub(s2) {
+        return false;
+    }
+    let word = |at: usize| {
+        input
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map(u64::from_le_bytes)
+    };
+    match (len, word(s1), word(s2)) {
+        (0..=8, Some(a), Some(b)) => {
+            let mask = u64::MAX.checked_shr(8 * (8 - len) as u32).unwrap_or(0);
+            (a ^ b) & mask == 0
+        }
+        _ => span(input, s1, e1) == span(input, s2, e2),
+    }
 }
 
 /// Returns `buf[start..end]`; the parser only asks for ranges it recorded itself.
@@ -507,7 +529,9 @@ mod tests {
     #[test]
     fn records_of_one_shape_and_their_neighbours_each_sort_by_their_own_names() {
         // Records repeat a remembered order; objects of the same size with other names,
-        // escaped names, a nested object and names in order must each get their own.
+        // escaped names, empty and long names, and names in order must each get their own.
+        const LONG: &str = "a name longer than eight bytes";
+        const LONGER: &str = "a name longer than eight bytes!";
         let record: &[(&str, &str)] = &[("price", "price"), ("id", "id"), ("name", "name")];
         let objects: &[&[(&str, &str)]] = &[
             record,
@@ -522,6 +546,11 @@ mod tests {
                 ("\u{1f600}", "\u{1f600}"),
                 ("z", "z"),
             ],
+            &[("z", "z"), ("", ""), ("a", "a")],
+            &[("z", "z"), ("", ""), ("a", "a")],
+            &[("z", "z"), ("y", "y"), ("a", "a")],
+            &[(LONG, LONG), ("", ""), ("a", "a")],
+            &[(LONGER, LONGER), ("", ""), ("a", "a")],
             record,
         ];
         let (written, expected) = document(objects);
