@@ -321,6 +321,7 @@ fn parse_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), 
     Ok((simple, at + 2))
 }
 
+#[inline]
 fn parse_unicode_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), Fault> {
     let unit = hex4(input, at + 2)?;
     let lone = |message: String| {
