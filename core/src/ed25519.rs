@@ -190,12 +190,44 @@ fn decoded_point(bytes: [u8; 32], which: &'static str) -> Result<EdwardsPoint, E
     Ok(point)
 }
 
-/// Verifies an Ed25519 signature over `message` by `public_key` under the strict policy.
-pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Ed25519Error> {
-    let key: [u8; 32] = public_key.try_into().map_err(|_| Ed25519Error::BadLength {
+/// A public key that has passed the policy's checks on `A`: a canonical encoding of a point in
+/// the prime-order subgroup. Checking it costs a scalar multiplication, so a key that verifies
+/// many signatures is checked once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerifyingKey {
+    bytes: [u8; 32],
+    point: EdwardsPoint,
+}
+
+impl VerifyingKey {
+    /// Checks `public_key` under the policy.
+    pub fn from_bytes(public_key: &[u8]) -> Result<VerifyingKey, Ed25519Error> {
+        let bytes = public_key_bytes(public_key)?;
+        let point = strict_point(bytes, "A (the public key)")?;
+        Ok(VerifyingKey { bytes, point })
+    }
+
+    /// The key's encoding.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.bytes
+    }
+
+    /// Verifies `signature` over `message`: the answer [`verify`] gives with this key.
+    pub fn verify(&self, message: &[u8], signature: &[u8]) -> Result<(), Ed25519Error> {
+        let (r_bytes, s_bytes) = signature_halves(signature)?;
+        verify_with(self, message, r_bytes, s_bytes)
+    }
+}
+
+fn public_key_bytes(public_key: &[u8]) -> Result<[u8; 32], Ed25519Error> {
+    public_key.try_into().map_err(|_| Ed25519Error::BadLength {
         what: "public key",
         len: public_key.len(),
-    })?;
+    })
+}
+
+/// Splits a signature into `R` and `S`.
+fn signature_halves(signature: &[u8]) -> Result<([u8; 32], [u8; 32]), Ed25519Error> {
     let sig: [u8; 64] = signature.try_into().map_err(|_| Ed25519Error::BadLength {
         what: "signature",
         len: signature.len(),
@@ -205,7 +237,24 @@ pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(),
     r_bytes.copy_from_slice(r_half);
     let mut s_bytes = [0u8; 32];
     s_bytes.copy_from_slice(s_half);
-    let a = strict_point(key, "A (the public key)")?;
+    Ok((r_bytes, s_bytes))
+}
+
+/// Verifies an Ed25519 signature over `message` by `public_key` under the strict policy.
+pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Ed25519Error> {
+    let bytes = public_key_bytes(public_key)?;
+    let (r_bytes, s_bytes) = signature_halves(signature)?;
+    let point = strict_point(bytes, "A (the public key)")?;
+    verify_with(&VerifyingKey { bytes, point }, message, r_bytes, s_bytes)
+}
+
+/// The checks on `R` and `S` and the verification equation, for a key already checked.
+fn verify_with(
+    key: &VerifyingKey,
+    message: &[u8],
+    r_bytes: [u8; 32],
+    s_bytes: [u8; 32],
+) -> Result<(), Ed25519Error> {
     let r = decoded_point(r_bytes, "R")?;
     // R's subgroup check, a full scalar multiplication, is left until an answer depends on
     // it: with A in the prime-order subgroup, [S]B - [k]A is too, so an R equal to it passes
@@ -225,12 +274,12 @@ pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(),
     hash.copy_from_slice(
         &Sha512::new()
             .chain_update(r_bytes)
-            .chain_update(key)
+            .chain_update(key.bytes)
             .chain_update(message)
             .finalize(),
     );
     let k = Scalar::from_bytes_mod_order_wide(&hash);
-    let r_check = EdwardsPoint::vartime_double_scalar_mul_basepoint(&-k, &a, &s);
+    let r_check = EdwardsPoint::vartime_double_scalar_mul_basepoint(&-k, &key.point, &s);
     if r_check.compress().to_bytes() == r_bytes {
         Ok(())
     } else {

@@ -7,10 +7,12 @@
 //! `none` never verifies; `crit` is honoured (no extension is understood, so any listed
 //! parameter is refused) and `b64` other than `true` is refused rather than half-supported.
 
+use std::sync::OnceLock;
+
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::ed25519::{self, Ed25519Error};
+use crate::ed25519::{self, Ed25519Error, VerifyingKey};
 use crate::jcs;
 
 /// Why a token, key or key set was refused.
@@ -202,18 +204,42 @@ fn string_member<'a>(
 }
 
 /// One public key of a JWK set.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Jwk {
     /// The key's members as given.
     pub members: Map<String, Value>,
+    /// The Ed25519 key `x` decodes to, checked on first use; `None` when the check fails, which
+    /// leaves the error to be reported by a full verification.
+    checked: OnceLock<Option<VerifyingKey>>,
 }
 
+impl PartialEq for Jwk {
+    fn eq(&self, other: &Jwk) -> bool {
+        self.members == other.members
+    }
+}
+
+impl Eq for Jwk {}
+
 impl Jwk {
+    fn new(members: Map<String, Value>) -> Jwk {
+        Jwk {
+            members,
+            checked: OnceLock::new(),
+        }
+    }
+
+    /// The checked Ed25519 key for `x` = `key`, if it passes the checks; checked once per JWK.
+    fn checked_key(&self, key: &[u8]) -> Option<&VerifyingKey> {
+        self.checked
+            .get_or_init(|| VerifyingKey::from_bytes(key).ok())
+            .as_ref()
+            .filter(|checked| checked.as_bytes().as_slice() == key)
+    }
+
     /// Parses one JWK.
     pub fn parse(bytes: &[u8]) -> Result<Jwk, JwsError> {
-        Ok(Jwk {
-            members: object(bytes, "JWK")?,
-        })
+        Ok(Jwk::new(object(bytes, "JWK")?))
     }
 
     /// The key's `kid`, if it has one.
@@ -320,9 +346,7 @@ impl Jwks {
         let keys = keys
             .iter()
             .map(|k| match k {
-                Value::Object(members) => Ok(Jwk {
-                    members: members.clone(),
-                }),
+                Value::Object(members) => Ok(Jwk::new(members.clone())),
                 _ => Err(JwsError::Shape(
                     "every member of \"keys\" must be a JWK object".into(),
                 )),
@@ -409,15 +433,19 @@ pub fn verify(token: &str, jwks: &Jwks, profile: &Profile) -> Result<Verified, J
         None => None,
     }
     .ok_or_else(|| JwsError::UnknownKey(kid.clone()))?;
-    let key = jwks
+    let jwk = jwks
         .keys
         .get(key_index)
-        .ok_or_else(|| JwsError::UnknownKey(kid.clone()))?
-        .ed25519_key(alg)?;
+        .ok_or_else(|| JwsError::UnknownKey(kid.clone()))?;
+    let key = jwk.ed25519_key(alg)?;
     let payload = base64url_decode(payload_b64, "payload")?;
     let signature = base64url_decode(signature_b64, "signature")?;
     let signing_input = format!("{header_b64}.{payload_b64}");
-    ed25519::verify(&key, signing_input.as_bytes(), &signature).map_err(JwsError::Signature)?;
+    match jwk.checked_key(&key) {
+        Some(checked) => checked.verify(signing_input.as_bytes(), &signature),
+        None => ed25519::verify(&key, signing_input.as_bytes(), &signature),
+    }
+    .map_err(JwsError::Signature)?;
     Ok(Verified {
         header,
         kid,
@@ -480,5 +508,26 @@ mod tests {
             let error = verify(token, &jwks, &Profile::default()).unwrap_err();
             assert_eq!(error.kind(), "key_mismatch", "{extra}");
         }
+    }
+
+    #[test]
+    fn a_key_checked_once_answers_like_a_key_checked_each_time() {
+        // RFC 8037 A.4's token, verified repeatedly with one key set (its key checked on
+        // first use), and after its x is replaced by RFC 8032 §7.1 TEST 2's key, which did not
+        // sign it: the remembered check must not answer for the new key.
+        let token = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
+        let mut jwks = one_key();
+        for _ in 0..3 {
+            assert!(verify(token, &jwks, &Profile::default()).is_ok());
+        }
+        if let Some(key) = jwks.keys.first_mut() {
+            key.members.insert(
+                "x".into(),
+                "PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw".into(),
+            );
+        }
+        let error = verify(token, &jwks, &Profile::default()).unwrap_err();
+        assert_eq!(error.kind(), "signature");
+        assert!(error.to_string().contains("does not verify"), "{error}");
     }
 }
