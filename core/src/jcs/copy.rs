@@ -1,5 +1,5 @@
-//! Copying the short spans of input a canonicalizer writes out — numbers, runs of string
-//! characters — without a general memory copy for each.
+//! Copying the short spans of input a canonicalizer writes out as they were read, such as
+//! numbers already in canonical form, without a general memory copy for each.
 
 /// Spans longer than this go to the general copy.
 const SHORT: usize = 32;
