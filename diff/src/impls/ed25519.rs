@@ -31,19 +31,13 @@ fn arrays(case: &Ed25519Case) -> Result<([u8; 32], [u8; 64]), String> {
 
 /// The core's strict policy.
 pub fn core() -> InProcess {
-    InProcess {
-        name: "core",
-        krate: "canonfuzz-core",
-        version: env!("CARGO_PKG_VERSION"),
-        group: super::CORE_GROUP,
-        answer: |input| {
-            answer(
-                input,
-                |c| canonfuzz_core::ed25519::verify(&c.key, &c.msg, &c.sig),
-                |e| e.kind().to_string(),
-            )
-        },
-    }
+    InProcess::core(|input| {
+        answer(
+            input,
+            |c| canonfuzz_core::ed25519::verify(&c.key, &c.msg, &c.sig),
+            |e| e.kind().to_string(),
+        )
+    })
 }
 
 fn dalek(case: &Ed25519Case, strict: bool) -> Result<(), String> {

@@ -10,32 +10,24 @@ use crate::outcome::Outcome;
 
 /// The core.
 pub fn core() -> InProcess {
-    InProcess {
-        name: "core",
-        krate: "canonfuzz-core",
-        version: env!("CARGO_PKG_VERSION"),
-        group: super::CORE_GROUP,
-        answer: |input| {
-            let Ok(case) = serde_json::from_slice::<Value>(input) else {
-                return Outcome::Unsupported;
-            };
-            let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
-            let salt = || ekl::Salt::from_hex(text("salt"));
-            let answer = match text("op") {
-                "fingerprint" => {
-                    salt().and_then(|s| ekl::fingerprint(&s, text("value").as_bytes()))
-                }
-                "result" => salt().and_then(|s| {
-                    ekl::result_fingerprint(&s, text("result").as_bytes()).map(|(_, f)| f)
-                }),
-                "challenge" => ekl::challenge_proof(
-                    text("credential").as_bytes(),
-                    text("challenge"),
-                    text("endpoint"),
-                ),
-                _ => return Outcome::Unsupported,
-            };
-            verdict(answer.map(String::into_bytes), |e| e.kind().to_string())
-        },
-    }
+    InProcess::core(|input| {
+        let Ok(case) = serde_json::from_slice::<Value>(input) else {
+            return Outcome::Unsupported;
+        };
+        let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
+        let salt = || ekl::Salt::from_hex(text("salt"));
+        let answer = match text("op") {
+            "fingerprint" => salt().and_then(|s| ekl::fingerprint(&s, text("value").as_bytes())),
+            "result" => salt().and_then(|s| {
+                ekl::result_fingerprint(&s, text("result").as_bytes()).map(|(_, f)| f)
+            }),
+            "challenge" => ekl::challenge_proof(
+                text("credential").as_bytes(),
+                text("challenge"),
+                text("endpoint"),
+            ),
+            _ => return Outcome::Unsupported,
+        };
+        verdict(answer.map(String::into_bytes), |e| e.kind().to_string())
+    })
 }

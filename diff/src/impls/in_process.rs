@@ -23,6 +23,19 @@ pub struct InProcess {
     pub answer: fn(&[u8]) -> Outcome,
 }
 
+impl InProcess {
+    /// The core itself, answering a family's inputs with `answer`.
+    pub fn core(answer: fn(&[u8]) -> Outcome) -> InProcess {
+        InProcess {
+            name: "core",
+            krate: "canonfuzz-core",
+            version: env!("CARGO_PKG_VERSION"),
+            group: super::CORE_GROUP,
+            answer,
+        }
+    }
+}
+
 impl Implementation for InProcess {
     fn name(&self) -> &str {
         self.name

@@ -12,29 +12,23 @@ use crate::vector::to_hex;
 
 /// The core.
 pub fn core() -> InProcess {
-    InProcess {
-        name: "core",
-        krate: "canonfuzz-core",
-        version: env!("CARGO_PKG_VERSION"),
-        group: super::CORE_GROUP,
-        answer: |input| {
-            let Ok(case) = serde_json::from_slice::<Value>(input) else {
-                return Outcome::Unsupported;
-            };
-            let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
-            let answer = match text("op") {
-                "leaf" => profile::event_leaf(text("event").as_bytes()).map(|h| to_hex(&h)),
-                "base" => request::signature_base(&request::SignInput {
-                    method: text("method"),
-                    path: text("path"),
-                    recipient_did: text("recipientDid"),
-                    body: text("body").as_bytes(),
-                    timestamp: text("timestamp"),
-                })
-                .map(|b| to_hex(&Sha256::digest(b))),
-                _ => return Outcome::Unsupported,
-            };
-            verdict(answer.map(String::into_bytes), |e| e.kind.to_string())
-        },
-    }
+    InProcess::core(|input| {
+        let Ok(case) = serde_json::from_slice::<Value>(input) else {
+            return Outcome::Unsupported;
+        };
+        let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
+        let answer = match text("op") {
+            "leaf" => profile::event_leaf(text("event").as_bytes()).map(|h| to_hex(&h)),
+            "base" => request::signature_base(&request::SignInput {
+                method: text("method"),
+                path: text("path"),
+                recipient_did: text("recipientDid"),
+                body: text("body").as_bytes(),
+                timestamp: text("timestamp"),
+            })
+            .map(|b| to_hex(&Sha256::digest(b))),
+            _ => return Outcome::Unsupported,
+        };
+        verdict(answer.map(String::into_bytes), |e| e.kind.to_string())
+    })
 }

@@ -29,22 +29,16 @@ fn payload(case: &JwsCase) -> Vec<u8> {
 
 /// The core, with the case's key as a one-key set and no `typ` required.
 pub fn core() -> InProcess {
-    InProcess {
-        name: "core",
-        krate: "canonfuzz-core",
-        version: env!("CARGO_PKG_VERSION"),
-        group: super::CORE_GROUP,
-        answer: |input| {
-            let Some(case) = JwsCase::parse(input) else {
-                return Outcome::Unsupported;
-            };
-            let set = json!({ "keys": [case.jwk] }).to_string();
-            let verified = Jwks::parse(set.as_bytes()).and_then(|jwks| {
-                jws::verify(&case.token, &jwks, &Profile::default()).map(|v| v.payload)
-            });
-            verdict(verified, |e| e.kind().to_string())
-        },
-    }
+    InProcess::core(|input| {
+        let Some(case) = JwsCase::parse(input) else {
+            return Outcome::Unsupported;
+        };
+        let set = json!({ "keys": [case.jwk] }).to_string();
+        let verified = Jwks::parse(set.as_bytes()).and_then(|jwks| {
+            jws::verify(&case.token, &jwks, &Profile::default()).map(|v| v.payload)
+        });
+        verdict(verified, |e| e.kind().to_string())
+    })
 }
 
 /// jsonwebtoken's `decode` with every claim check off, for one version of the crate.

@@ -32,53 +32,47 @@ fn hashes(list: &[Vec<u8>]) -> Result<Vec<merkle::Hash>, canonfuzz_core::ink::In
 
 /// The core's tree and proof verification.
 pub fn core() -> InProcess {
-    InProcess {
-        name: "core",
-        krate: "canonfuzz-core",
-        version: env!("CARGO_PKG_VERSION"),
-        group: super::CORE_GROUP,
-        answer: |input| {
-            answer(
-                input,
-                |case| match case {
-                    MerkleCase::Root { leaves } => {
-                        let hashes: Vec<merkle::Hash> =
-                            leaves.iter().map(|d| merkle::leaf_hash(d)).collect();
-                        Ok(to_hex(&merkle::root(&hashes)).into_bytes())
-                    }
-                    MerkleCase::Inclusion {
-                        index,
-                        size,
-                        leaf,
-                        proof,
-                        root,
-                    } => merkle::verify_inclusion(
-                        index,
-                        size,
-                        &merkle::leaf_hash(&leaf),
-                        &hashes(&proof)?,
-                        &hash(&root, "the root")?,
-                    )
-                    .map(|()| VALID.to_vec()),
-                    MerkleCase::Consistency {
-                        first,
-                        second,
-                        first_root,
-                        second_root,
-                        proof,
-                    } => merkle::verify_consistency(
-                        first,
-                        second,
-                        &hash(&first_root, "the first root")?,
-                        &hash(&second_root, "the second root")?,
-                        &hashes(&proof)?,
-                    )
-                    .map(|()| VALID.to_vec()),
-                },
-                |e| e.kind.to_string(),
-            )
-        },
-    }
+    InProcess::core(|input| {
+        answer(
+            input,
+            |case| match case {
+                MerkleCase::Root { leaves } => {
+                    let hashes: Vec<merkle::Hash> =
+                        leaves.iter().map(|d| merkle::leaf_hash(d)).collect();
+                    Ok(to_hex(&merkle::root(&hashes)).into_bytes())
+                }
+                MerkleCase::Inclusion {
+                    index,
+                    size,
+                    leaf,
+                    proof,
+                    root,
+                } => merkle::verify_inclusion(
+                    index,
+                    size,
+                    &merkle::leaf_hash(&leaf),
+                    &hashes(&proof)?,
+                    &hash(&root, "the root")?,
+                )
+                .map(|()| VALID.to_vec()),
+                MerkleCase::Consistency {
+                    first,
+                    second,
+                    first_root,
+                    second_root,
+                    proof,
+                } => merkle::verify_consistency(
+                    first,
+                    second,
+                    &hash(&first_root, "the first root")?,
+                    &hash(&second_root, "the second root")?,
+                    &hashes(&proof)?,
+                )
+                .map(|()| VALID.to_vec()),
+            },
+            |e| e.kind.to_string(),
+        )
+    })
 }
 
 fn root_hash(bytes: &[u8], size: u64) -> Result<RootHash<Sha256>, String> {
