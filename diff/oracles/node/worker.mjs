@@ -20,6 +20,23 @@ function kindOf(error) {
   return 'other';
 }
 
+// Answers a line holding a JSON case: not JSON is not a case; a thrown error is a rejection.
+function jsonCase(answer) {
+  return async (bytes) => {
+    let c;
+    try {
+      c = JSON.parse(decoder.decode(bytes));
+    } catch {
+      return { unsupported: true };
+    }
+    try {
+      return await answer(c);
+    } catch (e) {
+      return rejected(e);
+    }
+  };
+}
+
 function jcs(canon) {
   return (bytes) => {
     let text;
@@ -85,82 +102,52 @@ async function load() {
     }
     case 'jose': {
       const jose = await import('jose');
-      return async (bytes) => {
-        let c;
-        try {
-          c = JSON.parse(decoder.decode(bytes));
-        } catch {
-          return { unsupported: true };
-        }
+      return jsonCase(async (c) => {
         if (typeof c.token !== 'string' || typeof c.jwk !== 'object' || c.jwk === null) return { unsupported: true };
-        try {
-          const key = await jose.importJWK(c.jwk, typeof c.jwk.alg === 'string' ? c.jwk.alg : 'EdDSA');
-          const { payload } = await jose.compactVerify(c.token, key);
-          return { ok: decoder.decode(payload) };
-        } catch (e) {
-          return rejected(e);
-        }
-      };
+        const key = await jose.importJWK(c.jwk, typeof c.jwk.alg === 'string' ? c.jwk.alg : 'EdDSA');
+        const { payload } = await jose.compactVerify(c.token, key);
+        return { ok: decoder.decode(payload) };
+      });
     }
     case 'ekl': {
       // The adapter profile from its definitions, with npm canonicalize for JCS.
       const canon = (await import('canonicalize')).default;
       const sha256 = (data) => createHash('sha256').update(data).digest();
-      return async (bytes) => {
-        let c;
-        try {
-          c = JSON.parse(decoder.decode(bytes));
-        } catch {
-          return { unsupported: true };
+      return jsonCase(async (c) => {
+        if (c.op === 'challenge') {
+          const key = sha256(Buffer.from(c.credential, 'utf8')).toString('hex');
+          return { ok: createHmac('sha256', key).update(c.challenge + c.endpoint, 'utf8').digest('hex') };
         }
-        try {
-          if (c.op === 'challenge') {
-            const key = sha256(Buffer.from(c.credential, 'utf8')).toString('hex');
-            return { ok: createHmac('sha256', key).update(c.challenge + c.endpoint, 'utf8').digest('hex') };
-          }
-          const salt = Buffer.from(c.salt, 'hex');
-          if (salt.length !== 32 || c.salt.length !== 64) throw new Error('the salt is not 32 bytes');
-          let value;
-          if (c.op === 'fingerprint') {
-            value = JSON.parse(c.value);
-          } else {
-            let result = JSON.parse(c.result);
-            if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new Error('a tool result is an object');
-            if (!('structuredContent' in result) && !('content' in result) && typeof result.result === 'object' && result.result !== null) result = result.result;
-            if (result.structuredContent !== undefined && result.structuredContent !== null) value = result.structuredContent;
-            else if (Array.isArray(result.content)) value = result.content;
-            else throw new Error('no body to fingerprint');
-          }
-          return { ok: sha256(Buffer.concat([salt, Buffer.from(canon(value), 'utf8')])).toString('hex') };
-        } catch (e) {
-          return rejected(e);
+        const salt = Buffer.from(c.salt, 'hex');
+        if (salt.length !== 32 || c.salt.length !== 64) throw new Error('the salt is not 32 bytes');
+        let value;
+        if (c.op === 'fingerprint') {
+          value = JSON.parse(c.value);
+        } else {
+          let result = JSON.parse(c.result);
+          if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new Error('a tool result is an object');
+          if (!('structuredContent' in result) && !('content' in result) && typeof result.result === 'object' && result.result !== null) result = result.result;
+          if (result.structuredContent !== undefined && result.structuredContent !== null) value = result.structuredContent;
+          else if (Array.isArray(result.content)) value = result.content;
+          else throw new Error('no body to fingerprint');
         }
-      };
+        return { ok: sha256(Buffer.concat([salt, Buffer.from(canon(value), 'utf8')])).toString('hex') };
+      });
     }
     case 'ink': {
       // INK from its definitions, with npm canonicalize for JCS.
       const canon = (await import('canonicalize')).default;
       const sha256 = (data) => createHash('sha256').update(data).digest('hex');
-      return async (bytes) => {
-        let c;
-        try {
-          c = JSON.parse(decoder.decode(bytes));
-        } catch {
-          return { unsupported: true };
+      return jsonCase(async (c) => {
+        if (c.op === 'leaf') {
+          const event = JSON.parse(c.event);
+          if (typeof event !== 'object' || event === null || Array.isArray(event)) throw new Error('an event is an object');
+          delete event.agentSignature;
+          return { ok: sha256(Buffer.concat([Buffer.from([0]), Buffer.from(canon(event), 'utf8')])) };
         }
-        try {
-          if (c.op === 'leaf') {
-            const event = JSON.parse(c.event);
-            if (typeof event !== 'object' || event === null || Array.isArray(event)) throw new Error('an event is an object');
-            delete event.agentSignature;
-            return { ok: sha256(Buffer.concat([Buffer.from([0]), Buffer.from(canon(event), 'utf8')])) };
-          }
-          const base = `ink/0.1\n${c.method}\n${c.path}\n${c.recipientDid}\n${canon(JSON.parse(c.body))}\n${c.timestamp}`;
-          return { ok: sha256(Buffer.from(base, 'utf8')) };
-        } catch (e) {
-          return rejected(e);
-        }
-      };
+        const base = `ink/0.1\n${c.method}\n${c.path}\n${c.recipientDid}\n${canon(JSON.parse(c.body))}\n${c.timestamp}`;
+        return { ok: sha256(Buffer.from(base, 'utf8')) };
+      });
     }
     default:
       process.stderr.write(`unknown library ${library}\n`);
