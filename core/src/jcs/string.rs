@@ -301,24 +301,21 @@ pub(crate) fn parse_name(
     parse_string(input, open, out, Some(names), strict)
 }
 
-/// Decodes the escape whose backslash is at `at`; returns the character and the offset after
-/// the escape (after both halves of an escaped surrogate pair).
+/// Decodes the escape whose backslash is at `at`, one that is not a two-character escape (those
+/// are copied where they are found): a `\u` escape, or else an error. Returns the character
+/// and the offset after the escape (after both halves of an escaped surrogate pair).
 #[inline]
 fn parse_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), Fault> {
-    let simple = match input.get(at + 1).copied() {
-        Some(b'u') => return parse_unicode_escape(input, at, strict),
-        Some(e) if simple_escape(e) != 0 => char::from(simple_escape(e)),
-        _ => {
-            return Err(Fault::syntax(
-                at,
-                format!(
-                    "invalid escape: '\\' followed by {}; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX",
-                    describe_byte(input, at + 1)
-                ),
-            ))
-        }
-    };
-    Ok((simple, at + 2))
+    if input.get(at + 1) == Some(&b'u') {
+        return parse_unicode_escape(input, at, strict);
+    }
+    Err(Fault::syntax(
+        at,
+        format!(
+            "invalid escape: '\\' followed by {}; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX",
+            describe_byte(input, at + 1)
+        ),
+    ))
 }
 
 #[inline]
