@@ -26,6 +26,7 @@ mod error;
 mod number;
 mod order;
 mod parser;
+mod permute;
 mod string;
 
 pub use error::{ErrorKind, JcsError};

@@ -2,13 +2,15 @@
 //!
 //! Nesting is tracked on a heap stack, never the call stack, so depth costs memory only up to
 //! the configured limit. Object members are written in input order; when an object closes its
-//! members are sorted by name and, only if they were out of order, rewritten in place.
+//! members are sorted by name and, only if they were out of order, moved into place within the
+//! output.
 
 use std::cmp::Ordering;
 
 use super::error::{describe_byte, ErrorKind, Fault};
 use super::number::parse_number;
 use super::order::{cmp_utf16, sort_key};
+use super::permute::permute_blocks;
 use super::string::{parse_name, parse_value};
 
 /// Buffers reused from one document to the next.
@@ -17,10 +19,19 @@ pub(crate) struct Scratch {
     frames: Vec<Frame>,
     members: Vec<Member>,
     names: Vec<u8>,
+    /// A copy of a small object's body, for writing its members back in order.
     reorder: Vec<u8>,
+    /// For reordering a large object in place: each member's canonical place, and where it starts.
+    ranks: Vec<usize>,
+    offsets: Vec<usize>,
     /// Canonical member orders of recent objects, by member count.
     shapes: [Shape; SHAPES],
 }
+
+/// Bodies of out-of-order objects up to this size are copied aside and written back in
+/// order, which is fastest; larger ones are reordered in place, so that memory stays within
+/// the output and this bound.
+const COPIED_BODY: usize = 16 * 1024;
 
 /// Slots of the shape cache: objects of different member counts, such as a record and an
 /// object nested in it, keep their shapes side by side.
@@ -386,6 +397,8 @@ impl<'a, 'b> Parser<'a, 'b> {
             members,
             names,
             reorder,
+            ranks,
+            offsets,
             shapes,
             ..
         } = &mut *self.scratch;
@@ -402,23 +415,43 @@ impl<'a, 'b> Parser<'a, 'b> {
         if shape.order.iter().enumerate().all(|(i, &at)| i == at) {
             return Ok(());
         }
-        reorder.clear();
-        reorder.extend_from_slice(self.out.get(body_start..).unwrap_or_default());
-        self.out.truncate(body_start);
-        for (i, &at) in shape.order.iter().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
+        let body = self.out.get(body_start..).unwrap_or_default();
+        if body.len() <= COPIED_BODY {
+            reorder.clear();
+            reorder.extend_from_slice(body);
+            self.out.truncate(body_start);
+            for (i, &at) in shape.order.iter().enumerate() {
+                if i > 0 {
+                    self.out.push(b',');
+                }
+                // A member ends where the comma before the next one is, the last where the
+                // object closes.
+                let start = members.get(at).map_or(close, |m| m.start);
+                let end = members.get(at + 1).map_or(close, |m| m.start - 1);
+                self.out.extend_from_slice(span(
+                    reorder,
+                    start.saturating_sub(body_start),
+                    end.saturating_sub(body_start),
+                ));
             }
-            // A member ends where the comma before the next one is, the last where the
-            // object closes.
-            let start = members.get(at).map_or(close, |m| m.start);
-            let end = members.get(at + 1).map_or(close, |m| m.start - 1);
-            self.out.extend_from_slice(span(
-                reorder,
-                start.saturating_sub(body_start),
-                end.saturating_sub(body_start),
-            ));
+            return Ok(());
         }
+        // Each member is moved with the comma after it; the last one borrows a comma for the
+        // while.
+        ranks.clear();
+        ranks.resize(members.len(), 0);
+        for (place, &at) in shape.order.iter().enumerate() {
+            if let Some(rank) = ranks.get_mut(at) {
+                *rank = place;
+            }
+        }
+        offsets.clear();
+        offsets.extend(members.iter().map(|m| m.start.saturating_sub(body_start)));
+        self.out.push(b',');
+        if let Some(body) = self.out.get_mut(body_start..) {
+            permute_blocks(body, ranks, offsets);
+        }
+        self.out.pop();
         Ok(())
     }
 }
@@ -556,6 +589,60 @@ mod tests {
         let (written, expected) = document(objects);
         let canonical = canonicalize(written.as_bytes()).unwrap();
         assert_eq!(String::from_utf8(canonical).unwrap(), expected);
+    }
+
+    #[test]
+    fn objects_too_large_to_copy_are_reordered_in_place() {
+        // Objects past COPIED_BODY, members of every size in a shuffled order, one nested in
+        // another; expected: names sorted by the standard library's UTF-16 encoder, each
+        // with its own value.
+        use super::COPIED_BODY;
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let object = |members: &[(String, String)]| {
+            let body: Vec<String> = members
+                .iter()
+                .map(|(n, v)| format!("\"{n}\":{v}"))
+                .collect();
+            format!("{{{}}}", body.join(","))
+        };
+        let sorted = |members: &[(String, String)]| {
+            let mut sorted = members.to_vec();
+            sorted.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            sorted
+        };
+        for count in [2, 3, 17, 300] {
+            let mut members: Vec<(String, String)> = (0..count)
+                .map(|i| {
+                    let name = ["k", "\u{e9}", "\u{1f511}", "\u{ff21}"][i % 4].repeat(1 + i / 4);
+                    let len = [0, 3, 40, COPIED_BODY / 2][next(4)];
+                    (name, format!("\"{}\"", "v".repeat(len)))
+                })
+                .collect();
+            for i in (1..members.len()).rev() {
+                members.swap(i, next(i + 1));
+            }
+            let inner = members.clone();
+            members.push(("nested".to_string(), object(&inner)));
+            let written = object(&members);
+            let mut canonical: Vec<(String, String)> = sorted(&members);
+            for (name, value) in &mut canonical {
+                if name == "nested" {
+                    *value = object(&sorted(&inner));
+                }
+            }
+            let output = canonicalize(written.as_bytes()).unwrap();
+            assert_eq!(
+                String::from_utf8(output).unwrap(),
+                object(&canonical),
+                "{count}"
+            );
+        }
     }
 
     #[test]
