@@ -75,6 +75,17 @@ struct Written<'a> {
     exponent_text: &'a [u8],
 }
 
+/// Numbers of the commonest shapes, read by [`Written::scan_common`] without the general
+/// scan: at most [`EXACT_DIGITS`] digits, the first one nonzero, no trailing fraction zero.
+enum Common<'a> {
+    /// An integer or decimal fraction without an exponent, which is canonical as written
+    /// and ends at the offset given.
+    Canonical(usize),
+    /// One digit, maybe a fraction, and an exponent of at most three digits, in the normal
+    /// range: its own shortest form, to be laid out.
+    Mantissa(Written<'a>, Digits<'a>),
+}
+
 /// The significant digits of a number — two runs of the text, those before and after the
 /// decimal point, without leading or trailing zeros — and its decimal point position:
 /// value = 0.d1 d2 ... dk × 10^point. No digits means zero.
@@ -148,6 +159,82 @@ impl<'a> Written<'a> {
             exponent,
             exponent_text: span(input, exponent_start, pos),
         })
+    }
+
+    /// Reads the number at `start` if it has one of the [`Common`] shapes; `None` leaves it
+    /// to [`Written::scan`], grammar errors included.
+    #[inline(always)]
+    fn scan_common(input: &'a [u8], start: usize) -> Option<Common<'a>> {
+        let negative = input.get(start) == Some(&b'-');
+        let int_start = start + usize::from(negative);
+        if !matches!(input.get(int_start), Some(b'1'..=b'9')) {
+            return None;
+        }
+        let int_end = skip_digits(input, int_start + 1);
+        let mut pos = int_end;
+        let mut frac: &[u8] = &[];
+        if input.get(pos) == Some(&b'.') {
+            let frac_start = pos + 1;
+            pos = skip_digit_run(input, frac_start);
+            frac = span(input, frac_start, pos);
+            if !matches!(frac.last(), Some(b'1'..=b'9')) {
+                return None;
+            }
+        }
+        if int_end - int_start + frac.len() > EXACT_DIGITS {
+            return None;
+        }
+        let exponent_start = pos;
+        if !matches!(input.get(pos), Some(b'e' | b'E')) {
+            return Some(Common::Canonical(pos));
+        }
+        if int_end - int_start != 1 {
+            return None;
+        }
+        pos += 1;
+        let sign = input.get(pos).copied();
+        if matches!(sign, Some(b'+' | b'-')) {
+            pos += 1;
+        }
+        let digits_start = pos;
+        let mut magnitude = 0;
+        while let Some(&digit) = input.get(pos).filter(|b| b.is_ascii_digit()) {
+            if pos - digits_start == 3 {
+                return None;
+            }
+            magnitude = magnitude * 10 + i32::from(digit & 0x0F);
+            pos += 1;
+        }
+        if pos == digits_start {
+            return None;
+        }
+        let exponent = if sign == Some(b'-') {
+            -magnitude
+        } else {
+            magnitude
+        };
+        let point = 1 + exponent;
+        if !NORMAL_POINTS.contains(&point) {
+            return None;
+        }
+        let int = span(input, int_start, int_end);
+        Some(Common::Mantissa(
+            Written {
+                input,
+                start,
+                end: pos,
+                negative,
+                int,
+                frac,
+                exponent,
+                exponent_text: span(input, exponent_start, pos),
+            },
+            Digits {
+                head: int,
+                tail: frac,
+                point,
+            },
+        ))
     }
 
     fn text(&self) -> &'a [u8] {
@@ -377,6 +464,17 @@ pub(crate) fn parse_number(
     out: &mut Vec<u8>,
     strict: bool,
 ) -> Result<usize, Fault> {
+    match Written::scan_common(input, start) {
+        Some(Common::Canonical(end)) => {
+            copy_span(input, start, end, out);
+            return Ok(end);
+        }
+        Some(Common::Mantissa(written, digits)) => {
+            written.write_as_shortest(&digits, out);
+            return Ok(written.end);
+        }
+        None => {}
+    }
     let written = Written::scan(input, start)?;
     let end = written.end;
     let text = written.text();
