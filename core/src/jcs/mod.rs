@@ -27,7 +27,9 @@ mod number;
 mod order;
 mod parser;
 mod permute;
+mod powers_of_five;
 mod string;
+mod to_double;
 
 pub use error::{ErrorKind, JcsError};
 pub use number::write_number;

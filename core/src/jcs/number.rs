@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use super::copy::copy_span;
 use super::error::{describe_byte, ErrorKind, Fault};
+use super::to_double::nearest_double;
 
 /// Decimals with at most this many significant digits survive a trip through a double and
 /// back (DBL_DIG), so the shortest round-trip digits of their double are their own digits.
@@ -17,6 +18,9 @@ const NORMAL_POINTS: RangeInclusive<i32> = -306..=308;
 /// 2^53 in decimal: every integer up to it is a double, and 16-digit ones are their own
 /// shortest form.
 const MAX_SAFE_INTEGER_16: &[u8] = b"9007199254740992";
+
+/// Significands of up to this many digits are exact in a `u64` (10^19 < 2^64).
+const U64_DIGITS: usize = 19;
 
 /// Exponents are read up to this magnitude; any larger one is as far out of the double range.
 const EXPONENT_CAP: i32 = 1_000_000;
@@ -305,6 +309,21 @@ impl Digits<'_> {
         self.head.len() + self.tail.len()
     }
 
+    /// The digits as an integer w and the power of ten q that scales it (value = w × 10^q),
+    /// when w fits a `u64`.
+    fn as_integer(&self) -> Option<(u64, i64)> {
+        let len = self.len();
+        if len > U64_DIGITS {
+            return None;
+        }
+        let w = self
+            .head
+            .iter()
+            .chain(self.tail)
+            .fold(0, |w: u64, &digit| w * 10 + u64::from(digit & 0x0F));
+        Some((w, i64::from(self.point) - len as i64))
+    }
+
     fn is_zero(&self) -> bool {
         self.len() == 0
     }
@@ -453,8 +472,9 @@ fn write_small_decimal(value: u32, out: &mut Vec<u8>) {
 /// Most numbers never become doubles: when the digits as written are their own shortest
 /// round-trip form ([`Digits::is_own_shortest`]) they are only laid out the ECMAScript way,
 /// or copied when already laid out so. The rest — more than 15 significant digits, or
-/// magnitudes near the ends of the double range — are parsed to the nearest double and
-/// written from its shortest digits.
+/// magnitudes near the ends of the double range — are converted to the nearest double (from
+/// their digits as an integer, or by the standard library's parse of the text when those are
+/// too many or the conversion cannot decide) and written from its shortest digits.
 ///
 /// With `strict` off, numbers beyond the double range are written as `0` instead of rejected,
 /// so that the rest of the document can still be checked for grammar errors.
@@ -483,10 +503,22 @@ pub(crate) fn parse_number(
         written.write_as_shortest(&digits, out);
         return Ok(end);
     }
-    let value = std::str::from_utf8(text)
-        .ok()
-        .and_then(|t| t.parse::<f64>().ok())
-        .unwrap_or(f64::NAN);
+    let value = digits
+        .as_integer()
+        .and_then(|(w, q)| nearest_double(w, q))
+        .map(|magnitude| {
+            if written.negative {
+                -magnitude
+            } else {
+                magnitude
+            }
+        })
+        .unwrap_or_else(|| {
+            std::str::from_utf8(text)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .unwrap_or(f64::NAN)
+        });
     if !write_double(value, Some((&written, &digits)), out) {
         if strict {
             return Err(Fault::new(
