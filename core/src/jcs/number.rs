@@ -17,7 +17,7 @@ const NORMAL_POINTS: RangeInclusive<i32> = -306..=308;
 
 /// 2^53 in decimal: every integer up to it is a double, and 16-digit ones are their own
 /// shortest form.
-const MAX_SAFE_INTEGER_16: &[u8] = b"9007199254740992";
+const MAX_SAFE_INTEGER_16: &[u8; 16] = b"9007199254740992";
 
 /// Significands of up to this many digits are exact in a `u64` (10^19 < 2^64).
 const U64_DIGITS: usize = 19;
@@ -80,7 +80,8 @@ struct Written<'a> {
 }
 
 /// Numbers of the commonest shapes, read by [`Written::scan_common`] without the general
-/// scan: at most [`EXACT_DIGITS`] digits, the first one nonzero, no trailing fraction zero.
+/// scan: at most [`EXACT_DIGITS`] digits (or a 16-digit integer up to 2^53), the first one
+/// nonzero, no trailing fraction zero.
 enum Common<'a> {
     /// An integer or decimal fraction without an exponent, which is canonical as written
     /// and ends at the offset given.
@@ -185,7 +186,8 @@ impl<'a> Written<'a> {
                 return None;
             }
         }
-        if int_end - int_start + frac.len() > EXACT_DIGITS {
+        let int = span(input, int_start, int_end);
+        if int.len() + frac.len() > EXACT_DIGITS && !(frac.is_empty() && is_safe_integer_16(int)) {
             return None;
         }
         let exponent_start = pos;
@@ -221,7 +223,6 @@ impl<'a> Written<'a> {
         if !NORMAL_POINTS.contains(&point) {
             return None;
         }
-        let int = span(input, int_start, int_end);
         Some(Common::Mantissa(
             Written {
                 input,
@@ -387,6 +388,12 @@ impl Digits<'_> {
             }
         }
     }
+}
+
+/// Whether `digits` are 16 digits no greater than 2^53, compared as one big-endian word.
+fn is_safe_integer_16(digits: &[u8]) -> bool {
+    <[u8; 16]>::try_from(digits)
+        .is_ok_and(|d| u128::from_be_bytes(d) <= u128::from_be_bytes(*MAX_SAFE_INTEGER_16))
 }
 
 /// Returns the offset of the first byte at or after `pos` that is not an ASCII digit.
