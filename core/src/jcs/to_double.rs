@@ -128,6 +128,142 @@ mod tests {
         }
     }
 
+    /// Exact unsigned integers as little-endian 32-bit limbs, for checking the table.
+    #[derive(Clone, PartialEq, Eq, Debug)]
+    struct Big(Vec<u32>);
+
+    impl Big {
+        fn from_u128(value: u128) -> Big {
+            Big((0..4).map(|i| (value >> (32 * i)) as u32).collect()).trimmed()
+        }
+
+        fn power(base: u32, exponent: u32) -> Big {
+            (0..exponent).fold(Big(vec![1]), |acc, _| acc.times(&Big(vec![base])))
+        }
+
+        fn two_to(exponent: usize) -> Big {
+            let mut limbs = vec![0; exponent / 32 + 1];
+            limbs[exponent / 32] = 1 << (exponent % 32);
+            Big(limbs)
+        }
+
+        fn trimmed(mut self) -> Big {
+            while self.0.len() > 1 && self.0.last() == Some(&0) {
+                self.0.pop();
+            }
+            self
+        }
+
+        fn bits(&self) -> usize {
+            let top = *self.0.last().unwrap();
+            32 * (self.0.len() - 1) + (32 - top.leading_zeros() as usize)
+        }
+
+        fn times(&self, other: &Big) -> Big {
+            let mut limbs = vec![0u64; self.0.len() + other.0.len() + 1];
+            for (i, &a) in self.0.iter().enumerate() {
+                let mut carry = 0u64;
+                for (j, &b) in other.0.iter().enumerate() {
+                    let t = limbs[i + j] + u64::from(a) * u64::from(b) + carry;
+                    limbs[i + j] = t & 0xFFFF_FFFF;
+                    carry = t >> 32;
+                }
+                limbs[i + other.0.len()] += carry;
+            }
+            Big(limbs.into_iter().map(|l| l as u32).collect()).trimmed()
+        }
+
+        fn shifted_right(&self, bits: usize) -> Big {
+            let value = |i: usize| self.0.get(i).copied().unwrap_or(0) as u64;
+            let (words, rest) = (bits / 32, bits % 32);
+            let limbs = (words..self.0.len())
+                .map(|i| ((value(i) | value(i + 1) << 32) >> rest) as u32)
+                .collect::<Vec<_>>();
+            Big(if limbs.is_empty() { vec![0] } else { limbs }).trimmed()
+        }
+
+        fn shifted_left(&self, bits: usize) -> Big {
+            self.times(&Big::two_to(bits))
+        }
+
+        fn plus(&self, other: &Big) -> Big {
+            let mut limbs = Vec::new();
+            let mut carry = 0u64;
+            for i in 0..self.0.len().max(other.0.len()) {
+                let limb = |big: &Big| u64::from(big.0.get(i).copied().unwrap_or(0));
+                let t = limb(self) + limb(other) + carry;
+                limbs.push(t as u32);
+                carry = t >> 32;
+            }
+            limbs.push(carry as u32);
+            Big(limbs).trimmed()
+        }
+
+        fn minus_one(&self) -> Big {
+            let mut limbs = self.0.clone();
+            for limb in &mut limbs {
+                let (value, borrow) = limb.overflowing_sub(1);
+                *limb = value;
+                if !borrow {
+                    break;
+                }
+            }
+            Big(limbs).trimmed()
+        }
+
+        fn cmp(&self, other: &Big) -> std::cmp::Ordering {
+            self.0
+                .len()
+                .cmp(&other.0.len())
+                .then_with(|| self.0.iter().rev().cmp(other.0.iter().rev()))
+        }
+    }
+
+    #[test]
+    fn the_table_holds_the_defined_powers_of_five() {
+        // Checked by exact integer arithmetic against the definitions in
+        // scripts/powers-of-five: q >= 0, the top 128 bits of 5^q; -27 <= q < 0, the
+        // entry e with (e - 1) × 5^-q <= 2^b < e × 5^-q; below, e = (floor(2^B / 5^-q) + 1)
+        // cut to 128 bits.
+        use std::cmp::Ordering::{Greater, Less};
+        for q in SMALLEST_POWER..=LARGEST_POWER {
+            let (high, low) = POWERS_OF_FIVE[(q - SMALLEST_POWER) as usize];
+            let entry = Big::from_u128(u128::from(high) << 64 | u128::from(low));
+            let power = Big::power(5, q.unsigned_abs() as u32);
+            let bits = power.bits();
+            if q >= 0 {
+                let expected = if bits > 128 {
+                    power.shifted_right(bits - 128)
+                } else {
+                    power.shifted_left(128 - bits)
+                };
+                assert_eq!(entry, expected, "5^{q}");
+            } else if q >= -27 {
+                let target = Big::two_to(bits + 127);
+                assert_ne!(
+                    entry.minus_one().times(&power).cmp(&target),
+                    Greater,
+                    "5^{q}"
+                );
+                assert_eq!(entry.times(&power).cmp(&target), Greater, "5^{q}");
+            } else {
+                // floor(2^B / 5^-q) + 1 has bits + 129 bits, so bits + 1 are cut off:
+                // e × 2^cut <= floor(2^B / 5^-q) + 1 < (e + 1) × 2^cut.
+                let target = Big::two_to(2 * bits + 128);
+                let cut = bits + 1;
+                let low_end = entry.shifted_left(cut).minus_one().times(&power);
+                let high_end = entry
+                    .plus(&Big(vec![1]))
+                    .shifted_left(cut)
+                    .minus_one()
+                    .times(&power);
+                assert_ne!(low_end.cmp(&target), Greater, "5^{q}");
+                assert_eq!(high_end.cmp(&target), Greater, "5^{q}");
+            }
+            assert_ne!(entry.cmp(&Big::two_to(127)), Less, "5^{q}");
+        }
+    }
+
     #[test]
     fn boundaries_and_ties_match_the_standard_parse() {
         let mut undecided = 0;
