@@ -86,8 +86,8 @@ enum Common<'a> {
     /// An integer or decimal fraction without an exponent, which is canonical as written
     /// and ends at the offset given.
     Canonical(usize),
-    /// One digit, maybe a fraction, and an exponent of at most three digits, in the normal
-    /// range: its own shortest form, to be laid out.
+    /// One digit, maybe a fraction, and an exponent, in the normal range: its own shortest
+    /// form, to be laid out.
     Mantissa(Written<'a>, Digits<'a>),
 }
 
@@ -134,25 +134,11 @@ impl<'a> Written<'a> {
         let mut exponent = 0;
         let exponent_start = pos;
         if matches!(input.get(pos), Some(b'e' | b'E')) {
-            pos += 1;
-            let sign = input.get(pos).copied();
-            if matches!(sign, Some(b'+' | b'-')) {
-                pos += 1;
+            let (end, value, digits) = read_exponent(input, pos);
+            if digits == 0 {
+                return Err(missing_digit(input, end, "in the exponent"));
             }
-            let digits_start = pos;
-            pos = skip_digits(input, digits_start);
-            if pos == digits_start {
-                return Err(missing_digit(input, pos, "in the exponent"));
-            }
-            let mut magnitude = 0;
-            for &digit in span(input, digits_start, pos) {
-                magnitude = (magnitude * 10 + i32::from(digit & 0x0F)).min(EXPONENT_CAP);
-            }
-            exponent = if sign == Some(b'-') {
-                -magnitude
-            } else {
-                magnitude
-            };
+            (pos, exponent) = (end, value);
         }
         Ok(Written {
             input,
@@ -197,32 +183,12 @@ impl<'a> Written<'a> {
         if int_end - int_start != 1 {
             return None;
         }
-        pos += 1;
-        let sign = input.get(pos).copied();
-        if matches!(sign, Some(b'+' | b'-')) {
-            pos += 1;
-        }
-        let digits_start = pos;
-        let mut magnitude = 0;
-        while let Some(&digit) = input.get(pos).filter(|b| b.is_ascii_digit()) {
-            if pos - digits_start == 3 {
-                return None;
-            }
-            magnitude = magnitude * 10 + i32::from(digit & 0x0F);
-            pos += 1;
-        }
-        if pos == digits_start {
-            return None;
-        }
-        let exponent = if sign == Some(b'-') {
-            -magnitude
-        } else {
-            magnitude
-        };
+        let (end, exponent, digits) = read_exponent(input, pos);
         let point = 1 + exponent;
-        if !NORMAL_POINTS.contains(&point) {
+        if digits == 0 || !NORMAL_POINTS.contains(&point) {
             return None;
         }
+        pos = end;
         Some(Common::Mantissa(
             Written {
                 input,
@@ -447,6 +413,29 @@ impl Digits<'_> {
 /// A mask of the lowest `count` bytes of a word, `count` at most 16.
 fn low_bytes(count: u32) -> u128 {
     u128::MAX.checked_shr(128 - 8 * count.min(16)).unwrap_or(0)
+}
+
+/// Reads the exponent whose `e` or `E` is at `pos`: returns the offset after it, its value
+/// (saturated at [`EXPONENT_CAP`]) and how many digits it has, none being an error.
+#[inline(always)]
+fn read_exponent(input: &[u8], mut pos: usize) -> (usize, i32, usize) {
+    pos += 1;
+    let sign = input.get(pos).copied();
+    if matches!(sign, Some(b'+' | b'-')) {
+        pos += 1;
+    }
+    let digits_start = pos;
+    let mut magnitude = 0;
+    while let Some(&digit) = input.get(pos).filter(|b| b.is_ascii_digit()) {
+        magnitude = (magnitude * 10 + i32::from(digit & 0x0F)).min(EXPONENT_CAP);
+        pos += 1;
+    }
+    let value = if sign == Some(b'-') {
+        -magnitude
+    } else {
+        magnitude
+    };
+    (pos, value, pos - digits_start)
 }
 
 /// Whether `digits` are 16 digits no greater than 2^53, compared as one big-endian word.
