@@ -23,6 +23,7 @@
 
 mod copy;
 mod error;
+mod escape;
 mod number;
 mod order;
 mod parser;

@@ -2,71 +2,13 @@
 //! the way out. Runs of characters that need no escaping are copied as they are.
 
 use super::error::{describe_byte, ErrorKind, Fault};
+use super::escape::{self, push_ascii};
 
 /// Whether a byte ends a run of characters that are copied unchanged: the quote, the backslash
 /// and the C0 controls are the only characters JCS writes escaped.
 #[inline]
 fn ends_run(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
-}
-
-fn hex_digit(nibble: u8) -> u8 {
-    if nibble < 10 {
-        b'0' + nibble
-    } else {
-        b'a' + nibble - 10
-    }
-}
-
-/// Appends one ASCII character the way JCS writes it inside a string: `\"`, `\\`, the five
-/// two-character control escapes, other controls as lowercase `\u00xx`, everything else raw.
-fn push_ascii(b: u8, out: &mut Vec<u8>) {
-    match b {
-        b'"' => out.extend_from_slice(b"\\\""),
-        b'\\' => out.extend_from_slice(b"\\\\"),
-        0x08 => out.extend_from_slice(b"\\b"),
-        0x09 => out.extend_from_slice(b"\\t"),
-        0x0A => out.extend_from_slice(b"\\n"),
-        0x0C => out.extend_from_slice(b"\\f"),
-        0x0D => out.extend_from_slice(b"\\r"),
-        0x00..=0x1F => {
-            out.extend_from_slice(b"\\u00");
-            out.push(hex_digit(b >> 4));
-            out.push(hex_digit(b & 0x0F));
-        }
-        _ => out.push(b),
-    }
-}
-
-fn push_char(c: char, out: &mut Vec<u8>) {
-    match u8::try_from(c) {
-        Ok(b) if b.is_ascii() => push_ascii(b, out),
-        _ => push_utf8(c, out),
-    }
-}
-
-/// Appends the UTF-8 encoding of `c` as one fixed four-byte copy cut back to its length,
-/// which costs less than a general copy of one to four bytes.
-fn push_utf8(c: char, out: &mut Vec<u8>) {
-    let mut bytes = [0; 4];
-    let len = c.encode_utf8(&mut bytes).len();
-    out.extend_from_slice(&bytes);
-    out.truncate(out.len() - (4 - len));
-}
-
-/// What the escape `\` + `e` stands for when it is one of the two-character escapes, or 0.
-/// A match of constants, which compiles to a table lookup, so that telling these from `\u`
-/// is one branch rather than a jump among nine.
-fn simple_escape(e: u8) -> u8 {
-    match e {
-        b'"' | b'\\' | b'/' => e,
-        b'b' => 0x08,
-        b'f' => 0x0C,
-        b'n' => b'\n',
-        b'r' => b'\r',
-        b't' => b'\t',
-        _ => 0,
-    }
 }
 
 /// Appends `text` as a JSON string literal serialized the RFC 8785 way (quotes included).
@@ -234,27 +176,13 @@ fn parse_string(
                         name.extend_from_slice(input.get(content..pos).unwrap_or_default());
                     }
                 }
-                let e = input.get(pos + 1).copied().unwrap_or(0);
-                let simple = simple_escape(e);
-                if simple != 0 {
-                    // JCS writes the two-character escapes as they are written, except `\/`.
-                    if e == b'/' {
-                        out.push(b'/');
-                    } else {
-                        out.extend_from_slice(&[b'\\', e]);
-                    }
-                    if let Some(name) = decoded.as_deref_mut() {
-                        name.push(simple);
-                    }
-                    pos += 2;
-                    continue;
-                }
-                let (c, next) = parse_escape(input, pos, strict)?;
-                ascii &= c.is_ascii();
-                push_char(c, out);
+                let (c, next) = escape::decode(input, pos, strict)?;
+                let (form, utf8) = escape::forms(c);
+                form.push(out);
                 if let Some(name) = decoded.as_deref_mut() {
-                    push_utf8(c, name);
+                    utf8.push(name);
                 }
+                ascii &= c < 0x80;
                 pos = next;
             }
             Some(&b) => {
@@ -299,102 +227,6 @@ pub(crate) fn parse_name(
     strict: bool,
 ) -> Result<ParsedString, Fault> {
     parse_string(input, open, out, Some(names), strict)
-}
-
-/// Decodes the escape whose backslash is at `at`, one that is not a two-character escape (those
-/// are copied where they are found): a `\u` escape, or else an error. Returns the character
-/// and the offset after the escape (after both halves of an escaped surrogate pair).
-#[inline]
-fn parse_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), Fault> {
-    if input.get(at + 1) == Some(&b'u') {
-        return parse_unicode_escape(input, at, strict);
-    }
-    Err(Fault::syntax(
-        at,
-        format!(
-            "invalid escape: '\\' followed by {}; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX",
-            describe_byte(input, at + 1)
-        ),
-    ))
-}
-
-#[inline]
-fn parse_unicode_escape(input: &[u8], at: usize, strict: bool) -> Result<(char, usize), Fault> {
-    let unit = hex4(input, at + 2)?;
-    let lone = |message: String| {
-        if strict {
-            Err(Fault::new(ErrorKind::LoneSurrogate, at, message))
-        } else {
-            Ok((char::REPLACEMENT_CHARACTER, at + 6))
-        }
-    };
-    match unit {
-        0xD800..=0xDBFF => {
-            let low = if input.get(at + 6..at + 8) == Some(b"\\u") {
-                hex4(input, at + 8).ok()
-            } else {
-                None
-            };
-            match low {
-                Some(low @ 0xDC00..=0xDFFF) => {
-                    let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                    Ok((
-                        char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER),
-                        at + 12,
-                    ))
-                }
-                _ => lone(format!(
-                    "the escaped high surrogate \\u{unit:04x} is not followed by an escaped \
-                     low surrogate (\\udc00-\\udfff); strings must be valid Unicode: escape \
-                     the whole pair or write the character itself"
-                )),
-            }
-        }
-        0xDC00..=0xDFFF => lone(format!(
-            "the escaped low surrogate \\u{unit:04x} has no high surrogate before it; strings \
-             must be valid Unicode: escape the whole pair or write the character itself"
-        )),
-        _ => Ok((
-            char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER),
-            at + 6,
-        )),
-    }
-}
-
-fn hex4(input: &[u8], start: usize) -> Result<u32, Fault> {
-    let digits = input.get(start..start + 4).unwrap_or_default();
-    let mut unit = 0;
-    for (i, &b) in digits.iter().enumerate() {
-        let Some(digit) = hex_value(b) else {
-            return Err(not_hex(input, start + i));
-        };
-        unit = unit << 4 | digit;
-    }
-    if digits.len() < 4 {
-        return Err(not_hex(input, start + digits.len()));
-    }
-    Ok(unit)
-}
-
-#[inline]
-fn hex_value(b: u8) -> Option<u32> {
-    match b {
-        b'0'..=b'9' => Some(u32::from(b - b'0')),
-        b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
-        b'A'..=b'F' => Some(u32::from(b - b'A' + 10)),
-        _ => None,
-    }
-}
-
-#[cold]
-fn not_hex(input: &[u8], pos: usize) -> Fault {
-    Fault::syntax(
-        pos,
-        format!(
-            "expected four hex digits after \\u, found {}",
-            describe_byte(input, pos)
-        ),
-    )
 }
 
 #[cfg(test)]
