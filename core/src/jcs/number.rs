@@ -337,11 +337,7 @@ impl Digits<'_> {
         if len > U64_DIGITS {
             return None;
         }
-        let w = self
-            .head
-            .iter()
-            .chain(self.tail)
-            .fold(0, |w: u64, &digit| w * 10 + u64::from(digit & 0x0F));
+        let w = accumulate(accumulate(0, self.head), self.tail);
         Some((w, i64::from(self.point) - len as i64))
     }
 
@@ -408,6 +404,33 @@ impl Digits<'_> {
             }
         }
     }
+}
+
+/// `w` followed by `digits` (ASCII digits, few enough that the result fits), eight at a time
+/// where it can: a digit at a time the multiplications form one long chain.
+fn accumulate(w: u64, digits: &[u8]) -> u64 {
+    let mut chunks = digits.chunks_exact(8);
+    let w = chunks.by_ref().fold(w, |w, chunk| {
+        let eight = <[u8; 8]>::try_from(chunk).map_or(0, eight_digits);
+        w.wrapping_mul(100_000_000).wrapping_add(eight)
+    });
+    chunks.remainder().iter().fold(w, |w, &digit| {
+        w.wrapping_mul(10).wrapping_add(u64::from(digit & 0x0F))
+    })
+}
+
+/// The value of eight ASCII digits, the first most significant: adjacent digits are combined
+/// into pairs, pairs into fours and fours into the whole by three multiplications in one word.
+fn eight_digits(chunk: [u8; 8]) -> u64 {
+    const PAIRS_TO_FOURS_LOW: u64 = 100 + (1_000_000 << 32);
+    const PAIRS_TO_FOURS_HIGH: u64 = 1 + (10_000 << 32);
+    const ALTERNATE: u64 = 0x0000_00FF_0000_00FF;
+    let digits = u64::from_le_bytes(chunk).wrapping_sub(0x3030_3030_3030_3030);
+    let pairs = digits.wrapping_mul(10).wrapping_add(digits >> 8);
+    ((pairs & ALTERNATE)
+        .wrapping_mul(PAIRS_TO_FOURS_LOW)
+        .wrapping_add((pairs >> 16 & ALTERNATE).wrapping_mul(PAIRS_TO_FOURS_HIGH)))
+        >> 32
 }
 
 /// A mask of the lowest `count` bytes of a word, `count` at most 16.
