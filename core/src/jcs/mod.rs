@@ -29,6 +29,7 @@ mod order;
 mod parser;
 mod permute;
 mod powers_of_five;
+mod shortest;
 mod string;
 mod to_double;
 

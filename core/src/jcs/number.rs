@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use super::copy::copy_span;
 use super::error::{describe_byte, ErrorKind, Fault};
+use super::shortest::shortest;
 use super::to_double::nearest_double;
 
 /// Decimals with at most this many significant digits survive a trip through a double and
@@ -31,35 +32,40 @@ const EXPONENT_CAP: i32 = 1_000_000;
 ///
 /// Returns `false`, writing nothing, for NaN and the infinities, which JSON cannot represent.
 pub fn write_number(value: f64, out: &mut Vec<u8>) -> bool {
-    write_double(value, None, out)
+    if value == 0.0 {
+        out.push(b'0');
+        return true;
+    }
+    let Some((s, k)) = shortest(value.abs()) else {
+        return false;
+    };
+    if value < 0.0 {
+        out.push(b'-');
+    }
+    write_decimal(s, k, out);
+    true
 }
 
-/// Writes `value` as [`write_number`] does. `written` is the number as it was read, if it
-/// was: when its text is in ECMAScript's layout and is also the formatter's shortest text,
-/// it is the answer as it stands, and is copied.
-fn write_double(
-    value: f64,
-    written: Option<(&Written<'_>, &Digits<'_>)>,
-    out: &mut Vec<u8>,
-) -> bool {
-    if !value.is_finite() {
-        return false;
-    }
-    let mut buffer = zmij::Buffer::new();
-    let shortest = buffer.format_finite(value).as_bytes();
-    if let Some((written, digits)) = written {
-        if written.text() == shortest && written.is_es_layout(digits) {
-            copy_span(written.input, written.start, written.end, out);
-            return true;
+/// Appends s × 10^k, s nonzero, in ECMAScript's layout.
+fn write_decimal(s: u64, k: i32, out: &mut Vec<u8>) {
+    let mut text = [0; 20];
+    let mut start = text.len();
+    let mut rest = s;
+    for slot in text.iter_mut().rev() {
+        *slot = b'0' + (rest % 10) as u8;
+        start -= 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
         }
     }
-    match Written::scan(shortest, 0) {
-        Ok(shortest) => {
-            shortest.write_as_shortest(&shortest.digits(), out);
-            true
-        }
-        Err(_) => false,
+    let head = text.get(start..).unwrap_or_default();
+    Digits {
+        head,
+        tail: &[],
+        point: k.saturating_add(head.len() as i32),
     }
+    .write_es(out);
 }
 
 /// A JSON number as written, split into its parts.
@@ -552,7 +558,9 @@ fn write_small_decimal(value: u32, out: &mut Vec<u8>) {
 /// or copied when already laid out so. The rest — more than 15 significant digits, or
 /// magnitudes near the ends of the double range — are converted to the nearest double (from
 /// their digits as an integer, or by the standard library's parse of the text when those are
-/// too many or the conversion cannot decide) and written from its shortest digits.
+/// too many or the conversion cannot decide) and written from its shortest digits, found
+/// as an integer and compared with the digits as written, which are copied when they are
+/// the same.
 ///
 /// With `strict` off, numbers beyond the double range are written as `0` instead of rejected,
 /// so that the rest of the document can still be checked for grammar errors.
@@ -583,24 +591,30 @@ pub(crate) fn parse_number(
         written.write_as_shortest(&digits, out);
         return Ok(end);
     }
-    let value = digits
-        .as_integer()
+    let integer = digits.as_integer();
+    let magnitude = integer
         .and_then(|(w, q)| nearest_double(w, q))
-        .map(|magnitude| {
-            if written.negative {
-                -magnitude
-            } else {
-                magnitude
-            }
-        })
         .unwrap_or_else(|| {
             std::str::from_utf8(text)
                 .ok()
                 .and_then(|t| t.parse::<f64>().ok())
-                .unwrap_or(f64::NAN)
+                .map_or(f64::NAN, f64::abs)
         });
-    if !write_double(value, Some((&written, &digits)), out) {
-        if strict {
+    if magnitude == 0.0 {
+        out.push(b'0');
+        return Ok(end);
+    }
+    match shortest(magnitude) {
+        Some((s, k)) if integer == Some((s, i64::from(k))) => {
+            written.write_as_shortest(&digits, out);
+        }
+        Some((s, k)) => {
+            if written.negative {
+                out.push(b'-');
+            }
+            write_decimal(s, k, out);
+        }
+        None if strict => {
             return Err(Fault::new(
                 ErrorKind::NumberOutOfRange,
                 start,
@@ -611,7 +625,7 @@ pub(crate) fn parse_number(
                 ),
             ));
         }
-        out.push(b'0');
+        None => out.push(b'0'),
     }
     Ok(end)
 }

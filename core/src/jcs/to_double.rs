@@ -265,6 +265,35 @@ mod tests {
     }
 
     #[test]
+    fn the_shortest_digits_table_holds_the_defined_powers_of_ten() {
+        // Checked by exact integer arithmetic against the definition in
+        // scripts/powers-of-five: the entry is floor(beta) + 1, beta = 10^e × 2^r in
+        // [2^127, 2^128).
+        use crate::jcs::powers_of_five::{POWERS_OF_TEN_ABOVE, SMALLEST_TEN};
+        use std::cmp::Ordering::Greater;
+        for (e, &(high, low)) in (SMALLEST_TEN..).zip(POWERS_OF_TEN_ABOVE.iter()) {
+            let entry = Big::from_u128(u128::from(high) << 64 | u128::from(low));
+            let power = Big::power(10, e.unsigned_abs());
+            let bits = power.bits();
+            let floor = entry.minus_one();
+            if e >= 0 && bits <= 128 {
+                assert_eq!(floor, power.shifted_left(128 - bits), "10^{e}");
+            } else if e >= 0 {
+                // beta = 10^e / 2^(bits - 128): floor × 2^cut <= 10^e < entry × 2^cut.
+                let cut = bits - 128;
+                assert_ne!(floor.shifted_left(cut).cmp(&power), Greater, "10^{e}");
+                assert_eq!(entry.shifted_left(cut).cmp(&power), Greater, "10^{e}");
+            } else {
+                // beta = 2^(bits + 127) / 10^-e: floor × 10^-e <= 2^(bits + 127) < entry × 10^-e.
+                let target = Big::two_to(bits + 127);
+                assert_ne!(floor.times(&power).cmp(&target), Greater, "10^{e}");
+                assert_eq!(entry.times(&power).cmp(&target), Greater, "10^{e}");
+            }
+        }
+        assert_eq!(POWERS_OF_TEN_ABOVE.len(), 617);
+    }
+
+    #[test]
     fn boundaries_and_ties_match_the_standard_parse() {
         let mut undecided = 0;
         let cases: &[(u64, i64)] = &[
