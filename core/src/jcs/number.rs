@@ -86,15 +86,18 @@ struct Written<'a> {
 }
 
 /// Numbers of the commonest shapes, read by [`Written::scan_common`] without the general
-/// scan: at most [`EXACT_DIGITS`] digits (or a 16-digit integer up to 2^53), the first one
-/// nonzero, no trailing fraction zero.
+/// scan: the first digit nonzero, no trailing fraction zero.
 enum Common<'a> {
-    /// An integer or decimal fraction without an exponent, which is canonical as written
-    /// and ends at the offset given.
+    /// An integer or decimal fraction without an exponent, at most [`EXACT_DIGITS`] digits
+    /// (or a 16-digit integer up to 2^53), which is canonical as written and ends at the
+    /// offset given.
     Canonical(usize),
-    /// One digit, maybe a fraction, and an exponent, in the normal range: its own shortest
-    /// form, to be laid out.
+    /// One digit, maybe a fraction, and an exponent: with at most [`EXACT_DIGITS`] digits
+    /// in the normal range its own shortest form, to be laid out.
     Mantissa(Written<'a>, Digits<'a>),
+    /// One digit, a fraction and an exponent, more than [`EXACT_DIGITS`] digits but few
+    /// enough for a `u64`: a double's worth of digits, which the double decides.
+    Long(Written<'a>, Digits<'a>),
 }
 
 /// The significant digits of a number — two runs of the text, those before and after the
@@ -179,39 +182,44 @@ impl<'a> Written<'a> {
             }
         }
         let int = span(input, int_start, int_end);
-        if int.len() + frac.len() > EXACT_DIGITS && !(frac.is_empty() && is_safe_integer_16(int)) {
-            return None;
-        }
+        let len = int.len() + frac.len();
         let exponent_start = pos;
         if !matches!(input.get(pos), Some(b'e' | b'E')) {
+            if len > EXACT_DIGITS && !(frac.is_empty() && is_safe_integer_16(int)) {
+                return None;
+            }
             return Some(Common::Canonical(pos));
         }
-        if int_end - int_start != 1 {
+        if int_end - int_start != 1 || len > U64_DIGITS {
             return None;
         }
         let (end, exponent, digits) = read_exponent(input, pos);
         let point = 1 + exponent;
-        if digits == 0 || !NORMAL_POINTS.contains(&point) {
+        if digits == 0 {
             return None;
         }
-        pos = end;
-        Some(Common::Mantissa(
-            Written {
-                input,
-                start,
-                end: pos,
-                negative,
-                int,
-                frac,
-                exponent,
-                exponent_text: span(input, exponent_start, pos),
-            },
-            Digits {
-                head: int,
-                tail: frac,
-                point,
-            },
-        ))
+        let written = Written {
+            input,
+            start,
+            end,
+            negative,
+            int,
+            frac,
+            exponent,
+            exponent_text: span(input, exponent_start, end),
+        };
+        let digits = Digits {
+            head: int,
+            tail: frac,
+            point,
+        };
+        if len > EXACT_DIGITS {
+            Some(Common::Long(written, digits))
+        } else if NORMAL_POINTS.contains(&point) {
+            Some(Common::Mantissa(written, digits))
+        } else {
+            None
+        }
     }
 
     fn text(&self) -> &'a [u8] {
@@ -581,16 +589,32 @@ pub(crate) fn parse_number(
             }
             return Ok(written.end);
         }
+        Some(Common::Long(written, digits)) => {
+            write_via_double(&written, &digits, out, strict)?;
+            return Ok(written.end);
+        }
         None => {}
     }
     let written = Written::scan(input, start)?;
     let end = written.end;
-    let text = written.text();
     let digits = written.digits();
     if digits.is_zero() || digits.is_own_shortest() {
         written.write_as_shortest(&digits, out);
         return Ok(end);
     }
+    write_via_double(&written, &digits, out, strict)?;
+    Ok(end)
+}
+
+/// Appends the number `written`, whose significant digits are `digits`, from the double
+/// nearest it: as written when its digits are the double's shortest, else from those.
+fn write_via_double(
+    written: &Written<'_>,
+    digits: &Digits<'_>,
+    out: &mut Vec<u8>,
+    strict: bool,
+) -> Result<(), Fault> {
+    let text = written.text();
     let integer = digits.as_integer();
     let magnitude = integer
         .and_then(|(w, q)| nearest_double(w, q))
@@ -602,11 +626,11 @@ pub(crate) fn parse_number(
         });
     if magnitude == 0.0 {
         out.push(b'0');
-        return Ok(end);
+        return Ok(());
     }
     match shortest(magnitude) {
         Some((s, k)) if integer == Some((s, i64::from(k))) => {
-            written.write_as_shortest(&digits, out);
+            written.write_as_shortest(digits, out);
         }
         Some((s, k)) => {
             if written.negative {
@@ -617,7 +641,7 @@ pub(crate) fn parse_number(
         None if strict => {
             return Err(Fault::new(
                 ErrorKind::NumberOutOfRange,
-                start,
+                written.start,
                 format!(
                     "the number {} is beyond the IEEE-754 double range that I-JSON allows; \
                      send a value this large as a string",
@@ -627,7 +651,7 @@ pub(crate) fn parse_number(
         }
         None => out.push(b'0'),
     }
-    Ok(end)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -743,6 +767,45 @@ mod tests {
                 }
                 assert_eq!(result.ok(), Some(text.len()), "{input}");
                 assert_eq!(String::from_utf8_lossy(&out), expected, "{input}");
+            }
+        }
+    }
+
+    #[test]
+    fn exponent_notation_of_random_doubles_matches_an_independent_formatter() {
+        // Doubles of every magnitude in Rust's shortest exponent notation (one digit, a
+        // fraction, `e`), as number-heavy documents write them, and with one or two digits
+        // more, so that the written digits are not the shortest; expected as above.
+        let mut rng = Rng(0x1319_8A2E_0370_7344);
+        for _ in 0..100_000 {
+            let bits = rng.below(u64::MAX) & 0x7FFF_FFFF_FFFF_FFFF;
+            let value = f64::from_bits(bits);
+            if !value.is_finite() || value == 0.0 {
+                continue;
+            }
+            let shortest = format!("{value:e}");
+            let (mantissa, exponent) = shortest.split_once('e').unwrap();
+            let point = if mantissa.contains('.') { "" } else { "." };
+            let count = 1 + rng.below(2);
+            let extra = rng.digits(count);
+            for text in [
+                shortest.clone(),
+                format!("-{mantissa}{point}{extra}e{exponent}"),
+            ] {
+                let value: f64 = text.parse().unwrap();
+                let mut out = Vec::new();
+                let result = parse_number(text.as_bytes(), 0, &mut out, true);
+                if value.is_infinite() {
+                    assert!(result.is_err(), "{text} is beyond the double range");
+                    continue;
+                }
+                let expected = if value == 0.0 {
+                    "0".to_string()
+                } else {
+                    ryu_js::Buffer::new().format_finite(value).to_string()
+                };
+                assert_eq!(result.ok(), Some(text.len()), "{text}");
+                assert_eq!(String::from_utf8_lossy(&out), expected, "{text}");
             }
         }
     }
