@@ -4,29 +4,24 @@
 /// Spans longer than this go to the general copy.
 const SHORT: usize = 32;
 
-/// Appends `input[start..end]` to `out`. A short span is copied as whole eight-byte words
-/// read from the input, the excess cut off afterwards (near the end of the input, where no
-/// whole word is left, the rest is copied as it is): a store or two instead of a call to a
-/// general copy.
+/// Appends `input[start..end]` to `out`. A short span is copied as one block of [`SHORT`]
+/// bytes read from the input, the excess cut off afterwards: two vector stores whatever the
+/// span's length, instead of a call to a general copy or a loop whose exit depends on it.
+/// Near the end of the input, where no whole block is left, the span is copied as it is.
 #[inline]
 pub(crate) fn copy_span(input: &[u8], start: usize, end: usize, out: &mut Vec<u8>) {
-    if end.saturating_sub(start) > SHORT {
-        out.extend_from_slice(input.get(start..end).unwrap_or_default());
-        return;
-    }
-    let mut pos = start;
-    while pos < end {
-        let Some(word) = input
-            .get(pos..pos + 8)
-            .and_then(|c| <[u8; 8]>::try_from(c).ok())
-        else {
-            out.extend_from_slice(input.get(pos..end).unwrap_or_default());
+    let len = end.saturating_sub(start);
+    if len <= SHORT {
+        if let Some(block) = input
+            .get(start..start + SHORT)
+            .and_then(|b| <[u8; SHORT]>::try_from(b).ok())
+        {
+            out.extend_from_slice(&block);
+            out.truncate(out.len() - (SHORT - len));
             return;
-        };
-        out.extend_from_slice(&word);
-        pos += 8;
+        }
     }
-    out.truncate(out.len() - (pos - end));
+    out.extend_from_slice(input.get(start..end).unwrap_or_default());
 }
 
 #[cfg(test)]
