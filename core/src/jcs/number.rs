@@ -449,7 +449,18 @@ fn eight_digits(chunk: [u8; 8]) -> u64 {
 
 /// A mask of the lowest `count` bytes of a word, `count` at most 16.
 fn low_bytes(count: u32) -> u128 {
-    u128::MAX.checked_shr(128 - 8 * count.min(16)).unwrap_or(0)
+    const MASKS: [u128; 17] = {
+        let mut masks = [0; 17];
+        let mut rest: &mut [u128] = &mut masks;
+        let mut mask = 0;
+        while let [slot, tail @ ..] = rest {
+            *slot = mask;
+            mask = mask << 8 | 0xFF;
+            rest = tail;
+        }
+        masks
+    };
+    MASKS.get(count as usize).copied().unwrap_or(u128::MAX)
 }
 
 /// Reads the exponent whose `e` or `E` is at `pos`: returns the offset after it, its value
