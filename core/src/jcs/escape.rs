@@ -247,6 +247,7 @@ fn invalid_escape(input: &[u8], at: usize) -> Fault {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     fn bytes(packed: Packed) -> Vec<u8> {
         let mut out = Vec::new();
@@ -278,16 +279,9 @@ mod tests {
             b'0', b'9', b'a', b'f', b'A', b'F', b'/', b':', b'@', b'G', b'`', b'g', 0x10, 0x19,
             0x01, 0x06, 0x7F, 0x80, 0xB0, 0xC1, 0xE6, 0xFF,
         ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let pick = |shift: u32| {
-                let i = (state >> shift) as usize % interesting.len();
-                interesting.get(i).copied().unwrap_or(0)
-            };
-            let word = [pick(0), pick(8), pick(16), pick(24)];
+            let word = [(); 4].map(|()| interesting[rng.index(interesting.len())]);
             let expected = word.iter().all(u8::is_ascii_hexdigit).then(|| {
                 word.iter()
                     .filter_map(|&b| char::from(b).to_digit(16))

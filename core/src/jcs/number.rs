@@ -668,6 +668,7 @@ fn write_via_double(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     fn es(value: f64) -> String {
         let mut out = Vec::new();
@@ -697,22 +698,11 @@ mod tests {
         assert!(out.is_empty());
     }
 
-    /// A deterministic generator (xorshift64*) for the cases below.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-        }
-
-        fn digits(&mut self, count: u64) -> String {
-            (0..count)
-                .map(|_| char::from(b'0' + self.below(10) as u8))
-                .collect()
-        }
+    /// `count` random decimal digits.
+    fn digits(rng: &mut Rng, count: u64) -> String {
+        (0..count)
+            .map(|_| char::from(b'0' + rng.below(10) as u8))
+            .collect()
     }
 
     /// A JSON number in any of the layouts the grammar allows: 1-20 significant digits,
@@ -726,7 +716,7 @@ mod tests {
         }
         let first = 1 + rng.below(9);
         let count = rng.below(20);
-        let mut digits = format!("{first}{}", rng.digits(count));
+        let mut digits = format!("{first}{}", digits(rng, count));
         let trailing_zeros = rng.below(4) as usize;
         digits.push_str(&"0".repeat(trailing_zeros));
         let point = rng.below(digits.len() as u64 + 1) as usize;
@@ -760,7 +750,7 @@ mod tests {
         // library's correctly rounded parse gives; the core takes most of these without a
         // double at all. Each number is read at the end of the input and again followed by
         // more text, as in a document, where paths that read whole words ahead apply.
-        let mut rng = Rng(0x243F_6A88_85A3_08D3);
+        let mut rng = Rng::new(0x243F_6A88_85A3_08D3);
         for _ in 0..200_000 {
             let text = any_number(&mut rng);
             let value: f64 = text.parse().unwrap();
@@ -787,9 +777,9 @@ mod tests {
         // Doubles of every magnitude in Rust's shortest exponent notation (one digit, a
         // fraction, `e`), as number-heavy documents write them, and with one or two digits
         // more, so that the written digits are not the shortest; expected as above.
-        let mut rng = Rng(0x1319_8A2E_0370_7344);
+        let mut rng = Rng::new(0x1319_8A2E_0370_7344);
         for _ in 0..100_000 {
-            let bits = rng.below(u64::MAX) & 0x7FFF_FFFF_FFFF_FFFF;
+            let bits = rng.next() & 0x7FFF_FFFF_FFFF_FFFF;
             let value = f64::from_bits(bits);
             if !value.is_finite() || value == 0.0 {
                 continue;
@@ -798,7 +788,7 @@ mod tests {
             let (mantissa, exponent) = shortest.split_once('e').unwrap();
             let point = if mantissa.contains('.') { "" } else { "." };
             let count = 1 + rng.below(2);
-            let extra = rng.digits(count);
+            let extra = digits(&mut rng, count);
             for text in [
                 shortest.clone(),
                 format!("-{mantissa}{point}{extra}e{exponent}"),

@@ -528,6 +528,7 @@ fn sort_members(
 #[cfg(test)]
 mod tests {
     use super::super::{canonicalize, ErrorKind};
+    use crate::test_rng::Rng;
 
     /// An array of objects, the members of each written in the given order, with their
     /// names as written (escapes allowed) and as decoded; every value is the member's index.
@@ -597,13 +598,7 @@ mod tests {
         // another; expected: names sorted by the standard library's UTF-16 encoder, each
         // with its own value.
         use super::COPIED_BODY;
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         let object = |members: &[(String, String)]| {
             let body: Vec<String> = members
                 .iter()
@@ -620,12 +615,12 @@ mod tests {
             let mut members: Vec<(String, String)> = (0..count)
                 .map(|i| {
                     let name = ["k", "\u{e9}", "\u{1f511}", "\u{ff21}"][i % 4].repeat(1 + i / 4);
-                    let len = [0, 3, 40, COPIED_BODY / 2][next(4)];
+                    let len = [0, 3, 40, COPIED_BODY / 2][rng.index(4)];
                     (name, format!("\"{}\"", "v".repeat(len)))
                 })
                 .collect();
             for i in (1..members.len()).rev() {
-                members.swap(i, next(i + 1));
+                members.swap(i, rng.index(i + 1));
             }
             let inner = members.clone();
             members.push(("nested".to_string(), object(&inner)));

@@ -133,52 +133,41 @@ impl Blocks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
-    /// A deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-        }
-
-        /// A permutation of `0..n`: shuffled, reversed, sorted, or sorted but for a few swaps.
-        fn permutation(&mut self, n: usize) -> Vec<usize> {
-            let mut ranks: Vec<usize> = (0..n).collect();
-            match self.below(4) {
-                0 => ranks.reverse(),
-                1 => {}
-                2 => {
-                    for _ in 0..3.min(n) {
-                        let (i, j) = (self.below(n), self.below(n));
-                        ranks.swap(i, j);
-                    }
-                }
-                _ => {
-                    for i in (1..n).rev() {
-                        let j = self.below(i + 1);
-                        ranks.swap(i, j);
-                    }
+    /// A permutation of `0..n`: shuffled, reversed, sorted, or sorted but for a few swaps.
+    fn permutation(rng: &mut Rng, n: usize) -> Vec<usize> {
+        let mut ranks: Vec<usize> = (0..n).collect();
+        match rng.index(4) {
+            0 => ranks.reverse(),
+            1 => {}
+            2 => {
+                for _ in 0..3.min(n) {
+                    let (i, j) = (rng.index(n), rng.index(n));
+                    ranks.swap(i, j);
                 }
             }
-            ranks
+            _ => {
+                for i in (1..n).rev() {
+                    let j = rng.index(i + 1);
+                    ranks.swap(i, j);
+                }
+            }
         }
+        ranks
     }
 
     #[test]
     fn blocks_of_any_length_end_in_rank_order() {
         // Expected: the blocks copied out one by one in rank order, the plain way.
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..3_000 {
-            let count = 1 + rng.below(40);
-            let ranks = rng.permutation(count);
+            let count = 1 + rng.index(40);
+            let ranks = permutation(&mut rng, count);
             let blocks: Vec<Vec<u8>> = ranks
                 .iter()
                 .map(|&rank| {
-                    let len = [0, 1, 2, 7, 30, 200][rng.below(6)];
+                    let len = [0, 1, 2, 7, 30, 200][rng.index(6)];
                     (0..len).map(|i| (rank * 31 + i) as u8).collect()
                 })
                 .collect();

@@ -100,6 +100,7 @@ fn trimmed(mut s: u64, mut k: i32) -> (u64, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     /// (s, k) read back from ECMAScript text written by ryu-js, an independent implementation
     /// of Number::toString.
@@ -127,12 +128,9 @@ mod tests {
 
     #[test]
     fn random_doubles_match_ecmascript() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..400_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let value = f64::from_bits(state & 0x7FFF_FFFF_FFFF_FFFF);
+            let value = f64::from_bits(rng.next() & 0x7FFF_FFFF_FFFF_FFFF);
             if value.is_finite() && value > 0.0 {
                 check(value);
             }
@@ -169,14 +167,11 @@ mod tests {
     #[test]
     fn decimals_of_every_length_match_ecmascript() {
         // Doubles nearest short decimals, where the shorter candidates matter.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let digits = 1 + state % 17;
-            let s = (state >> 8) % 10u64.pow(digits as u32);
-            let k = (state >> 40) as i32 % 700 - 350;
+            let digits = 1 + rng.below(17);
+            let s = rng.below(10u64.pow(digits as u32));
+            let k = rng.below(700) as i32 - 350;
             let value: f64 = format!("{s}e{k}").parse().unwrap_or(0.0);
             if value.is_finite() && value > 0.0 {
                 check(value);

@@ -232,6 +232,7 @@ pub(crate) fn parse_name(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     fn escaped(text: &str) -> String {
         let mut out = Vec::new();
@@ -256,17 +257,11 @@ mod tests {
             0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0,
             0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        };
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..300_000 {
-            let len = (next() % 9) as usize;
+            let len = rng.index(9);
             let bytes: Vec<u8> = (0..len)
-                .map(|_| interesting[(next() % interesting.len() as u64) as usize])
+                .map(|_| interesting[rng.index(interesting.len())])
                 .collect();
             let expected = std::str::from_utf8(&bytes)
                 .map(|_| ())

@@ -110,6 +110,7 @@ fn assemble(significand: u64, exponent: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     /// The standard library's correctly rounded parse of the same decimal: the oracle.
     fn std_parse(w: u64, q: i64) -> f64 {
@@ -332,23 +333,17 @@ mod tests {
     fn random_decimals_match_the_standard_parse() {
         // Any digit count up to 19 and every decimal exponent the table spans and more; a
         // third of them integers in [2^53, 2^64) near small exponents, where ties happen.
-        let mut state = 0x853C_49E6_748F_EA9Bu64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = Rng::new(0x853C_49E6_748F_EA9B);
         let mut undecided = 0;
         let total = 400_000;
         for i in 0..total {
             let (w, q) = if i % 3 == 0 {
-                let w = (1 << 53) + next() % ((1 << 63) - (1 << 53));
-                (w << (next() % 2), (next() % 30) as i64 - 6)
+                let w = (1 << 53) + rng.next() % ((1 << 63) - (1 << 53));
+                (w << (rng.next() % 2), (rng.next() % 30) as i64 - 6)
             } else {
-                let digits = 1 + next() % 19;
-                let w = next() % 10u64.pow(digits as u32);
-                (w.max(1), (next() % 720) as i64 - 370)
+                let digits = 1 + rng.next() % 19;
+                let w = rng.next() % 10u64.pow(digits as u32);
+                (w.max(1), (rng.next() % 720) as i64 - 370)
             };
             check(w, q, &mut undecided);
         }
