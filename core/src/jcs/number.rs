@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 use super::copy::copy_span;
 use super::error::{describe_byte, ErrorKind, Fault};
 use super::shortest::shortest;
-use super::to_double::nearest_double;
+use super::to_double::{is_certainly_shortest, nearest_double};
 
 /// Decimals with at most this many significant digits survive a trip through a double and
 /// back (DBL_DIG), so the shortest round-trip digits of their double are their own digits.
@@ -625,8 +625,12 @@ fn write_via_double(
     out: &mut Vec<u8>,
     strict: bool,
 ) -> Result<(), Fault> {
-    let text = written.text();
     let integer = digits.as_integer();
+    if integer.is_some_and(|(w, q)| is_certainly_shortest(w, q)) {
+        written.write_as_shortest(digits, out);
+        return Ok(());
+    }
+    let text = written.text();
     let magnitude = integer
         .and_then(|(w, q)| nearest_double(w, q))
         .unwrap_or_else(|| {

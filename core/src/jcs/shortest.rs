@@ -100,6 +100,7 @@ fn trimmed(mut s: u64, mut k: i32) -> (u64, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jcs::to_double::is_certainly_shortest;
     use crate::test_rng::Rng;
 
     /// (s, k) read back from ECMAScript text written by ryu-js, an independent implementation
@@ -175,6 +176,121 @@ mod tests {
             let value: f64 = format!("{s}e{k}").parse().unwrap_or(0.0);
             if value.is_finite() && value > 0.0 {
                 check(value);
+            }
+        }
+    }
+
+    /// Whether w × 10^q is, by the independent oracles, the ECMAScript digits of the double
+    /// nearest it: that double from the standard library's correctly rounded parse, its digits
+    /// from ryu-js.
+    fn oracle_says_shortest(w: u64, q: i64) -> bool {
+        let value: f64 = format!("{w}e{q}").parse().unwrap_or(0.0);
+        value.is_finite()
+            && value > 0.0
+            && !w.is_multiple_of(10)
+            && ecmascript_digits(value) == (w, q as i32)
+    }
+
+    /// Asks the fast test about w × 10^q: a yes must agree with the oracles. Returns the
+    /// fast test's answer.
+    fn check_certain(w: u64, q: i64) -> bool {
+        let certain = is_certainly_shortest(w, q);
+        if certain {
+            assert!(oracle_says_shortest(w, q), "{w}e{q} taken as shortest");
+        }
+        certain
+    }
+
+    #[test]
+    fn certain_shortest_agrees_with_the_oracles() {
+        let mut rng = Rng::new(0x5DEE_CE66_D1CE_4E5B);
+        let mut shortest_cases = 0;
+        let mut taken = 0;
+        for _ in 0..300_000 {
+            let value = f64::from_bits(rng.next() & 0x7FEF_FFFF_FFFF_FFFF);
+            if value <= f64::MIN_POSITIVE {
+                continue;
+            }
+            let (s, k) = ecmascript_digits(value);
+            let k = i64::from(k);
+            // The digits themselves, and near misses in the last place or two.
+            if s >= 1_000_000_000_000_000 {
+                shortest_cases += 1;
+                taken += usize::from(check_certain(s, k));
+            }
+            for delta in [1, 2, 5, 9, 10, 11] {
+                check_certain(s + delta, k);
+                check_certain(s.saturating_sub(delta).max(1), k);
+            }
+            // The same value with a digit more or less.
+            check_certain(s * 10 + rng.below(10), k - 1);
+            check_certain(s / 10, k + 1);
+        }
+        // The margin leaves almost every shortest form to this test, not to the exact path.
+        assert!(
+            taken * 1000 >= shortest_cases * 995,
+            "{taken} of {shortest_cases} shortest forms decided"
+        );
+    }
+
+    #[test]
+    fn certain_shortest_holds_at_the_edges() {
+        let mut rng = Rng::new(0x1405_7B7E_F767_814F);
+        // Near powers of two and of ten, at the subnormal and the overflow ends, and decimals
+        // of 16 to 19 random digits at every exponent.
+        for biased in 1..0x7FFu64 {
+            for fraction in [0, 1, 2, (1 << 52) - 1, (1 << 52) - 2] {
+                let value = f64::from_bits(biased << 52 | fraction);
+                let (s, k) = ecmascript_digits(value);
+                for candidate in [s, s + 1, s - 1, s * 10 + 1, s * 10 + 9] {
+                    check_certain(candidate, i64::from(k) - i64::from(candidate > s * 5));
+                }
+            }
+        }
+        for q in -345..=310 {
+            for digits in 16..=19u32 {
+                let low = 10u64.pow(digits - 1);
+                let w = low + rng.below(low * 9);
+                check_certain(w, q);
+                check_certain(low + 1, q);
+                check_certain(low * 9 + low - 1, q);
+            }
+        }
+        for fraction in 1..3_000 {
+            let (s, k) = ecmascript_digits(f64::from_bits(fraction << 40));
+            check_certain(s, i64::from(k));
+        }
+        // Past the largest double, where rounding up reaches infinity.
+        for w in 17_976_931_348_623_157..17_976_931_348_623_170 {
+            check_certain(w, 292);
+        }
+    }
+
+    #[test]
+    fn certain_shortest_refuses_exact_ties() {
+        // Decimals exactly halfway between two doubles, (2c + 1) × 2^(e-1), whose odd factor
+        // is made a multiple of a power of five so that they have few enough digits.
+        let mut rng = Rng::new(0x6A09_E667_F3BC_C908);
+        for _ in 0..200_000 {
+            let five = 5u128.pow(rng.below(24) as u32);
+            let c = (1u128 << 52) + u128::from(rng.below(1 << 52));
+            let odd = (2 * c + 1) / five * five;
+            let odd = if odd.is_multiple_of(2) {
+                odd + five
+            } else {
+                odd
+            };
+            let e = 1 + rng.below(70) as u32;
+            let Some(mut x) = odd.checked_shl(e - 1).filter(|x| x >> (e - 1) == odd) else {
+                continue;
+            };
+            let mut q = 0;
+            while x.is_multiple_of(10) {
+                x /= 10;
+                q += 1;
+            }
+            if let Ok(w) = u64::try_from(x) {
+                check_certain(w, q);
             }
         }
     }

@@ -77,6 +77,67 @@ pub(crate) fn nearest_double(w: u64, q: i64) -> Option<f64> {
     Some(assemble(significand, exponent))
 }
 
+/// Whether `w` × 10^`q` is certainly the shortest decimal that rounds to its own nearest
+/// double and the closest of that length — the digits ECMAScript writes for that double —
+/// decided from the full 128-bit product alone, without the double. `false` means either
+/// that it is not or that this test cannot tell; [`super::shortest::shortest`] settles those.
+///
+/// With the decimal X, the double v, its ulp and u = 10^q in ulps, X is the answer exactly
+/// when it is nearer v than its neighbours X ± u and when the multiples of 10u around X —
+/// every decimal with fewer digits is one of them or beyond them — fall outside the rounding
+/// interval v ± ulp/2. Each comparison is made with a margin far above the product's error;
+/// ties, powers of two (whose interval is lopsided), subnormals and carries are left to the
+/// exact path.
+pub(crate) fn is_certainly_shortest(w: u64, q: i64) -> bool {
+    /// Comparisons closer than this, in 2^-64 ulps, are not trusted.
+    const MARGIN: i128 = 1 << 32;
+    const HALF: i128 = 1 << 63;
+    if w == 0 || !(SMALLEST_POWER..=LARGEST_POWER).contains(&q) {
+        return false;
+    }
+    let leading_zeros = w.leading_zeros();
+    let power = power_of_five(q);
+    let (high5, low5) = ((power >> 64) as u64, power as u64);
+    let w = u128::from(w << leading_zeros);
+    // The top 128 bits of the 192-bit product, exactly.
+    let h = w * u128::from(high5) + ((w * u128::from(low5)) >> 64);
+    let upper = (h >> 127) as u32;
+    let exponent = binary_exponent(q) + upper as i32 - leading_zeros as i32 - EXPONENT_BIAS;
+    // The ulp is bit `ulp_bit` of the product; below it lies X's offset from the double
+    // beneath, as a fraction of an ulp.
+    let ulp_bit = 64 + upper + 64 - SIGNIFICAND_BITS - 2;
+    let truncated = (h >> ulp_bit) as u64;
+    // Below a power of two the interval is narrower than v ± ulp/2 and above one (a carry,
+    // which can also reach infinity) wider; the test below assumes v ± ulp/2, which is only
+    // stricter in the first case.
+    if exponent <= 0 || exponent >= INFINITE_EXPONENT || truncated == (2 << SIGNIFICAND_BITS) - 1 {
+        return false;
+    }
+    let fraction = i128::from(((h << (128 - ulp_bit)) >> 64) as u64);
+    // X - v in 2^-64 ulps: the fraction, less one ulp when v is the double above.
+    let offset = if fraction >= HALF {
+        fraction - (1 << 64)
+    } else {
+        fraction
+    };
+    // u in 2^-64 ulps.
+    let unit = (power >> (ulp_bit - leading_zeros)) as i128;
+    let last_digit = (w >> leading_zeros) as i128 % 10;
+    // At or near a tie v may be the wrong one of the two doubles, but these comparisons can
+    // then only hold when u > 1 ulp, and they then hold for both.
+    let distance = offset.abs() + MARGIN;
+    2 * distance < unit
+        && offset - last_digit * unit < -HALF - MARGIN
+        && offset + (10 - last_digit) * unit > HALF + MARGIN
+}
+
+/// 5^`q` normalized to 128 bits, `q` within the table.
+fn power_of_five(q: i64) -> u128 {
+    let index = usize::try_from(q - SMALLEST_POWER).unwrap_or(0);
+    let (high, low) = POWERS_OF_FIVE.get(index).copied().unwrap_or_default();
+    u128::from(high) << 64 | u128::from(low)
+}
+
 /// floor(log2(10^q)) + 63, in fixed point: 217706 / 2^16 approximates log2(10).
 fn binary_exponent(q: i64) -> i32 {
     let q = q as i32;
