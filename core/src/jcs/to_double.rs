@@ -20,6 +20,9 @@ const EXPONENT_BIAS: i32 = -1023;
 /// must divide into, or fit in, 64 bits); only there are ties broken to even.
 const TIES_POSSIBLE: RangeInclusive<i64> = -4..=23;
 
+/// The smallest integer of sixteen digits.
+const SIXTEEN_DIGITS: u64 = 1_000_000_000_000_000;
+
 /// Decimal exponents for which a product of all ones in its low word is still exact.
 const EXACT_PRODUCTS: RangeInclusive<i64> = -27..=55;
 
@@ -89,18 +92,21 @@ pub(crate) fn nearest_double(w: u64, q: i64) -> Option<f64> {
 /// ties, powers of two (whose interval is lopsided), subnormals and carries are left to the
 /// exact path.
 pub(crate) fn is_certainly_shortest(w: u64, q: i64) -> bool {
-    /// Comparisons closer than this, in 2^-64 ulps, are not trusted.
-    const MARGIN: i128 = 1 << 32;
-    const HALF: i128 = 1 << 63;
-    if w == 0 || !(SMALLEST_POWER..=LARGEST_POWER).contains(&q) {
+    /// Offsets and units are counted in 2^-55 ulps: with 16 or more digits u < 9.01 ulps,
+    /// so that 10u fits an `i64`.
+    const FRACTION_BITS: u32 = 55;
+    const HALF: i64 = 1 << (FRACTION_BITS - 1);
+    /// Comparisons closer than 2^-32 ulp are not trusted.
+    const MARGIN: i64 = 1 << (FRACTION_BITS - 32);
+    if !(SIXTEEN_DIGITS..).contains(&w) || !(SMALLEST_POWER..=LARGEST_POWER).contains(&q) {
         return false;
     }
     let leading_zeros = w.leading_zeros();
     let power = power_of_five(q);
     let (high5, low5) = ((power >> 64) as u64, power as u64);
-    let w = u128::from(w << leading_zeros);
+    let normalized = u128::from(w << leading_zeros);
     // The top 128 bits of the 192-bit product, exactly.
-    let h = w * u128::from(high5) + ((w * u128::from(low5)) >> 64);
+    let h = normalized * u128::from(high5) + ((normalized * u128::from(low5)) >> 64);
     let upper = (h >> 127) as u32;
     let exponent = binary_exponent(q) + upper as i32 - leading_zeros as i32 - EXPONENT_BIAS;
     // The ulp is bit `ulp_bit` of the product; below it lies X's offset from the double
@@ -113,16 +119,15 @@ pub(crate) fn is_certainly_shortest(w: u64, q: i64) -> bool {
     if exponent <= 0 || exponent >= INFINITE_EXPONENT || truncated == (2 << SIGNIFICAND_BITS) - 1 {
         return false;
     }
-    let fraction = i128::from(((h << (128 - ulp_bit)) >> 64) as u64);
-    // X - v in 2^-64 ulps: the fraction, less one ulp when v is the double above.
+    let fraction = ((h << (128 - ulp_bit)) >> (128 - FRACTION_BITS)) as i64;
+    // X - v: the fraction, less one ulp when v is the double above.
     let offset = if fraction >= HALF {
-        fraction - (1 << 64)
+        fraction - (1 << FRACTION_BITS)
     } else {
         fraction
     };
-    // u in 2^-64 ulps.
-    let unit = (power >> (ulp_bit - leading_zeros)) as i128;
-    let last_digit = (w >> leading_zeros) as i128 % 10;
+    let unit = (power >> (ulp_bit - leading_zeros + 64 - FRACTION_BITS)) as i64;
+    let last_digit = (w % 10) as i64;
     // At or near a tie v may be the wrong one of the two doubles, but these comparisons can
     // then only hold when u > 1 ulp, and they then hold for both.
     let distance = offset.abs() + MARGIN;
