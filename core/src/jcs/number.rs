@@ -273,6 +273,7 @@ impl<'a> Written<'a> {
     fn write_plain(&self, digits: &Digits<'_>, out: &mut Vec<u8>) -> bool {
         const ZEROS: u128 = u128::from_le_bytes([b'0'; 16]);
         const POINT_AND_ZEROS: u128 = u128::from_le_bytes(*b"0.00000000000000");
+        const POINTS: u128 = u128::from_le_bytes([b'.'; 16]);
         let int_start = self.start + usize::from(self.negative);
         let Some(mantissa) = self
             .input
@@ -286,28 +287,27 @@ impl<'a> Written<'a> {
         let n = digits.point;
         // The digits without the point after the first one.
         let d = ((mantissa & 0xFF) | (mantissa >> 16) << 8) & low_bytes(k);
-        // n >= k: the digits, then zeros up to n.
-        let whole = (d | ZEROS & !low_bytes(k), ZEROS, n.unsigned_abs() as usize);
-        // 0 < n < k: the point after n digits.
-        let at = n.clamp(0, 15) as u32;
-        let split = (
-            d & low_bytes(at) | u128::from(b'.') << (8 * at) | (d & !low_bytes(at)) << 8,
-            0,
-            k as usize + 1,
-        );
-        // n <= 0: `0.`, -n zeros, the digits.
-        let lead = 2 + n.clamp(-5, 0).unsigned_abs();
-        let fraction = (
-            POINT_AND_ZEROS & low_bytes(lead) | d << (8 * lead),
-            d >> (8 * (16 - lead)),
-            (lead + k) as usize,
-        );
-        let (low, high, len) = if n >= k as i32 {
-            whole
-        } else if n > 0 {
-            split
+        let (low, high, len) = if n > 0 {
+            // The digits, zeros after them, and the point after n of them: cut before the
+            // point when n >= k, after the digits when n < k.
+            let padded = d | ZEROS & !low_bytes(k);
+            let at = n.min(16) as u32;
+            let point = low_bytes(at + 1) & !low_bytes(at) & POINTS;
+            let low = padded & low_bytes(at) | point | (padded & !low_bytes(at)) << 8;
+            let len = if n >= k as i32 {
+                n as usize
+            } else {
+                k as usize + 1
+            };
+            (low, ZEROS, len)
         } else {
-            fraction
+            // `0.`, -n zeros, the digits.
+            let lead = 2 + n.clamp(-5, 0).unsigned_abs();
+            (
+                POINT_AND_ZEROS & low_bytes(lead) | d << (8 * lead),
+                d >> (8 * (16 - lead)),
+                (lead + k) as usize,
+            )
         };
         if self.negative {
             out.push(b'-');

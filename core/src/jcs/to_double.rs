@@ -109,24 +109,27 @@ pub(crate) fn is_certainly_shortest(w: u64, q: i64) -> bool {
     let h = normalized * u128::from(high5) + ((normalized * u128::from(low5)) >> 64);
     let upper = (h >> 127) as u32;
     let exponent = binary_exponent(q) + upper as i32 - leading_zeros as i32 - EXPONENT_BIAS;
-    // The ulp is bit `ulp_bit` of the product; below it lies X's offset from the double
-    // beneath, as a fraction of an ulp.
-    let ulp_bit = 64 + upper + 64 - SIGNIFICAND_BITS - 2;
-    let truncated = (h >> ulp_bit) as u64;
+    // Shifted to start at bit 127, the product has the double's ulp at bit `ULP_BIT`; below
+    // it lies X's offset from the double beneath, as a fraction of an ulp.
+    const ULP_BIT: u32 = 128 - SIGNIFICAND_BITS - 1;
+    let h = h << (1 - upper);
+    let truncated = (h >> ULP_BIT) as u64;
     // Below a power of two the interval is narrower than v ± ulp/2 and above one (a carry,
     // which can also reach infinity) wider; the test below assumes v ± ulp/2, which is only
     // stricter in the first case.
     if exponent <= 0 || exponent >= INFINITE_EXPONENT || truncated == (2 << SIGNIFICAND_BITS) - 1 {
         return false;
     }
-    let fraction = ((h << (128 - ulp_bit)) >> (128 - FRACTION_BITS)) as i64;
+    let fraction = (h >> (ULP_BIT - FRACTION_BITS)) as i64 & ((1 << FRACTION_BITS) - 1);
     // X - v: the fraction, less one ulp when v is the double above.
     let offset = if fraction >= HALF {
         fraction - (1 << FRACTION_BITS)
     } else {
         fraction
     };
-    let unit = (power >> (ulp_bit - leading_zeros + 64 - FRACTION_BITS)) as i64;
+    // u in the same units: the power of five scaled as the product was, less the
+    // normalizing shift of w (at most 14 bits with sixteen digits).
+    let unit = (high5 >> (ULP_BIT - 1 + upper - FRACTION_BITS - leading_zeros)) as i64;
     let last_digit = (w % 10) as i64;
     // At or near a tie v may be the wrong one of the two doubles, but these comparisons can
     // then only hold when u > 1 ulp, and they then hold for both.
