@@ -652,6 +652,7 @@ pub(crate) fn parse_number(
 /// Appends the number `written`, whose significant digits are `digits` — as an integer w
 /// and power of ten q in `integer` when they fit — from the double nearest it: as written
 /// when its digits are the double's shortest, else from those.
+#[inline(always)]
 fn write_via_double(
     written: &Written<'_>,
     digits: &Digits<'_>,
@@ -663,6 +664,18 @@ fn write_via_double(
         written.write_as_shortest(digits, out);
         return Ok(());
     }
+    write_from_double(written, digits, integer, out, strict)
+}
+
+/// [`write_via_double`] when the product alone cannot tell: the double itself and its
+/// shortest digits.
+fn write_from_double(
+    written: &Written<'_>,
+    digits: &Digits<'_>,
+    integer: Option<(u64, i64)>,
+    out: &mut Vec<u8>,
+    strict: bool,
+) -> Result<(), Fault> {
     let text = written.text();
     let magnitude = integer
         .and_then(|(w, q)| nearest_double(w, q))
