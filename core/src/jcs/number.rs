@@ -445,15 +445,16 @@ fn long_significand(lead: &[u8], fraction: &[u8]) -> Option<u64> {
         let bytes = fraction.get(from..from + 8)?;
         <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
     };
-    let low = word(len.checked_sub(8)?)?;
+    // The digits before the last sixteen, none to three: the lead and the first two of the
+    // fraction, weighted by the length.
+    const WEIGHTS: [[u64; 3]; 4] = [[0, 0, 0], [1, 0, 0], [10, 1, 0], [100, 10, 1]];
+    let extra = len.checked_sub(15)?;
+    let [w0, w1, w2] = *WEIGHTS.get(extra)?;
+    let low = word(len - 8)?;
     // The eight digits before those: shifted in from one place later, the first of them the
     // lead digit itself when the fraction has only fifteen.
-    let first = fraction.get(len.wrapping_sub(16)).copied().unwrap_or(lead);
-    let middle = word(len - 15)? << 8 | u64::from(first);
-    // The digits before those, none to three: the lead and the first two of the fraction,
-    // weighted by the length.
-    const WEIGHTS: [[u64; 3]; 4] = [[0, 0, 0], [1, 0, 0], [10, 1, 0], [100, 10, 1]];
-    let [w0, w1, w2] = *WEIGHTS.get(len - 15)?;
+    let first = extra.checked_sub(1).and_then(|i| fraction.get(i));
+    let middle = word(extra)? << 8 | u64::from(first.copied().unwrap_or(lead));
     let digit = |i: usize| u64::from(fraction.get(i).map_or(0, |b| b & 0x0F));
     let top = u64::from(lead & 0x0F) * w0 + digit(0) * w1 + digit(1) * w2;
     Some(
