@@ -352,7 +352,12 @@ impl Digits<'_> {
             return None;
         }
         let w = accumulate(accumulate(0, self.head), self.tail);
-        Some((w, i64::from(self.point) - len as i64))
+        Some((w, self.scale()))
+    }
+
+    /// The power of ten q that scales the digits read as an integer w: value = w × 10^q.
+    fn scale(&self) -> i64 {
+        i64::from(self.point) - self.len() as i64
     }
 
     fn is_zero(&self) -> bool {
@@ -433,10 +438,10 @@ fn accumulate(w: u64, digits: &[u8]) -> u64 {
     })
 }
 
-/// The significand of a [`Common::Long`] number, `lead` and 15 to 18 fraction digits, as an
-/// integer; `None` for other lengths. Read as two words of eight digits and the one to three
-/// leading ones without a loop, whose exit would depend on the length, which varies from one
-/// double to the next.
+/// The significand of a [`Common::Long`] number, one `lead` digit and 15 to 18 fraction
+/// digits, as an integer; `None` for other lengths. Read as two words of eight digits and the
+/// one to three leading ones without a loop, whose exit would depend on the length, which
+/// varies from one double to the next.
 fn long_significand(lead: &[u8], fraction: &[u8]) -> Option<u64> {
     let (&[lead], len) = (lead, fraction.len()) else {
         return None;
@@ -632,8 +637,7 @@ pub(crate) fn parse_number(
             return Ok(written.end);
         }
         Some(Common::Long(written, digits)) => {
-            let integer = long_significand(written.int, written.frac)
-                .map(|w| (w, i64::from(written.exponent) - written.frac.len() as i64));
+            let integer = long_significand(digits.head, digits.tail).map(|w| (w, digits.scale()));
             write_via_double(&written, &digits, integer, out, strict)?;
             return Ok(written.end);
         }

@@ -5,9 +5,7 @@
 //! the two or four decimals that could be the answer are tested against its ends.
 
 use super::powers_of_five::{POWERS_OF_TEN_ABOVE, SMALLEST_TEN};
-
-/// Bits of a double's significand below its implicit leading one.
-const SIGNIFICAND_BITS: u32 = 52;
+use super::to_double::SIGNIFICAND_BITS;
 
 /// Subtracted from a biased exponent to give the power of two an integer significand is
 /// scaled by.

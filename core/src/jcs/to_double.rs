@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use super::powers_of_five::{LARGEST_POWER, POWERS_OF_FIVE, SMALLEST_POWER};
 
 /// Bits of a double's significand below its implicit leading one.
-const SIGNIFICAND_BITS: u32 = 52;
+pub(super) const SIGNIFICAND_BITS: u32 = 52;
 
 /// The biased binary exponent of the infinities.
 const INFINITE_EXPONENT: i32 = 0x7FF;
@@ -46,7 +46,7 @@ pub(crate) fn nearest_double(w: u64, q: i64) -> Option<f64> {
     let upper = (high >> 63) as u32;
     let shift = upper + 64 - SIGNIFICAND_BITS - 3;
     let mut significand = high >> shift;
-    let mut exponent = binary_exponent(q) + upper as i32 - leading_zeros as i32 - EXPONENT_BIAS;
+    let mut exponent = biased_exponent(q, upper, leading_zeros);
     if exponent <= 0 {
         // A subnormal, or zero.
         let drop = 1 - exponent;
@@ -102,13 +102,12 @@ pub(crate) fn is_certainly_shortest(w: u64, q: i64) -> bool {
         return false;
     }
     let leading_zeros = w.leading_zeros();
-    let power = power_of_five(q);
-    let (high5, low5) = ((power >> 64) as u64, power as u64);
+    let (high5, low5) = power_of_five(q);
     let normalized = u128::from(w << leading_zeros);
     // The top 128 bits of the 192-bit product, exactly.
     let h = normalized * u128::from(high5) + ((normalized * u128::from(low5)) >> 64);
     let upper = (h >> 127) as u32;
-    let exponent = binary_exponent(q) + upper as i32 - leading_zeros as i32 - EXPONENT_BIAS;
+    let exponent = biased_exponent(q, upper, leading_zeros);
     // Shifted to start at bit 127, the product has the double's ulp at bit `ULP_BIT`; below
     // it lies X's offset from the double beneath, as a fraction of an ulp.
     const ULP_BIT: u32 = 128 - SIGNIFICAND_BITS - 1;
@@ -139,25 +138,27 @@ pub(crate) fn is_certainly_shortest(w: u64, q: i64) -> bool {
         && offset + (10 - last_digit) * unit > HALF + MARGIN
 }
 
-/// 5^`q` normalized to 128 bits, `q` within the table.
-fn power_of_five(q: i64) -> u128 {
+/// 5^`q` normalized to 128 bits as (high, low) words, `q` within the table.
+fn power_of_five(q: i64) -> (u64, u64) {
     let index = usize::try_from(q - SMALLEST_POWER).unwrap_or(0);
-    let (high, low) = POWERS_OF_FIVE.get(index).copied().unwrap_or_default();
-    u128::from(high) << 64 | u128::from(low)
+    POWERS_OF_FIVE.get(index).copied().unwrap_or_default()
 }
 
-/// floor(log2(10^q)) + 63, in fixed point: 217706 / 2^16 approximates log2(10).
-fn binary_exponent(q: i64) -> i32 {
+/// The biased exponent of w × 10^q's double before any carry from rounding, given the
+/// product's top bit (`upper`: 1 for bit 127, 0 for bit 126) and w's normalizing shift:
+/// floor(log2(10^q)) + 63 in fixed point (217706 / 2^16 approximates log2(10)), adjusted.
+fn biased_exponent(q: i64, upper: u32, leading_zeros: u32) -> i32 {
     let q = q as i32;
-    (q.wrapping_mul(152_170 + 65_536) >> 16) + 63
+    (q.wrapping_mul(152_170 + 65_536) >> 16) + 63 + upper as i32
+        - leading_zeros as i32
+        - EXPONENT_BIAS
 }
 
 /// The top 128 bits of `w` × 5^`q` (`w` normalized), as (low, high) words: one 64-bit
 /// product when its high word has bits enough to round by, two otherwise.
 fn product(q: i64, w: u64) -> (u64, u64) {
     const ROUNDING_BITS: u64 = u64::MAX >> (SIGNIFICAND_BITS + 3);
-    let index = usize::try_from(q - SMALLEST_POWER).unwrap_or(0);
-    let (high5, low5) = POWERS_OF_FIVE.get(index).copied().unwrap_or_default();
+    let (high5, low5) = power_of_five(q);
     let first = u128::from(w) * u128::from(high5);
     let (mut low, mut high) = (first as u64, (first >> 64) as u64);
     if high & ROUNDING_BITS == ROUNDING_BITS {
