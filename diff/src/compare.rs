@@ -68,9 +68,16 @@ fn always(_: &[u8]) -> bool {
     true
 }
 
+/// Whether the document, as the core canonicalizes it, has a member with serde_json's
+/// private marker name ([`crate::properties::reserves_raw_value_name`]).
+fn names_serde_json_marker(input: &[u8]) -> bool {
+    canonfuzz_core::jcs::canonicalize(input)
+        .is_ok_and(|out| crate::properties::reserves_raw_value_name(&out))
+}
+
 /// Every registered policy difference of the JCS family, with its reason. Differences listed
 /// here are reported as policy, never silently dropped.
-pub const JCS_POLICIES: [Policy; 6] = [
+pub const JCS_POLICIES: [Policy; 7] = [
     Policy {
         id: "duplicate-names",
         core: Expect::Rejects("duplicate_key"),
@@ -100,6 +107,12 @@ pub const JCS_POLICIES: [Policy; 6] = [
         core: Expect::AcceptsWhereOthersReject("depth_limit"),
         applies: always,
         reason: "RFC 8785 sets no nesting limit; the core accepts up to 10,000 levels where serde_json stops at 128 and CPython near 1,000",
+    },
+    Policy {
+        id: "serde-json-marker-name",
+        core: Expect::AcceptsWhereOthersReject("syntax"),
+        applies: names_serde_json_marker,
+        reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker",
     },
     Policy {
         id: "error-precedence",

@@ -423,6 +423,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn serde_jsons_marker_name_is_explained_only_as_a_member_name() {
+        // The in-process Rust crates refuse an object starting with the marker's name (the
+        // core accepts it, as Node and Python do); as a string value it is nothing special.
+        assert!(jcs_diff_check(br#"{"$serde_json::private::RawValue":0}"#).is_ok());
+        assert!(jcs_diff_check(br#"{"\u0024serde_json::private::RawValue":[1]}"#).is_ok());
+        assert!(jcs_diff_check(br#"["$serde_json::private::RawValue"]"#).is_ok());
+        let harness = in_process();
+        let document: &[u8] = br#"{"$serde_json::private::RawValue":0}"#;
+        let outcomes = harness.outcomes(&[document]).pop().unwrap_or_default();
+        let evaluation =
+            evaluate_with_quorum(Family::Jcs, document, harness.members(), &outcomes, 1);
+        assert!(
+            matches!(evaluation.verdict, Verdict::Policy(p) if p.id == "serde-json-marker-name"),
+            "{:?}",
+            evaluation.verdict
+        );
+    }
+
+    #[test]
     fn seeds_stand_for_their_document() {
         assert_eq!(jcs_diff_document(&jcs_diff_seed(b"[1e21]")), b"[1e21]");
     }

@@ -60,7 +60,7 @@ pub fn check_canonical(input: &[u8]) -> Result<(), String> {
 /// reads an object whose first member has that name as a raw value, so it cannot be the
 /// oracle for such a document's meaning; the other properties still hold. In canonical form
 /// the name is written as it is, and only a member name is followed by `:`.
-fn reserves_raw_value_name(out: &[u8]) -> bool {
+pub(crate) fn reserves_raw_value_name(out: &[u8]) -> bool {
     const MARKER_NAME: &[u8] = br#""$serde_json::private::RawValue":"#;
     out.windows(MARKER_NAME.len()).any(|w| w == MARKER_NAME)
 }
