@@ -103,21 +103,41 @@ fn variants(node: &Node) -> Vec<Node> {
     out
 }
 
+/// String variants never number more than this per string and round, so that a long string
+/// costs a bounded number of copies of itself.
+const MAX_STRING_VARIANTS: usize = 128;
+
 /// Simpler forms of one raw token.
 fn scalar_variants(raw: &[u8]) -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = Vec::new();
     if raw.first() == Some(&b'"') {
-        // Drop one unit: an escape sequence or one UTF-8 character.
+        // Drop a run of units (escape sequences or UTF-8 characters): half of them, then
+        // quarters, down to one unit at a time.
         let body = &raw[1..raw.len().saturating_sub(1).max(1)];
+        let mut starts = Vec::new();
         let mut i = 0;
         while i < body.len() {
-            let len = unit_len(&body[i..]);
-            let mut shorter = vec![b'"'];
-            shorter.extend_from_slice(&body[..i]);
-            shorter.extend_from_slice(&body[i + len..]);
-            shorter.push(b'"');
-            out.push(shorter);
-            i += len;
+            starts.push(i);
+            i += unit_len(&body[i..]);
+        }
+        starts.push(body.len());
+        let units = starts.len() - 1;
+        let mut size = units.div_ceil(2);
+        while size >= 1 && out.len() < MAX_STRING_VARIANTS {
+            let mut first = 0;
+            while first < units && out.len() < MAX_STRING_VARIANTS {
+                let last = (first + size).min(units);
+                let mut shorter = vec![b'"'];
+                shorter.extend_from_slice(&body[..starts[first]]);
+                shorter.extend_from_slice(&body[starts[last]..]);
+                shorter.push(b'"');
+                out.push(shorter);
+                first += size;
+            }
+            if size == 1 {
+                break;
+            }
+            size = size.div_ceil(2);
         }
     } else {
         for simple in [&b"0"[..], b"1", b"null"] {
@@ -237,5 +257,15 @@ mod tests {
         };
         minimize(&[b'x'; 200], &mut judge, 50);
         assert!(calls <= 50);
+    }
+
+    #[test]
+    fn a_long_string_costs_a_bounded_number_of_copies() {
+        let long = format!("\"{}\"", "ab".repeat(50_000));
+        let variants = scalar_variants(long.as_bytes());
+        assert_eq!(variants.len(), MAX_STRING_VARIANTS);
+        assert_eq!(variants[0].len(), 50_002, "the first halves the string");
+        let short = scalar_variants(br#""abc""#);
+        assert!(short.contains(&br#""bc""#.to_vec()) && short.contains(&br#""ab""#.to_vec()));
     }
 }
