@@ -23,20 +23,21 @@ fn fingerprints(c: &mut Criterion) {
 }
 
 fn signatures(c: &mut Criterion) {
-    let (response, jwks) = signed_response().expect("corpus/vmcp/signed-responses.json");
+    let (response, jwks, now) = signed_response().expect("corpus/vmcp/signed-responses.json");
+    let clock = vmcp::Clock::at(now);
     let jwks = Jwks::parse(&jwks).expect("the vector's JWK set");
     let served = vmcp::served_parts(&response).expect("the vector's envelope");
     let profile = Profile {
         typ: Some(vmcp::TYP.to_string()),
     };
-    assert!(vmcp::verify_response(&response, &jwks, None).is_valid());
+    assert!(vmcp::verify_response(&response, &jwks, clock).is_valid());
     let mut group = c.benchmark_group("verify");
     group.throughput(Throughput::Elements(1));
     group.bench_function("jws", |b| {
         b.iter(|| jws::verify(black_box(&served.jws), &jwks, &profile).is_ok())
     });
     group.bench_function("vmcp_envelope", |b| {
-        b.iter(|| vmcp::verify_response(black_box(&response), &jwks, None).is_valid())
+        b.iter(|| vmcp::verify_response(black_box(&response), &jwks, clock).is_valid())
     });
     group.finish();
 }

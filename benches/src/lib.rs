@@ -249,7 +249,7 @@ pub const DOCUMENTS: [DocumentKind; 6] = [
 /// A verifiable-mcp 0.2.1 tool result and its server's JWK set, as JSON bytes: the first
 /// valid case of corpus/vmcp/signed-responses.json, so that verification is measured on a
 /// response the vectors already prove verifies.
-pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>), String> {
+pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>, u64), String> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../corpus/vmcp/signed-responses.json"
@@ -265,7 +265,10 @@ pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>), String> {
         .find(|case| case["result"] == "valid")
         .ok_or_else(|| format!("{path}: no valid case"))?;
     let bytes = |v: &serde_json::Value| serde_json::to_vec(v).map_err(|e| e.to_string());
-    Ok((bytes(&case["response"])?, bytes(&case["jwks"])?))
+    let now = case["now"]
+        .as_u64()
+        .ok_or_else(|| format!("{path}: the valid case has no now"))?;
+    Ok((bytes(&case["response"])?, bytes(&case["jwks"])?, now))
 }
 
 #[cfg(test)]
@@ -293,8 +296,13 @@ mod tests {
     #[test]
     fn the_signed_response_verifies() {
         use canonfuzz_core::{jws::Jwks, vmcp};
-        let (response, jwks) = signed_response().unwrap();
+        let (response, jwks, now) = signed_response().unwrap();
         let jwks = Jwks::parse(&jwks).unwrap();
-        assert!(vmcp::verify_response(&response, &jwks, None).is_valid());
+        let clock = vmcp::Clock::at(now);
+        assert!(vmcp::verify_response(&response, &jwks, clock).is_valid());
+        let mut forged: serde_json::Value = serde_json::from_slice(&response).unwrap();
+        forged["result"]["isError"] = true.into();
+        let forged = serde_json::to_vec(&forged).unwrap();
+        assert!(!vmcp::verify_response(&forged, &jwks, clock).is_valid());
     }
 }

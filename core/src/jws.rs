@@ -6,6 +6,11 @@
 //! duplicated header parameter is refused); `alg` must be an EdDSA name and match the key;
 //! `none` never verifies; `crit` is honoured (no extension is understood, so any listed
 //! parameter is refused) and `b64` other than `true` is refused rather than half-supported.
+//!
+//! A key is found one of two ways, and neither guesses: in a key set, by the token's `kid`
+//! alone (a token without one, or naming no key, fails closed; a set where two keys share a
+//! `kid` is refused), or as one key the caller pins, which a token's `kid`, when present, must
+//! name.
 
 use std::sync::OnceLock;
 
@@ -51,8 +56,11 @@ pub enum JwsError {
         /// What the header says.
         got: Option<String>,
     },
-    /// No key in the set has the token's `kid` (or the token has none and the set several).
+    /// No key in the set has the token's `kid`, the token names none, or it names another
+    /// key than the one pinned.
     UnknownKey(Option<String>),
+    /// Two keys of a set share a `kid`, so a `kid` would not name one key.
+    DuplicateKid(String),
     /// The key cannot verify this token: wrong `kty`, `crv`, `alg`, `use`, or length of `x`.
     KeyMismatch(String),
     /// The signature does not verify.
@@ -80,9 +88,13 @@ impl std::fmt::Display for JwsError {
                 write!(f, "typ is {got:?}, the profile requires {want:?}")
             }
             JwsError::UnknownKey(Some(kid)) => write!(f, "no key in the set has kid {kid:?}"),
-            JwsError::UnknownKey(None) => {
-                f.write_str("the token names no kid and the set holds several keys")
-            }
+            JwsError::UnknownKey(None) => f.write_str(
+                "the token names no kid; a key set is searched by kid only, never by position",
+            ),
+            JwsError::DuplicateKid(kid) => write!(
+                f,
+                "two keys in the set share kid {kid:?}; give each key its own kid"
+            ),
             JwsError::KeyMismatch(why) => write!(f, "the key cannot verify this token: {why}"),
             JwsError::Signature(e) => write!(f, "signature: {e}"),
         }
@@ -105,6 +117,7 @@ impl JwsError {
             JwsError::UnencodedPayload => "b64",
             JwsError::Typ { .. } => "typ",
             JwsError::UnknownKey(_) => "unknown_key",
+            JwsError::DuplicateKid(_) => "duplicate_kid",
             JwsError::KeyMismatch(_) => "key_mismatch",
             JwsError::Signature(_) => "signature",
         }
@@ -242,7 +255,7 @@ impl Jwk {
         Ok(Jwk::new(object(bytes, "JWK")?))
     }
 
-    /// The key's `kid`, if it has one.
+    /// The key's `kid`, if it has one (a key set refuses a `kid` that is not a string).
     pub fn kid(&self) -> Option<&str> {
         self.members.get("kid").and_then(Value::as_str)
     }
@@ -337,19 +350,29 @@ pub struct Jwks {
 }
 
 impl Jwks {
-    /// Parses `{"keys":[...]}`.
+    /// Parses `{"keys":[...]}`: every key an object whose `kid`, if any, is a string that no
+    /// other key of the set has.
     pub fn parse(bytes: &[u8]) -> Result<Jwks, JwsError> {
         let set = object(bytes, "JWK set")?;
         let Some(Value::Array(keys)) = set.get("keys") else {
             return Err(JwsError::Shape("a JWK set needs a \"keys\" array".into()));
         };
+        let mut kids = std::collections::BTreeSet::new();
         let keys = keys
             .iter()
-            .map(|k| match k {
-                Value::Object(members) => Ok(Jwk::new(members.clone())),
-                _ => Err(JwsError::Shape(
-                    "every member of \"keys\" must be a JWK object".into(),
-                )),
+            .enumerate()
+            .map(|(i, k)| {
+                let Value::Object(members) = k else {
+                    return Err(JwsError::Shape(format!(
+                        "keys[{i}] is not a JWK object; every member of \"keys\" must be one"
+                    )));
+                };
+                if let Some(kid) = string_member(members, "kid", "JWK")? {
+                    if !kids.insert(kid) {
+                        return Err(JwsError::DuplicateKid(kid.to_string()));
+                    }
+                }
+                Ok(Jwk::new(members.clone()))
             })
             .collect::<Result<_, _>>()?;
         Ok(Jwks { keys })
@@ -376,8 +399,33 @@ pub struct Verified {
     pub payload: Vec<u8>,
 }
 
-/// Verifies a compact JWS against a key set.
+/// Verifies a compact JWS against a key set: the key is the one whose `kid` the token names.
 pub fn verify(token: &str, jwks: &Jwks, profile: &Profile) -> Result<Verified, JwsError> {
+    verify_selected(token, profile, |kid| {
+        let kid = kid.ok_or(JwsError::UnknownKey(None))?;
+        jwks.keys
+            .iter()
+            .enumerate()
+            .find(|(_, key)| key.kid() == Some(kid))
+            .ok_or_else(|| JwsError::UnknownKey(Some(kid.to_string())))
+    })
+}
+
+/// Verifies a compact JWS with one key the caller pinned; a `kid` in the token must be the
+/// key's. The verified token's `key_index` is 0.
+pub fn verify_with_key(token: &str, jwk: &Jwk, profile: &Profile) -> Result<Verified, JwsError> {
+    verify_selected(token, profile, |kid| match kid {
+        Some(kid) if jwk.kid() != Some(kid) => Err(JwsError::UnknownKey(Some(kid.to_string()))),
+        _ => Ok((0, jwk)),
+    })
+}
+
+/// Verifies a compact JWS with the key `select` finds for the token's `kid`.
+fn verify_selected<'k>(
+    token: &str,
+    profile: &Profile,
+    select: impl FnOnce(Option<&str>) -> Result<(usize, &'k Jwk), JwsError>,
+) -> Result<Verified, JwsError> {
     let parts: Vec<&str> = token.split('.').collect();
     let [header_b64, payload_b64, signature_b64] = parts[..] else {
         return Err(JwsError::Malformed(format!(
@@ -424,19 +472,7 @@ pub fn verify(token: &str, jwks: &Jwks, profile: &Profile) -> Result<Verified, J
         }
     }
     let kid = string_member(&header, "kid", "header")?.map(str::to_string);
-    let key_index = match &kid {
-        Some(k) => jwks
-            .keys
-            .iter()
-            .position(|key| key.kid() == Some(k.as_str())),
-        None if jwks.keys.len() == 1 => Some(0),
-        None => None,
-    }
-    .ok_or_else(|| JwsError::UnknownKey(kid.clone()))?;
-    let jwk = jwks
-        .keys
-        .get(key_index)
-        .ok_or_else(|| JwsError::UnknownKey(kid.clone()))?;
+    let (key_index, jwk) = select(kid.as_deref())?;
     let key = jwk.ed25519_key(alg)?;
     let payload = base64url_decode(payload_b64, "payload")?;
     let signature = base64url_decode(signature_b64, "signature")?;
@@ -474,12 +510,24 @@ mod tests {
         }
     }
 
-    fn one_key() -> Jwks {
-        // RFC 8037 A.2's public key.
-        Jwks::parse(
-            br#"{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#,
-        )
-        .unwrap()
+    /// RFC 8037 A.2's public key, pinned.
+    fn rfc_key() -> Jwk {
+        Jwk::parse(RFC_KEY.as_bytes()).unwrap()
+    }
+
+    const RFC_KEY: &str =
+        r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#;
+
+    /// RFC 8037 A.4's token: no kid.
+    const RFC_TOKEN: &str = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
+
+    /// verifiable-mcp v0.2.1's published key (test-vectors/v0.2.1.json) and a token of that
+    /// set naming it (case positive_tools_json_arm).
+    const MCP_KEY: &str = r#"{"kty":"OKP","crv":"Ed25519","x":"PNL-9wyKHnrinD7J6P3vVoy5_zSSxBvlKeBbQ7OGh8k","kid":"vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4","alg":"EdDSA","use":"sig"}"#;
+    const MCP_TOKEN: &str = "eyJhbGciOiJFZERTQSIsImtpZCI6InZER1ZaSGNJaDVpcnNlcVJyMXlJWW8ySXN5WWNrakxvd1BMYzVWVDVuUDQiLCJ0eXAiOiJ2ZXJpZmlhYmxlLW1jcCtqd3MifQ.eyJjb250ZW50X2RpZ2VzdCI6InNoYTI1NjoyYTBiMTMyMzVjMzVhMTU2NjE4MzU0YWY3NTc3NDAyMGYzZTM0ZTRlNzAyODM5ODdiNGVjNmFiMWJjMDA0NzhhIiwiaWF0IjoxNzg3MzA4ODAwLCJwYXlsb2FkIjp7InF1ZXJ5IjoidGVzdCIsInJlc3VsdHMiOlt7InNuaXBwZXQiOiJUaGlzIGlzIHRoZSB0ZXN0IHZlY3RvciBkb2N1bWVudC4iLCJ0aXRsZSI6IlRlc3QgZG9jdW1lbnQiLCJ1cmwiOiJodHRwczovL2V4YW1wbGUub3JnL2RvYy8xIn1dLCJ0b3RhbCI6MX0sInBheWxvYWRfZGlnZXN0Ijoic2hhMjU2OjJhMGIxMzIzNWMzNWExNTY2MTgzNTRhZjc1Nzc0MDIwZjNlMzRlNGU3MDI4Mzk4N2I0ZWM2YWIxYmMwMDQ3OGEiLCJwcm92ZW5hbmNlIjp7ImNhbm9uaWNhbF9vcmlnaW4iOiJodHRwczovL2V4YW1wbGUub3JnIiwiY2Fub25pY2FsX3VybCI6Imh0dHBzOi8vZXhhbXBsZS5vcmcvZG9jLzEiLCJkYXRhc2V0X3ZlcnNpb24iOiJkMjAyNjA4MjEudGVzdCIsImxhc3RfdXBkYXRlZCI6IjIwMjYtMDgtMjEiLCJsZWdhbF9iYXNpcyI6IlRFU1QgdmVjdG9yIC0gbm8gcmlnaHRzIGNvbnZleWVkIiwic2VydmVyX29wZXJhdG9yIjoiRXhhbXBsZSBPcGVyYXRvciAoVEVTVCkifX0.YQwO77Ql7yw5bbPgzDrX1Ih1kDZPzxiF_HGoxH4tsCa9flrKD5cb90AF8iIcNTVX6FLyoqk__EqghTcxSCmgBw";
+
+    fn set(keys: &[&str]) -> Result<Jwks, JwsError> {
+        Jwks::parse(format!(r#"{{"keys":[{}]}}"#, keys.join(",")).as_bytes())
     }
 
     #[test]
@@ -490,7 +538,7 @@ mod tests {
             r#"{"alg":"EdDSA","cty":null}"#,
         ] {
             let token = format!("{}.e30.AA", base64url_encode(header.as_bytes()));
-            let error = verify(&token, &one_key(), &Profile::default()).unwrap_err();
+            let error = verify_with_key(&token, &rfc_key(), &Profile::default()).unwrap_err();
             assert_eq!(error.kind(), "shape", "{header}");
         }
     }
@@ -499,34 +547,69 @@ mod tests {
     fn keys_not_for_verifying_are_refused() {
         // RFC 7517 §4.3: key_ops must list "verify"; a private part does not belong here.
         for extra in [r#""key_ops":["sign"]"#, r#""d":"AA""#] {
-            let set = format!(
-                r#"{{"keys":[{{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",{extra}}}]}}"#
+            let key = format!(
+                r#"{{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",{extra}}}"#
             );
-            let jwks = Jwks::parse(set.as_bytes()).unwrap();
-            let token = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
-            assert!(verify(token, &one_key(), &Profile::default()).is_ok());
-            let error = verify(token, &jwks, &Profile::default()).unwrap_err();
+            let key = Jwk::parse(key.as_bytes()).unwrap();
+            assert!(verify_with_key(RFC_TOKEN, &rfc_key(), &Profile::default()).is_ok());
+            let error = verify_with_key(RFC_TOKEN, &key, &Profile::default()).unwrap_err();
             assert_eq!(error.kind(), "key_mismatch", "{extra}");
         }
     }
 
     #[test]
+    fn a_key_set_is_searched_by_kid_alone() {
+        // A token without kid never falls back to a set's only (or first) key.
+        let error = verify(RFC_TOKEN, &set(&[RFC_KEY]).unwrap(), &Profile::default()).unwrap_err();
+        assert_eq!(error, JwsError::UnknownKey(None));
+        // The kid picks its key wherever it stands in the set.
+        let other = MCP_KEY.replace("vDGVZ", "other").replace("PNL-9", "11qYA");
+        for keys in [[MCP_KEY, other.as_str()], [other.as_str(), MCP_KEY]] {
+            let verified = verify(MCP_TOKEN, &set(&keys).unwrap(), &Profile::default()).unwrap();
+            assert_eq!(keys.get(verified.key_index), Some(&MCP_KEY));
+        }
+        let error = verify(MCP_TOKEN, &set(&[&other]).unwrap(), &Profile::default()).unwrap_err();
+        assert_eq!(error.kind(), "unknown_key");
+    }
+
+    #[test]
+    fn two_keys_under_one_kid_are_refused() {
+        let twin = MCP_KEY.replace("PNL-9", "11qYA");
+        assert_eq!(
+            set(&[MCP_KEY, &twin]).unwrap_err(),
+            JwsError::DuplicateKid("vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4".into())
+        );
+        let mistyped = MCP_KEY.replace(
+            "\"kid\":\"vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4\"",
+            "\"kid\":7",
+        );
+        assert_eq!(set(&[&mistyped]).unwrap_err().kind(), "shape");
+    }
+
+    #[test]
+    fn a_pinned_key_must_be_the_one_a_kid_names() {
+        let pinned = Jwk::parse(MCP_KEY.as_bytes()).unwrap();
+        assert!(verify_with_key(MCP_TOKEN, &pinned, &Profile::default()).is_ok());
+        let renamed = Jwk::parse(MCP_KEY.replace("vDGVZ", "other").as_bytes()).unwrap();
+        let error = verify_with_key(MCP_TOKEN, &renamed, &Profile::default()).unwrap_err();
+        assert_eq!(error.kind(), "unknown_key");
+        assert!(verify_with_key(RFC_TOKEN, &rfc_key(), &Profile::default()).is_ok());
+    }
+
+    #[test]
     fn a_key_checked_once_answers_like_a_key_checked_each_time() {
-        // RFC 8037 A.4's token, verified repeatedly with one key set (its key checked on
-        // first use), and after its x is replaced by RFC 8032 §7.1 TEST 2's key, which did not
-        // sign it: the remembered check must not answer for the new key.
-        let token = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
-        let mut jwks = one_key();
+        // RFC 8037 A.4's token, verified repeatedly with one key (checked on first use), and
+        // after its x is replaced by RFC 8032 §7.1 TEST 2's key, which did not sign it: the
+        // remembered check must not answer for the new key.
+        let mut key = rfc_key();
         for _ in 0..3 {
-            assert!(verify(token, &jwks, &Profile::default()).is_ok());
+            assert!(verify_with_key(RFC_TOKEN, &key, &Profile::default()).is_ok());
         }
-        if let Some(key) = jwks.keys.first_mut() {
-            key.members.insert(
-                "x".into(),
-                "PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw".into(),
-            );
-        }
-        let error = verify(token, &jwks, &Profile::default()).unwrap_err();
+        key.members.insert(
+            "x".into(),
+            "PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw".into(),
+        );
+        let error = verify_with_key(RFC_TOKEN, &key, &Profile::default()).unwrap_err();
         assert_eq!(error.kind(), "signature");
         assert!(error.to_string().contains("does not verify"), "{error}");
     }

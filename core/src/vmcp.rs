@@ -1,46 +1,65 @@
 //! org.jardenberg/verifiable-mcp 0.2.1: verifying a signed tool result, resource or JSON-RPC
 //! error frame against the server's JWK set.
 //!
+//! # What a valid verdict means
+//! A response is valid only when every member a client of that kind of response reads is
+//! covered by the signature. The member tables ([`TOOL_RESULT_MEMBERS`],
+//! [`RESOURCE_MEMBERS`], [`ERROR_MEMBERS`]) state it once: each member a response may carry
+//! and what covers it. A member outside its table is refused as [`Rule::UnsignedMember`];
+//! shapes JSON-RPC 2.0 forbids (a `result` beside an `error`, a `jsonrpc` other than `"2.0"`)
+//! as [`Rule::ResponseShape`].
+//!
 //! The envelope sits at `result._meta["org.jardenberg/verifiable-mcp"]` (or `error.data[...]`
-//! for error frames); only its `jws` is used — nothing outside the JWS is security-bearing, so
-//! the convenience fields, the deprecated v0.1 siblings and anything a deployment adds are
-//! ignored. The JWS (typ `verifiable-mcp+jws`, alg pinned to `EdDSA`, kid resolved in the
-//! set, fail closed) carries the RFC 8785 canonical wrapper
-//! `{iat, payload, payload_digest, content_digest, provenance}`; both digests are recomputed,
-//! the served structure must equal the signed payload, and `iat` may be held to a window.
-//! Every rule is checked and every failed one is named.
+//! for error frames); only its `jws` is used. The JWS (typ `verifiable-mcp+jws`, alg pinned to
+//! `EdDSA`, `kid` required and resolved in the set, fail closed) carries the RFC 8785 canonical
+//! wrapper `{iat, payload, payload_digest, content_digest, provenance}` (optionally `exp`,
+//! `nbf`); both digests are recomputed, the served structure must equal the signed payload, and
+//! the times are held to the clock with [`SKEW_SECONDS`] of tolerance. Every rule is checked and
+//! every failed one is named.
+//!
+//! The whole response is read once, by the core's canonicalizer (so with its depth limit) and
+//! then through [`jcs::view`], which needs no recursion however deep the payload.
 
-use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::jcs;
+use crate::jcs::view::{Type, View};
 use crate::jws::{self, Jwks, Profile};
 
 /// The `_meta` / `error.data` key of the envelope.
 pub const META_KEY: &str = "org.jardenberg/verifiable-mcp";
 /// The JWS `typ` the specification mandates.
 pub const TYP: &str = "verifiable-mcp+jws";
+/// Clock skew tolerated for `iat` and `nbf` in the future and for `exp` in the past, seconds.
+pub const SKEW_SECONDS: u64 = 60;
 
 /// A rule of the specification that a response can break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Rule {
     /// The response is JSON and carries an envelope with a `jws` where the specification puts it.
     Envelope,
+    /// The response has a shape JSON-RPC 2.0 and MCP allow: `jsonrpc` "2.0", an `id`, exactly
+    /// one of `result` and `error`, members of the right types.
+    ResponseShape,
+    /// Every member a client reads is covered by the signature (see the member tables).
+    UnsignedMember,
     /// The JWS verifies: typ, alg pinned to EdDSA, kid in the set, signature.
     Jws,
     /// The signed payload is the RFC 8785 canonical form of the wrapper.
     CanonicalWrapper,
     /// The wrapper has `iat`, `payload`, `payload_digest`, `provenance`, `content_digest`
-    /// exactly when a text arm is served, and no v0.1 `content_hash*` keys.
+    /// exactly when a text arm is served, integer `exp`/`nbf` if any, and no v0.1
+    /// `content_hash*` keys.
     WrapperShape,
     /// `payload_digest` is the SHA-256 of the canonical payload.
     PayloadDigest,
     /// `content_digest` is the SHA-256 of the served text arm.
     ContentDigest,
-    /// The served structure (`structuredContent`, `contents`, the error frame) is the signed
-    /// payload.
+    /// The served structure (`structuredContent` and `isError`, `contents`, the error frame)
+    /// is the signed payload.
     ServedPayload,
-    /// `iat` lies within the freshness window.
+    /// `iat` and `nbf` are not in the future, `exp` has not passed, `iat` is within the
+    /// maximum age.
     Freshness,
 }
 
@@ -49,6 +68,8 @@ impl Rule {
     pub fn name(self) -> &'static str {
         match self {
             Rule::Envelope => "envelope",
+            Rule::ResponseShape => "response_shape",
+            Rule::UnsignedMember => "unsigned_member",
             Rule::Jws => "jws",
             Rule::CanonicalWrapper => "canonical_wrapper",
             Rule::WrapperShape => "wrapper_shape",
@@ -58,6 +79,25 @@ impl Rule {
             Rule::Freshness => "freshness",
         }
     }
+
+    /// Every rule, in the order checked.
+    pub const ALL: [Rule; 10] = [
+        Rule::Envelope,
+        Rule::ResponseShape,
+        Rule::UnsignedMember,
+        Rule::Jws,
+        Rule::CanonicalWrapper,
+        Rule::WrapperShape,
+        Rule::PayloadDigest,
+        Rule::ContentDigest,
+        Rule::ServedPayload,
+        Rule::Freshness,
+    ];
+
+    /// The rule with this name.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
 }
 
 /// A broken rule and what about it.
@@ -65,21 +105,32 @@ impl Rule {
 pub struct Failure {
     /// The rule.
     pub rule: Rule,
-    /// What was wrong.
+    /// What was wrong, and where.
     pub message: String,
 }
 
+fn failure(rule: Rule, message: impl Into<String>) -> Failure {
+    Failure {
+        rule,
+        message: message.into(),
+    }
+}
+
 /// The outcome: valid when no rule failed.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Verification {
     /// Every failed rule, in the order checked.
     pub failures: Vec<Failure>,
+    /// What the response is, once its envelope was found.
+    pub kind: Option<Kind>,
     /// The kid the JWS names.
     pub kid: Option<String>,
     /// Index into the key set of the key that verified the JWS.
     pub key_index: Option<usize>,
-    /// The signed wrapper, once the JWS verified.
-    pub wrapper: Option<Map<String, Value>>,
+    /// The signed wrapper's canonical text, once the JWS verified.
+    pub wrapper: Option<Vec<u8>>,
+    /// The signed payload's canonical text, once the JWS verified.
+    pub payload: Option<Vec<u8>>,
 }
 
 impl Verification {
@@ -89,10 +140,7 @@ impl Verification {
     }
 
     fn fail(&mut self, rule: Rule, message: impl Into<String>) {
-        self.failures.push(Failure {
-            rule,
-            message: message.into(),
-        });
+        self.failures.push(failure(rule, message));
     }
 }
 
@@ -107,51 +155,115 @@ pub enum Kind {
     ErrorFrame,
 }
 
-/// The parts of a response the verifier needs.
-#[derive(Debug, Clone, PartialEq)]
+impl Kind {
+    /// How the specification names the kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::ToolResult => "tools/call result",
+            Kind::Resource => "resources/read result",
+            Kind::ErrorFrame => "JSON-RPC error frame",
+        }
+    }
+}
+
+/// How the signature covers a member a response may carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coverage {
+    /// Equal, canonically, to the signed payload (`structuredContent`; an error frame's `id`,
+    /// `code`, `message` and `data` beside the envelope).
+    Payload,
+    /// `{"contents": ..}` equal to the signed payload, item 0's text the text arm.
+    Contents,
+    /// Exactly one `{"type":"text","text":..}` item, whose text `content_digest` binds.
+    TextArm,
+    /// A boolean the signed payload must agree with (`isError`, SPEC §8).
+    ErrorFlag,
+    /// The envelope's carrier (`_meta`, `error.data`): its envelope is checked; other `_meta`
+    /// members are protocol metadata, not the response's answer, and are not covered.
+    Carrier,
+    /// Protocol framing (`jsonrpc`, `resultType`, the caching hints of SPEC §9) or the v0.1
+    /// siblings SPEC §2 allows during dual-emit; no v0.2.1 client takes them as the answer, and
+    /// they are not covered.
+    Framing,
+}
+
+/// The members a `tools/call` result may carry, and how each is covered.
+pub const TOOL_RESULT_MEMBERS: [(&str, Coverage); 7] = [
+    ("content", Coverage::TextArm),
+    ("structuredContent", Coverage::Payload),
+    ("isError", Coverage::ErrorFlag),
+    ("_meta", Coverage::Carrier),
+    ("resultType", Coverage::Framing),
+    ("signature", Coverage::Framing),
+    ("provenance", Coverage::Framing),
+];
+
+/// The members a `resources/read` result may carry, and how each is covered.
+pub const RESOURCE_MEMBERS: [(&str, Coverage); 7] = [
+    ("contents", Coverage::Contents),
+    ("_meta", Coverage::Carrier),
+    ("resultType", Coverage::Framing),
+    ("ttlMs", Coverage::Framing),
+    ("cacheScope", Coverage::Framing),
+    ("signature", Coverage::Framing),
+    ("provenance", Coverage::Framing),
+];
+
+/// The members a JSON-RPC error frame's `error` may carry, and how each is covered (the
+/// frame's `id` is covered too).
+pub const ERROR_MEMBERS: [(&str, Coverage); 3] = [
+    ("code", Coverage::Payload),
+    ("message", Coverage::Payload),
+    ("data", Coverage::Carrier),
+];
+
+/// The members of a JSON-RPC 2.0 response (§5).
+const RESPONSE_MEMBERS: [&str; 4] = ["jsonrpc", "id", "result", "error"];
+
+/// The parts of a response the verifier compares with what was signed.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Served {
     /// What the response is.
     pub kind: Kind,
     /// The envelope's compact JWS.
     pub jws: String,
-    /// The structure served beside the signature, to compare with the signed payload.
-    pub payload: Option<Value>,
+    /// The canonical text a client reads as the signed payload: a tool result's
+    /// `structuredContent` (`None` when not served), `{"contents":..}` for a resource,
+    /// `{"error":{..},"id":..}` for an error frame.
+    pub payload: Option<Vec<u8>>,
     /// The text arm as served (decoded string), for tool results and resources.
     pub text: Option<String>,
+    /// Whether a tool result is served as an error (`isError: true`).
+    pub is_error: bool,
+    /// Rules the response's shape already breaks, before any signature is looked at.
+    pub refusals: Vec<Failure>,
 }
 
-/// The window `iat` must fall in: not after `now` (beyond `skew`), not older than `max_age`.
+/// The clock the time rules are held to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Freshness {
+pub struct Clock {
     /// The current time, Unix seconds.
     pub now: u64,
-    /// The oldest acceptable age, seconds.
-    pub max_age: u64,
+    /// The oldest acceptable `iat`, in seconds before `now`; `None` accepts any age.
+    pub max_age: Option<u64>,
 }
 
-/// Clock skew tolerated for an `iat` in the future.
-const SKEW_SECONDS: u64 = 60;
-
-fn canonical(value: &Value) -> Option<Vec<u8>> {
-    jcs::canonicalize(value.to_string().as_bytes()).ok()
+impl Clock {
+    /// A clock at `now` with no maximum age.
+    pub fn at(now: u64) -> Clock {
+        Clock { now, max_age: None }
+    }
 }
 
 fn sha256_label(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::from("sha256:");
-    for b in digest {
-        out.push(char::from(
-            b"0123456789abcdef"
-                .get(usize::from(b >> 4))
-                .copied()
-                .unwrap_or(b'0'),
-        ));
-        out.push(char::from(
-            b"0123456789abcdef"
-                .get(usize::from(b & 15))
-                .copied()
-                .unwrap_or(b'0'),
-        ));
+    for b in Sha256::digest(bytes) {
+        for nibble in [b >> 4, b & 15] {
+            out.push(char::from(
+                HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
     }
     out
 }
@@ -166,66 +278,83 @@ fn digest_eq(a: &str, b: &str) -> bool {
 }
 
 /// Verifies the parts of a response.
-pub fn verify_served(served: &Served, jwks: &Jwks, freshness: Option<Freshness>) -> Verification {
-    let mut v = Verification::default();
-    let verified = match jws::verify(
-        &served.jws,
-        jwks,
-        &Profile {
-            typ: Some(TYP.to_string()),
-        },
-    ) {
+pub fn verify_served(served: &Served, jwks: &Jwks, clock: Clock) -> Verification {
+    let mut v = Verification {
+        failures: served.refusals.clone(),
+        kind: Some(served.kind),
+        ..Verification::default()
+    };
+    let profile = Profile {
+        typ: Some(TYP.to_string()),
+    };
+    let verified = match jws::verify(&served.jws, jwks, &profile) {
         Ok(verified) => verified,
         Err(e) => {
             v.fail(Rule::Jws, e.to_string());
             return v;
         }
     };
-    if verified.header.get("alg").and_then(Value::as_str) != Some("EdDSA") {
+    if verified.header.get("alg").and_then(|a| a.as_str()) != Some("EdDSA") {
         v.fail(Rule::Jws, "alg must be EdDSA (§10 pins it)");
     }
     v.kid = verified.kid.clone();
     v.key_index = Some(verified.key_index);
-    match jcs::canonicalize(&verified.payload) {
-        Ok(c) if c == verified.payload => {}
-        Ok(_) => v.fail(
-            Rule::CanonicalWrapper,
-            "the signed payload is not in RFC 8785 canonical form",
-        ),
-        Err(e) => v.fail(
-            Rule::CanonicalWrapper,
-            format!("the signed payload is not I-JSON: {e}"),
-        ),
-    }
-    let wrapper = match serde_json::from_slice::<Value>(&verified.payload) {
-        Ok(Value::Object(map)) => map,
-        _ => {
+    let canonical = match jcs::canonicalize(&verified.payload) {
+        Ok(c) => c,
+        Err(e) => {
             v.fail(
-                Rule::WrapperShape,
-                "the signed payload is not a JSON object",
+                Rule::CanonicalWrapper,
+                format!("the signed payload is not I-JSON: {e}"),
             );
             return v;
         }
     };
-    check_wrapper(&mut v, &wrapper, served, freshness);
-    v.wrapper = Some(wrapper);
+    if canonical != verified.payload {
+        v.fail(
+            Rule::CanonicalWrapper,
+            "the signed payload is not in RFC 8785 canonical form",
+        );
+    }
+    match View::new(&canonical).filter(|w| w.kind() == Type::Object) {
+        Some(wrapper) => {
+            check_wrapper(&mut v, wrapper, served, clock);
+            v.payload = wrapper.get("payload").map(|p| p.bytes().to_vec());
+        }
+        None => v.fail(
+            Rule::WrapperShape,
+            "the signed payload is not a JSON object",
+        ),
+    }
+    v.wrapper = Some(canonical);
     v
 }
 
-fn check_wrapper(
-    v: &mut Verification,
-    wrapper: &Map<String, Value>,
-    served: &Served,
-    freshness: Option<Freshness>,
-) {
-    let iat = wrapper.get("iat").and_then(Value::as_u64);
+/// An optional time member of the wrapper: absent, or a non-negative integer.
+fn time_member(v: &mut Verification, wrapper: View, name: &str) -> Option<u64> {
+    let member = wrapper.get(name)?;
+    let time = member.as_u64();
+    if time.is_none() {
+        v.fail(
+            Rule::WrapperShape,
+            format!("the wrapper's {name} is not a non-negative integer (Unix seconds)"),
+        );
+    }
+    time
+}
+
+fn check_wrapper(v: &mut Verification, wrapper: View, served: &Served, clock: Clock) {
+    let iat = wrapper.get("iat").and_then(|i| i.as_u64());
     if iat.is_none() {
         v.fail(Rule::WrapperShape, "the wrapper has no integer iat");
     }
-    if !matches!(wrapper.get("provenance"), Some(Value::Object(_))) {
+    if wrapper.get("provenance").map(|p| p.kind()) != Some(Type::Object) {
         v.fail(Rule::WrapperShape, "the wrapper has no provenance object");
     }
-    if let Some(stale) = wrapper.keys().find(|k| k.starts_with("content_hash")) {
+    if let Some(stale) = wrapper
+        .members()
+        .map(|m| m.name())
+        .find(|k| k.starts_with("content_hash"))
+    {
         v.fail(
             Rule::WrapperShape,
             format!("the wrapper carries the v0.1 key {stale:?}, which v0.2.1 bans"),
@@ -233,11 +362,11 @@ fn check_wrapper(
     }
     let payload = wrapper.get("payload");
     match (
-        payload.and_then(canonical),
-        wrapper.get("payload_digest").and_then(Value::as_str),
+        payload,
+        wrapper.get("payload_digest").and_then(|d| d.as_str()),
     ) {
-        (Some(bytes), Some(signed)) => {
-            if !digest_eq(&sha256_label(&bytes), signed) {
+        (Some(payload), Some(signed)) => {
+            if !digest_eq(&sha256_label(payload.bytes()), &signed) {
                 v.fail(
                     Rule::PayloadDigest,
                     "payload_digest is not the SHA-256 of the canonical payload",
@@ -247,20 +376,63 @@ fn check_wrapper(
         (None, _) => v.fail(Rule::WrapperShape, "the wrapper has no payload"),
         (_, None) => v.fail(Rule::WrapperShape, "the wrapper has no payload_digest"),
     }
-    let content_digest = wrapper.get("content_digest").and_then(Value::as_str);
+    check_content_digest(v, wrapper, served);
+    if let (Some(served_payload), Some(signed)) = (&served.payload, payload) {
+        if served_payload.as_slice() != signed.bytes() {
+            v.fail(
+                Rule::ServedPayload,
+                format!(
+                    "the served {} differs from the signed payload",
+                    match served.kind {
+                        Kind::ToolResult => "structuredContent",
+                        Kind::Resource => "contents",
+                        Kind::ErrorFrame => "error frame (id, code, message, data)",
+                    }
+                ),
+            );
+        }
+    }
+    if served.kind == Kind::ToolResult {
+        let signed_error = payload
+            .and_then(|p| p.get("isError"))
+            .and_then(|e| e.as_bool())
+            == Some(true);
+        if served.is_error != signed_error {
+            v.fail(
+                Rule::ServedPayload,
+                format!(
+                    "isError is served as {}, but the signed payload {} (§8)",
+                    served.is_error,
+                    if signed_error {
+                        "is an isError payload"
+                    } else {
+                        "is not an isError payload"
+                    }
+                ),
+            );
+        }
+    }
+    check_times(v, wrapper, iat, clock);
+}
+
+fn check_content_digest(v: &mut Verification, wrapper: View, served: &Served) {
+    let content_digest = wrapper.get("content_digest").map(|d| d.as_str());
     match (served.kind, content_digest, &served.text) {
         (Kind::ErrorFrame, Some(_), _) => v.fail(
             Rule::WrapperShape,
             "an error wrapper carries no content_digest (§8)",
         ),
         (Kind::ErrorFrame, None, _) => {}
-        (_, None, _) => v.fail(Rule::WrapperShape, "the wrapper has no content_digest"),
-        (_, Some(_), None) => v.fail(
+        (_, None | Some(None), _) => v.fail(
+            Rule::WrapperShape,
+            "the wrapper has no content_digest string",
+        ),
+        (_, Some(Some(_)), None) => v.fail(
             Rule::ContentDigest,
             "no text arm is served to bind content_digest to",
         ),
-        (_, Some(signed), Some(text)) => {
-            if !digest_eq(&sha256_label(text.as_bytes()), signed) {
+        (_, Some(Some(signed)), Some(text)) => {
+            if !digest_eq(&sha256_label(text.as_bytes()), &signed) {
                 v.fail(
                     Rule::ContentDigest,
                     "content_digest is not the SHA-256 of the served text arm",
@@ -268,100 +440,413 @@ fn check_wrapper(
             }
         }
     }
-    if let (Some(served_payload), Some(signed)) = (&served.payload, payload) {
-        if canonical(served_payload) != canonical(signed) {
+}
+
+fn check_times(v: &mut Verification, wrapper: View, iat: Option<u64>, clock: Clock) {
+    let exp = time_member(v, wrapper, "exp");
+    let nbf = time_member(v, wrapper, "nbf");
+    let latest = clock.now.saturating_add(SKEW_SECONDS);
+    for (name, time) in [("iat", iat), ("nbf", nbf)] {
+        if let Some(t) = time.filter(|t| *t > latest) {
             v.fail(
-                Rule::ServedPayload,
-                "the served structure differs from the signed payload",
+                Rule::Freshness,
+                format!(
+                    "{name} {t} is in the future (now {}, {SKEW_SECONDS} s of skew allowed)",
+                    clock.now
+                ),
             );
         }
     }
-    if let (Some(window), Some(iat)) = (freshness, iat) {
-        if iat > window.now.saturating_add(SKEW_SECONDS) {
+    if let Some(exp) = exp.filter(|e| clock.now >= e.saturating_add(SKEW_SECONDS)) {
+        v.fail(
+            Rule::Freshness,
+            format!(
+                "exp {exp} has passed (now {}, {SKEW_SECONDS} s of skew allowed)",
+                clock.now
+            ),
+        );
+    }
+    if let (Some(max_age), Some(iat)) = (clock.max_age, iat) {
+        if clock.now.saturating_sub(iat) > max_age {
             v.fail(
                 Rule::Freshness,
-                format!("iat {iat} is in the future (now {})", window.now),
-            );
-        } else if window.now.saturating_sub(iat) > window.max_age {
-            v.fail(
-                Rule::Freshness,
-                format!("iat {iat} is older than {} seconds", window.max_age),
+                format!("iat {iat} is older than {max_age} seconds"),
             );
         }
     }
 }
 
-/// Finds the envelope and served parts in an MCP result, or in a JSON-RPC response carrying
-/// a result or an error.
-pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
-    let fail = |message: String| Failure {
-        rule: Rule::Envelope,
-        message,
-    };
-    let canonical = jcs::canonicalize(response)
-        .map_err(|e| fail(format!("the response is not I-JSON: {e}")))?;
-    let doc: Value = serde_json::from_slice(&canonical).map_err(|e| fail(e.to_string()))?;
-    let envelope_jws = |holder: Option<&Value>, place: &str| -> Result<String, Failure> {
-        holder
-            .and_then(|h| h.get(META_KEY))
-            .and_then(|e| e.get("jws"))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| fail(format!("no envelope with a jws at {place}[\"{META_KEY}\"]")))
-    };
-    if let Some(error) = doc.get("error") {
-        let jws = envelope_jws(error.get("data"), "error.data")?;
-        let mut frame = Map::new();
-        frame.insert("id".into(), doc.get("id").cloned().unwrap_or(Value::Null));
-        let mut inner = Map::new();
-        for name in ["code", "message"] {
-            if let Some(x) = error.get(name) {
-                inner.insert(name.into(), x.clone());
-            }
+/// The envelope's `jws` in `holder[META_KEY]`.
+fn envelope_jws(holder: Option<View>, place: &str) -> Result<String, Failure> {
+    holder
+        .and_then(|h| h.get(META_KEY))
+        .and_then(|e| e.get("jws"))
+        .and_then(|j| j.as_str())
+        .ok_or_else(|| {
+            failure(
+                Rule::Envelope,
+                format!("no envelope with a jws string at {place}[\"{META_KEY}\"]"),
+            )
+        })
+}
+
+/// Refuses the members of `object` (at `place`) that `table` does not list.
+fn refuse_unlisted(
+    object: View,
+    table: &[(&str, Coverage)],
+    place: &str,
+    kind: Kind,
+    refusals: &mut Vec<Failure>,
+) {
+    for member in object.members() {
+        let name = member.name();
+        if !table.iter().any(|(listed, _)| *listed == name) {
+            refusals.push(failure(
+                Rule::UnsignedMember,
+                format!(
+                    "{place}.{name}: a client of a {} may read this member, and the signature does not cover it",
+                    kind.name()
+                ),
+            ));
         }
-        frame.insert("error".into(), Value::Object(inner));
-        return Ok(Served {
-            kind: Kind::ErrorFrame,
-            jws,
-            payload: Some(Value::Object(frame)),
-            text: None,
-        });
     }
-    let result = doc.get("result").unwrap_or(&doc);
-    let jws = envelope_jws(result.get("_meta"), "result._meta")?;
-    let first_text = |arm: &str| {
-        result
-            .get(arm)
-            .and_then(|a| a.get(0))
-            .and_then(|i| i.get("text"))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
-    if let Some(contents) = result.get("contents") {
-        let mut payload = Map::new();
-        payload.insert("contents".into(), contents.clone());
-        return Ok(Served {
-            kind: Kind::Resource,
-            jws,
-            payload: Some(Value::Object(payload)),
-            text: first_text("contents"),
-        });
+}
+
+/// Checks the JSON-RPC 2.0 frame around a result or error.
+fn check_frame(root: View, refusals: &mut Vec<Failure>) {
+    let shape = |message: String| failure(Rule::ResponseShape, message);
+    if root.get("jsonrpc").map(|j| j.bytes()) != Some(b"\"2.0\"") {
+        refusals.push(shape(
+            "a JSON-RPC response carries jsonrpc \"2.0\" (JSON-RPC 2.0 §5)".into(),
+        ));
     }
+    match root.get("id").map(|i| i.kind()) {
+        Some(Type::String | Type::Number | Type::Null) => {}
+        _ => refusals.push(shape(
+            "a JSON-RPC response carries an id that is a string, a number or null (§5)".into(),
+        )),
+    }
+    match (root.get("result"), root.get("error")) {
+        (Some(_), Some(_)) => refusals.push(shape(
+            "a JSON-RPC response carries result or error, never both (§5): a client may read either"
+                .into(),
+        )),
+        (None, None) => refusals.push(shape(
+            "a JSON-RPC response carries a result or an error (§5)".into(),
+        )),
+        _ => {}
+    }
+    for member in root.members() {
+        let name = member.name();
+        if !RESPONSE_MEMBERS.contains(&name.as_str()) {
+            refusals.push(shape(format!(
+                "{name}: not a member of a JSON-RPC 2.0 response (§5)"
+            )));
+        }
+    }
+}
+
+/// The text of `{"error":{..},"id":..}` as a client of an error frame reads it: `code`,
+/// `message`, and `data` less the envelope (left out when nothing else is in it).
+fn error_view(root: View, error: View) -> Option<Vec<u8>> {
+    let mut text = b"{\"error\":{".to_vec();
+    let mut first = true;
+    for member in error.members() {
+        let value = match member.name() {
+            name if name == "data" => {
+                let rest: Vec<_> = member
+                    .value
+                    .members()
+                    .filter(|m| m.name() != META_KEY)
+                    .collect();
+                if rest.is_empty() {
+                    continue;
+                }
+                let mut data = b"{".to_vec();
+                for (i, m) in rest.iter().enumerate() {
+                    if i > 0 {
+                        data.push(b',');
+                    }
+                    data.extend_from_slice(m.literal);
+                    data.push(b':');
+                    data.extend_from_slice(m.value.bytes());
+                }
+                data.push(b'}');
+                data
+            }
+            _ => member.value.bytes().to_vec(),
+        };
+        if !first {
+            text.push(b',');
+        }
+        first = false;
+        text.extend_from_slice(member.literal);
+        text.push(b':');
+        text.extend_from_slice(&value);
+    }
+    text.extend_from_slice(b"},\"id\":");
+    text.extend_from_slice(root.get("id").map_or(&b"null"[..], |i| i.bytes()));
+    text.push(b'}');
+    jcs::canonicalize(&text).ok()
+}
+
+fn served_error(root: View, error: View, mut refusals: Vec<Failure>) -> Result<Served, Failure> {
+    let kind = Kind::ErrorFrame;
+    if error.kind() != Type::Object {
+        return Err(failure(Rule::Envelope, "error is not a JSON object"));
+    }
+    refuse_unlisted(error, &ERROR_MEMBERS, "error", kind, &mut refusals);
+    if error.get("code").and_then(|c| c.as_i64()).is_none() {
+        refusals.push(failure(
+            Rule::ResponseShape,
+            "error.code is an integer (JSON-RPC 2.0 §5.1)",
+        ));
+    }
+    if error.get("message").map(|m| m.kind()) != Some(Type::String) {
+        refusals.push(failure(
+            Rule::ResponseShape,
+            "error.message is a string (JSON-RPC 2.0 §5.1)",
+        ));
+    }
+    let jws = envelope_jws(error.get("data"), "error.data")?;
     Ok(Served {
-        kind: Kind::ToolResult,
+        kind,
         jws,
-        payload: result.get("structuredContent").cloned(),
-        text: first_text("content"),
+        payload: error_view(root, error),
+        text: None,
+        is_error: false,
+        refusals,
+    })
+}
+
+/// The text arm of a tool result's `content`: exactly one text item.
+fn tool_text(content: Option<View>, refusals: &mut Vec<Failure>) -> Option<String> {
+    let content = content?;
+    let mut items = content.items();
+    let first = items.next();
+    if content.kind() != Type::Array {
+        refusals.push(failure(
+            Rule::ResponseShape,
+            "result.content is an array of content items",
+        ));
+        return None;
+    }
+    if items.next().is_some() {
+        refusals.push(failure(
+            Rule::UnsignedMember,
+            "result.content[1]: content_digest covers item 0 only (§6), so later items are unsigned",
+        ));
+    }
+    let first = first?;
+    let text = first.get("text").and_then(|t| t.as_str());
+    let only_text = first.get("type").map(|t| t.bytes()) == Some(b"\"text\"")
+        && text.is_some()
+        && first.members().count() == 2;
+    if !only_text {
+        refusals.push(failure(
+            Rule::UnsignedMember,
+            "result.content[0]: the text arm is {\"type\":\"text\",\"text\":..} and nothing else; other members are unsigned",
+        ));
+    }
+    text
+}
+
+/// Finds the envelope and served parts in an MCP result, or in a JSON-RPC response carrying
+/// a result or an error, and the rules its shape breaks.
+pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
+    let canonical = jcs::canonicalize(response)
+        .map_err(|e| failure(Rule::Envelope, format!("the response is not I-JSON: {e}")))?;
+    let root = View::new(&canonical)
+        .filter(|r| r.kind() == Type::Object)
+        .ok_or_else(|| failure(Rule::Envelope, "the response is not a JSON object"))?;
+    let mut refusals = Vec::new();
+    let framed = RESPONSE_MEMBERS.iter().any(|m| root.get(m).is_some());
+    let result = if framed {
+        check_frame(root, &mut refusals);
+        if let Some(error) = root.get("error") {
+            return served_error(root, error, refusals);
+        }
+        root.get("result").unwrap_or(root)
+    } else {
+        root
+    };
+    if result.kind() != Type::Object {
+        return Err(failure(Rule::Envelope, "result is not a JSON object"));
+    }
+    let jws = envelope_jws(result.get("_meta"), "result._meta")?;
+    if let Some(contents) = result.get("contents") {
+        let kind = Kind::Resource;
+        refuse_unlisted(result, &RESOURCE_MEMBERS, "result", kind, &mut refusals);
+        if contents.kind() != Type::Array {
+            refusals.push(failure(
+                Rule::ResponseShape,
+                "result.contents is an array of resource contents",
+            ));
+        }
+        let mut payload = b"{\"contents\":".to_vec();
+        payload.extend_from_slice(contents.bytes());
+        payload.push(b'}');
+        let text = contents
+            .items()
+            .next()
+            .and_then(|first| first.get("text"))
+            .and_then(|t| t.as_str());
+        return Ok(Served {
+            kind,
+            jws,
+            payload: Some(payload),
+            text,
+            is_error: false,
+            refusals,
+        });
+    }
+    let kind = Kind::ToolResult;
+    refuse_unlisted(result, &TOOL_RESULT_MEMBERS, "result", kind, &mut refusals);
+    let is_error = match result.get("isError") {
+        None => false,
+        Some(flag) => flag.as_bool().unwrap_or_else(|| {
+            refusals.push(failure(Rule::ResponseShape, "result.isError is a boolean"));
+            true
+        }),
+    };
+    let text = tool_text(result.get("content"), &mut refusals);
+    Ok(Served {
+        kind,
+        jws,
+        payload: result.get("structuredContent").map(|s| s.bytes().to_vec()),
+        text,
+        is_error,
+        refusals,
     })
 }
 
 /// Verifies a whole MCP result or JSON-RPC response.
-pub fn verify_response(response: &[u8], jwks: &Jwks, freshness: Option<Freshness>) -> Verification {
+pub fn verify_response(response: &[u8], jwks: &Jwks, clock: Clock) -> Verification {
     match served_parts(response) {
-        Ok(served) => verify_served(&served, jwks, freshness),
+        Ok(served) => verify_served(&served, jwks, clock),
         Err(failure) => Verification {
             failures: vec![failure],
             ..Verification::default()
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ENVELOPE: &str = r#"{"org.jardenberg/verifiable-mcp":{"jws":"a.b.c"}}"#;
+
+    fn tool(extra: &str) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"text","text":"hi"}}],"structuredContent":{{"a":1}},"_meta":{ENVELOPE}{extra}}}}}"#
+        )
+    }
+
+    fn refusals(response: &str) -> Vec<(Rule, String)> {
+        served_parts(response.as_bytes())
+            .unwrap()
+            .refusals
+            .into_iter()
+            .map(|f| (f.rule, f.message))
+            .collect()
+    }
+
+    fn rules(response: &str) -> Vec<Rule> {
+        refusals(response).into_iter().map(|(r, _)| r).collect()
+    }
+
+    #[test]
+    fn a_plain_tool_result_has_nothing_to_refuse() {
+        let served = served_parts(tool("").as_bytes()).unwrap();
+        assert_eq!(served.kind, Kind::ToolResult);
+        assert_eq!(served.jws, "a.b.c");
+        assert_eq!(served.payload.as_deref(), Some(&br#"{"a":1}"#[..]));
+        assert_eq!(served.text.as_deref(), Some("hi"));
+        assert!(served.refusals.is_empty(), "{:?}", served.refusals);
+        let framing = r#","signature":"v0.1","provenance":{},"resultType":"complete""#;
+        assert_eq!(rules(&tool(framing)), []);
+    }
+
+    #[test]
+    fn members_outside_the_table_are_unsigned() {
+        let found = refusals(&tool(r#","notes":"read me""#));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, Rule::UnsignedMember);
+        assert!(found[0].1.starts_with("result.notes:"), "{}", found[0].1);
+        let resource = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"contents":[{{"uri":"u","text":"t"}}],"structuredContent":{{"x":1}},"_meta":{ENVELOPE}}}}}"#
+        );
+        assert_eq!(
+            served_parts(resource.as_bytes()).unwrap().kind,
+            Kind::Resource
+        );
+        assert_eq!(rules(&resource), [Rule::UnsignedMember]);
+        let two_items = tool("").replace(
+            r#"{"type":"text","text":"hi"}"#,
+            r#"{"text":"hi","type":"text"},{"text":"more","type":"text"}"#,
+        );
+        assert_eq!(rules(&two_items), [Rule::UnsignedMember]);
+        let annotated = tool("").replace(
+            r#"{"type":"text","text":"hi"}"#,
+            r#"{"annotations":{"priority":1},"text":"hi","type":"text"}"#,
+        );
+        assert_eq!(rules(&annotated), [Rule::UnsignedMember]);
+    }
+
+    #[test]
+    fn shapes_json_rpc_forbids_are_refused() {
+        let both = tool("").replace(
+            r#""id":1,"#,
+            r#""id":1,"error":{"code":1,"message":"m","data":{"org.jardenberg/verifiable-mcp":{"jws":"x.y.z"}}},"#,
+        );
+        assert!(rules(&both).contains(&Rule::ResponseShape));
+        for broken in [
+            tool("").replace(r#""2.0""#, r#""1.0""#),
+            tool("").replace(r#""id":1,"#, ""),
+            tool("").replace(r#""id":1,"#, r#""id":[1],"#),
+            tool("").replace(r#""id":1,"#, r#""id":1,"extra":true,"#),
+            tool(r#","isError":"yes""#),
+        ] {
+            assert_eq!(rules(&broken), [Rule::ResponseShape], "{broken}");
+        }
+    }
+
+    #[test]
+    fn an_error_frame_is_read_as_its_client_reads_it() {
+        let frame = r#"{"jsonrpc":"2.0","id":"r1","error":{"code":-32602,"message":"m","data":{"hint":"h","org.jardenberg/verifiable-mcp":{"jws":"x.y.z"}}}}"#;
+        let served = served_parts(frame.as_bytes()).unwrap();
+        assert_eq!(served.kind, Kind::ErrorFrame);
+        assert_eq!(
+            served.payload.as_deref(),
+            Some(&br#"{"error":{"code":-32602,"data":{"hint":"h"},"message":"m"},"id":"r1"}"#[..])
+        );
+        let bare = frame.replace(r#""hint":"h","#, "");
+        assert_eq!(
+            served_parts(bare.as_bytes()).unwrap().payload.as_deref(),
+            Some(&br#"{"error":{"code":-32602,"message":"m"},"id":"r1"}"#[..])
+        );
+        assert_eq!(
+            rules(&frame.replace(r#""code":-32602,"#, r#""code":-32602,"note":1,"#)),
+            [Rule::UnsignedMember]
+        );
+    }
+
+    #[test]
+    fn a_deep_payload_is_read_to_the_canonicalizer_s_limit() {
+        let depth = jcs::DEFAULT_MAX_DEPTH - 10;
+        let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let response = tool("").replace(r#"{"a":1}"#, &deep);
+        let served = served_parts(response.as_bytes()).unwrap();
+        assert_eq!(served.payload.as_deref(), Some(deep.as_bytes()));
+        assert!(served.refusals.is_empty());
+    }
+
+    #[test]
+    fn without_an_envelope_there_is_nothing_to_verify() {
+        let failure = served_parts(tool("").replace(ENVELOPE, "{}").as_bytes()).unwrap_err();
+        assert_eq!(failure.rule, Rule::Envelope);
+        let failure = served_parts(b"[1]").unwrap_err();
+        assert_eq!(failure.rule, Rule::Envelope);
     }
 }

@@ -190,7 +190,7 @@ pub const JWS_POLICIES: [Policy; 10] = [
         id: "kid-selects-key",
         core: Expect::Rejects("unknown_key"),
         applies: gen::jws::kid_names_another_key,
-        reason: "the core looks the token's `kid` up in its key set, so a token naming a kid the key does not carry has no key; the libraries are handed the key directly and never look",
+        reason: "the core, handed the case's one key pinned, refuses a token whose `kid` names another key (or a key that carries no `kid`): it cannot be the key the token was signed for; the libraries are handed the key directly and never look",
     },
 ];
 
@@ -223,6 +223,28 @@ pub const INK_POLICIES: [Policy; 2] = [
         core: Expect::RejectsWhereOthersAccept,
         applies: gen::ink::outside_ink_profile,
         reason: "INK commits only bodies under its JSON profile — RFC 8785 and I-JSON, safe integers only (no fraction, no -0, |n| < 2^53), nesting at most 32 — so both of INK's implementations refuse what a plain JCS library would hash (merkle-leaf and jcs-number in INK's corpus)",
+    },
+];
+
+/// The verifiable-mcp family's registered differences.
+pub const VMCP_POLICIES: [Policy; 3] = [
+    Policy {
+        id: "one-text-arm",
+        core: Expect::Rejects("unsigned_member"),
+        applies: gen::vmcp::content_beyond_text_arm,
+        reason: "SPEC §6 binds content_digest to item 0's text only and leaves further items, and other members of item 0, \"at the reader's risk\"; the core refuses what no signature covers, where verifiers that follow the letter of §6 accept",
+    },
+    Policy {
+        id: "duplicate-names",
+        core: Expect::Rejects("envelope"),
+        applies: gen::vmcp::response_has_duplicate_names,
+        reason: "a response whose object names a member twice is not I-JSON (RFC 7493 §2.3): JSON.parse and json.loads keep the last, other readers the first, so a client may read the unsigned one; the core refuses it",
+    },
+    Policy {
+        id: "depth-bound",
+        core: Expect::Rejects("envelope"),
+        applies: gen::vmcp::response_nested_past_bound,
+        reason: "the core reads a response with its canonicalizer's nesting bound (10,000 levels), so that no response can exhaust its memory; readers without a bound go on",
     },
 ];
 

@@ -74,7 +74,7 @@ pub fn run_corpus(dir: &Path) -> Report {
     let mut canonicalizer = Canonicalizer::default();
     for entry in &manifest.files {
         let full = dir.join(&entry.path);
-        let bytes = match std::fs::read(&full) {
+        let bytes = match crate::input::read_file(&full) {
             Ok(b) => b,
             Err(e) => {
                 report.fail(
@@ -236,32 +236,37 @@ fn lint_file(path: &str, file: &VectorFile, family: Family, report: &mut Report)
             continue;
         }
         if family == Family::Vmcp {
-            if test.response.is_none() || test.jwks.is_none() {
+            if test.response.is_some() == test.input.is_some() || test.jwks.is_none() {
                 report.fail(
                     path,
                     id,
-                    "a verifiable-mcp test needs `response` and `jwks`",
+                    "a verifiable-mcp test needs `jwks` and either `response` (a JSON value) or `input` (its exact text)",
                 );
             }
-            if (test.result == Expectation::Invalid) == test.failed_rules.is_empty() {
+            if test.now.is_none() {
                 report.fail(
                     path,
                     id,
-                    "an invalid verifiable-mcp test names its failedRules, a valid one none",
+                    "a verifiable-mcp test needs `now`, the clock its times are held to",
                 );
+            }
+            if test.result == Expectation::Valid && !test.failed_rules.is_empty() {
+                report.fail(path, id, "a valid verifiable-mcp test names no failedRules");
+            }
+            let rules = test.failed_rules.iter().chain(&test.error_kind);
+            for rule in rules.filter(|r| vmcp::Rule::from_name(r).is_none()) {
+                report.fail(path, id, format!("{rule:?} is not a verifiable-mcp rule"));
             }
             continue;
         }
         if family == Family::Jws {
-            if test.token.is_some() == test.jwk.is_some() {
-                report.fail(
+            match (&test.token, &test.jwks, &test.jwk) {
+                (Some(_), Some(_), None) | (Some(_), None, Some(_)) | (None, None, Some(_)) => {}
+                _ => report.fail(
                     path,
                     id,
-                    "a JWS test carries either `token` (with `jwks`) or `jwk`",
-                );
-            }
-            if test.token.is_some() && test.jwks.is_none() {
-                report.fail(path, id, "a JWS verification test needs `jwks`");
+                    "a JWS test is a `token` with `jwks` (looked up by kid) or with `jwk` (pinned), or a `jwk` alone (its thumbprint)",
+                ),
             }
             continue;
         }
@@ -326,7 +331,7 @@ fn lint_ed25519(path: &str, test: &TestCase, report: &mut Report) {
 /// `expected`; invalid: the error's kind is `errorKind`), or a JWK's thumbprint.
 pub fn check_jws(test: &TestCase) -> Result<(), String> {
     let comment = &test.comment;
-    if let Some(jwk) = &test.jwk {
+    if let (None, Some(jwk)) = (&test.token, &test.jwk) {
         let got = jws::Jwk::parse(jwk.to_string().as_bytes())
             .and_then(|k| k.thumbprint())
             .map_err(|e| format!("{comment}\n    got:      {e}"))?;
@@ -340,11 +345,16 @@ pub fn check_jws(test: &TestCase) -> Result<(), String> {
         };
     }
     let token = test.token.as_deref().unwrap_or_default();
-    let jwks = test_jwks(test)?;
     let profile = jws::Profile {
         typ: test.typ.clone(),
     };
-    match (jws::verify(token, &jwks, &profile), test.result) {
+    let verified = match &test.jwk {
+        Some(key) => jws::Jwk::parse(key.to_string().as_bytes())
+            .and_then(|key| jws::verify_with_key(token, &key, &profile)),
+        None => jws::Jwks::parse(test_jwks_text(test).as_bytes())
+            .and_then(|set| jws::verify(token, &set, &profile)),
+    };
+    match (verified, test.result) {
         (Ok(v), Expectation::Valid | Expectation::Acceptable) => {
             let want = test.expected.as_deref().unwrap_or_default();
             if v.payload == want.as_bytes() {
@@ -375,14 +385,17 @@ pub fn check_jws(test: &TestCase) -> Result<(), String> {
     }
 }
 
-/// The key set a test carries.
-fn test_jwks(test: &TestCase) -> Result<jws::Jwks, String> {
-    let text = test
-        .jwks
+/// The text of the key set a test carries.
+fn test_jwks_text(test: &TestCase) -> String {
+    test.jwks
         .as_ref()
         .map(|v| v.to_string())
-        .unwrap_or_default();
-    jws::Jwks::parse(text.as_bytes())
+        .unwrap_or_default()
+}
+
+/// The key set a test carries.
+fn test_jwks(test: &TestCase) -> Result<jws::Jwks, String> {
+    jws::Jwks::parse(test_jwks_text(test).as_bytes())
         .map_err(|e| format!("{}: the test's key set is unusable: {e}", test.comment))
 }
 
@@ -390,27 +403,57 @@ fn test_jwks(test: &TestCase) -> Result<jws::Jwks, String> {
 pub fn check_vmcp(test: &TestCase) -> Result<(), String> {
     let comment = &test.comment;
     let jwks = test_jwks(test)?;
-    let response = serde_json::to_vec(&test.response).map_err(|e| e.to_string())?;
-    let freshness = test.max_age.map(|max_age| vmcp::Freshness {
-        now: test.now.unwrap_or_default(),
-        max_age,
-    });
-    let verdict = vmcp::verify_response(&response, &jwks, freshness);
+    let response = match &test.input {
+        Some(text) => text.clone().into_bytes(),
+        None => serde_json::to_vec(&test.response).map_err(|e| e.to_string())?,
+    };
+    let now = test
+        .now
+        .ok_or_else(|| format!("{comment}: a verifiable-mcp test needs `now`"))?;
+    let clock = vmcp::Clock {
+        now,
+        max_age: test.max_age,
+    };
+    let verdict = vmcp::verify_response(&response, &jwks, clock);
     let mut got: Vec<&str> = verdict.failures.iter().map(|f| f.rule.name()).collect();
+    got.sort_unstable();
     got.dedup();
     let mut want: Vec<&str> = test.failed_rules.iter().map(String::as_str).collect();
     want.sort_unstable();
-    let mut got_sorted = got.clone();
-    got_sorted.sort_unstable();
-    if got_sorted == want {
-        Ok(())
-    } else {
-        let details: Vec<String> = verdict
+    let details = || -> Vec<String> {
+        verdict
             .failures
             .iter()
             .map(|f| format!("{}: {}", f.rule.name(), f.message))
-            .collect();
-        Err(format!("{comment}\n    expected failed rules: {want:?}\n    got:                   {got:?} {details:?}"))
+            .collect()
+    };
+    let holds = match test.result {
+        Expectation::Valid => got.is_empty(),
+        _ if !want.is_empty() => got == want,
+        _ => match &test.error_kind {
+            Some(kind) => got.contains(&kind.as_str()),
+            None => !got.is_empty(),
+        },
+    };
+    if !holds {
+        let want = match (&test.result, want.is_empty(), &test.error_kind) {
+            (Expectation::Valid, ..) => "valid".to_string(),
+            (_, false, _) => format!("failed rules {want:?}"),
+            (_, true, Some(kind)) => format!("a failed rule {kind:?}"),
+            _ => "invalid".to_string(),
+        };
+        return Err(format!(
+            "{comment}\n    expected: {want}\n    got:      {got:?} {:?}",
+            details()
+        ));
+    }
+    match (&test.expected, &verdict.payload) {
+        (Some(want), Some(payload)) if want.as_bytes() != payload.as_slice() => Err(format!(
+            "{comment}\n    expected payload: {}\n    got:              {}",
+            excerpt(want.as_bytes()),
+            excerpt(payload)
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::compare::{
     Policy, ED25519_POLICIES, EKL_POLICIES, INK_POLICIES, JCS_POLICIES, JWS_POLICIES,
-    MERKLE_POLICIES,
+    MERKLE_POLICIES, VMCP_POLICIES,
 };
 use crate::gen::{self, Category};
 use crate::impls::{self, Implementation};
@@ -87,6 +87,14 @@ static INK: Campaign = Campaign {
     reference_reason: "V8's answer, as INK's reference implementation runs on it",
 };
 
+static VMCP: Campaign = Campaign {
+    generate: gen::vmcp::case,
+    implementations: impls::vmcp,
+    policies: &VMCP_POLICIES,
+    reference_group: "node-v8",
+    reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
+};
+
 static MERKLE: Campaign = Campaign {
     generate: gen::merkle::case,
     implementations: impls::merkle,
@@ -153,7 +161,7 @@ impl Family {
             Family::Merkle => Some(&MERKLE),
             Family::Ekl => Some(&EKL),
             Family::Ink => Some(&INK),
-            Family::Vmcp => None,
+            Family::Vmcp => Some(&VMCP),
         }
     }
 

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use canonfuzz_core::jcs::ErrorKind;
-use serde_json::json;
 
 use crate::campaign::{Finding, ImplStats};
 use crate::compare::{Expect, Verdict, CORE};
@@ -218,7 +217,7 @@ fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Op
                 ..TestCase::default()
             };
             test.token = Some(case.token);
-            test.jwks = Some(json!({ "keys": [case.jwk] }));
+            test.jwk = Some(case.jwk);
             test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
             test
         }
@@ -276,7 +275,19 @@ fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Op
             test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
             test
         }
-        Family::Vmcp => return None,
+        Family::Vmcp => {
+            let case = crate::gen::vmcp::VmcpCase::parse(input)?;
+            let mut test = TestCase {
+                tc_id: 1,
+                comment,
+                ..TestCase::default()
+            };
+            test.jwks = Some(case.jwks);
+            test.now = Some(case.now);
+            test.input = Some(case.response);
+            test.error_kind = kind.filter(|k| canonfuzz_core::vmcp::Rule::from_name(k).is_some());
+            test
+        }
     };
     match valid {
         Some(bytes) => {
@@ -341,7 +352,8 @@ pub fn write_vector(
         Family::Merkle => ("Merkle", "MerkleVerify"),
         Family::Ink => ("INK", "InkFinding"),
         Family::Ekl => ("EKL", "EklFinding"),
-        Family::Jws | Family::Vmcp => ("JWS", "JwsVerify"),
+        Family::Jws => ("JWS", "JwsVerify"),
+        Family::Vmcp => ("verifiable-mcp", "VmcpVerify"),
     };
     let file = VectorFile {
         algorithm: algorithm.to_string(),

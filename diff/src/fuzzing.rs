@@ -26,60 +26,90 @@ pub const TARGETS: [&str; 8] = [
     "ink_header",
 ];
 
-/// The key set the `jws` and `vmcp` targets verify against: the published verifiable-mcp
-/// test key, so seeds from its vectors reach the signature check.
-const FUZZ_JWKS: &str = r#"{"keys":[{"kty":"OKP","crv":"Ed25519","x":"PNL-9wyKHnrinD7J6P3vVoy5_zSSxBvlKeBbQ7OGh8k","kid":"vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4","alg":"EdDSA","use":"sig"},{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+/// The keys the `jws` and `vmcp` targets verify with, besides the test server's (see
+/// [`fuzz_jwks`]): the published verifiable-mcp test key, and RFC 8037's key without a kid
+/// (pinned for tokens that name none), so seeds from every vector reach the signature check.
+const FUZZ_KEYS: &str = r#"[{"kty":"OKP","crv":"Ed25519","x":"PNL-9wyKHnrinD7J6P3vVoy5_zSSxBvlKeBbQ7OGh8k","kid":"vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4","alg":"EdDSA","use":"sig"},{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]"#;
 
-fn fuzz_jwks() -> &'static canonfuzz_core::jws::Jwks {
+/// The key set of the `jws` and `vmcp` targets: [`FUZZ_KEYS`] and the test server's keys,
+/// which sign the corpus's own verifiable-mcp vectors.
+pub fn fuzz_jwks() -> &'static canonfuzz_core::jws::Jwks {
     static JWKS: OnceLock<canonfuzz_core::jws::Jwks> = OnceLock::new();
     JWKS.get_or_init(|| {
-        canonfuzz_core::jws::Jwks::parse(FUZZ_JWKS.as_bytes())
+        let mut keys: Vec<serde_json::Value> = serde_json::from_str(FUZZ_KEYS).unwrap_or_default();
+        if let Ok(server) = crate::gen::vmcp::server::signer() {
+            keys.extend(
+                server.jwks["keys"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
+        }
+        let set = serde_json::json!({ "keys": keys }).to_string();
+        canonfuzz_core::jws::Jwks::parse(set.as_bytes())
             .unwrap_or(canonfuzz_core::jws::Jwks { keys: Vec::new() })
     })
 }
 
-/// The `jws` target's property: verification never panics, and a token it accepts has a
-/// signature that verifies over its own signing input under the key it reports.
-pub fn jws_check(data: &[u8]) -> Result<(), String> {
-    let token = String::from_utf8_lossy(data);
-    let Ok(verified) = canonfuzz_core::jws::verify(
-        &token,
-        fuzz_jwks(),
-        &canonfuzz_core::jws::Profile::default(),
-    ) else {
-        return Ok(());
-    };
-    let mut parts = token.rsplitn(2, '.');
-    let signature = parts.next().unwrap_or_default();
-    let signing_input = parts.next().unwrap_or_default();
-    let key = fuzz_jwks()
-        .keys
-        .get(verified.key_index)
-        .and_then(|k| k.members.get("x"))
-        .and_then(|x| x.as_str())
-        .unwrap_or_default();
-    let key = canonfuzz_core::jws::base64url_decode(key, "x").map_err(|e| e.to_string())?;
-    let signature =
-        canonfuzz_core::jws::base64url_decode(signature, "signature").map_err(|e| e.to_string())?;
-    canonfuzz_core::ed25519::verify(&key, signing_input.as_bytes(), &signature)
-        .map_err(|e| format!("accepted {token:?} whose signature does not verify: {e}"))
+/// The clock the `vmcp` target verifies at: a minute after the published vectors' `iat`.
+pub const FUZZ_NOW: u64 = 1_787_308_860;
+
+/// The published test key, pinned, for tokens without a `kid`.
+fn pinned_key() -> Option<&'static canonfuzz_core::jws::Jwk> {
+    fuzz_jwks().keys.get(1)
 }
 
-/// The `vmcp` target's property: verification never panics, and a response called valid has
-/// a JWS that verifies on its own.
+/// The `jws` target's property: verification never panics, and a token accepted — from the
+/// key set by its `kid`, or by a pinned key — gives its caller back exactly the bytes its
+/// payload segment encodes, under a signature that verifies over the token's own signing
+/// input with the key reported.
+pub fn jws_check(data: &[u8]) -> Result<(), String> {
+    use canonfuzz_core::jws::{self, Profile};
+    let token = String::from_utf8_lossy(data);
+    let from_set = jws::verify(&token, fuzz_jwks(), &Profile::default())
+        .map(|v| (v.payload, fuzz_jwks().keys.get(v.key_index)));
+    let pinned = pinned_key()
+        .and_then(|key| jws::verify_with_key(&token, key, &Profile::default()).ok())
+        .map(|v| (v.payload, pinned_key()));
+    for (payload, key) in from_set.ok().into_iter().chain(pinned) {
+        let parts: Vec<&str> = token.split('.').collect();
+        let [header, body, signature] = parts[..] else {
+            return Err(format!("accepted {token:?}, which is not three segments"));
+        };
+        let encoded = crate::gen::jws::lax_decode(body).unwrap_or_default();
+        if payload != encoded {
+            return Err(format!(
+                "accepted {token:?} and returned a payload its segment does not encode"
+            ));
+        }
+        let x = key
+            .and_then(|k| k.members.get("x"))
+            .and_then(|x| x.as_str())
+            .unwrap_or_default();
+        let x = jws::base64url_decode(x, "x").map_err(|e| e.to_string())?;
+        let signature = jws::base64url_decode(signature, "signature").map_err(|e| e.to_string())?;
+        canonfuzz_core::ed25519::verify(&x, format!("{header}.{body}").as_bytes(), &signature)
+            .map_err(|e| format!("accepted {token:?} whose signature does not verify: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The `vmcp` target's property: verification never panics, and a response called valid
+/// shows its client only what was signed — every member a client reads, read by
+/// [`crate::client_view`] apart from the verifier, is covered by the signed wrapper.
 pub fn vmcp_check(data: &[u8]) -> Result<(), String> {
-    let verdict = canonfuzz_core::vmcp::verify_response(data, fuzz_jwks(), None);
+    let clock = canonfuzz_core::vmcp::Clock::at(FUZZ_NOW);
+    let verdict = canonfuzz_core::vmcp::verify_response(data, fuzz_jwks(), clock);
     if !verdict.is_valid() {
         return Ok(());
     }
-    let served = canonfuzz_core::vmcp::served_parts(data)
-        .map_err(|f| format!("valid, yet no envelope: {}", f.message))?;
-    let profile = canonfuzz_core::jws::Profile {
-        typ: Some(canonfuzz_core::vmcp::TYP.to_string()),
+    // Past serde_json's nesting limit the simple reading has nothing to say.
+    let Ok(response) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return Ok(());
     };
-    canonfuzz_core::jws::verify(&served.jws, fuzz_jwks(), &profile)
-        .map(|_| ())
-        .map_err(|e| format!("called valid, but its JWS does not verify: {e}"))
+    crate::client_view::covered(&response, FUZZ_NOW)
+        .map_err(|why| format!("called valid, but {why}"))
 }
 
 /// Writes a seed corpus per target from the vectors in `corpus`: `<out>/<target>/<digest>`,
@@ -116,8 +146,12 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     }
     for entry in manifest.files_of(crate::vector::VMCP_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
-        for response in file.tests().filter_map(|t| t.response.as_ref()) {
-            write("vmcp", response.to_string().as_bytes())?;
+        for test in file.tests() {
+            match (&test.input, &test.response) {
+                (Some(text), _) => write("vmcp", text.as_bytes())?,
+                (None, Some(response)) => write("vmcp", response.to_string().as_bytes())?,
+                (None, None) => {}
+            }
         }
     }
     for index in 0..256 {

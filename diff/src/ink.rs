@@ -201,11 +201,11 @@ fn seed_case(
             m
         }),
         ("seed-transport-auth", "request") => {
-            let keys = input
-                .get("keys")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
+            let mut directory = Map::new();
+            directory.insert(
+                text(input, "keysOwner")?.to_string(),
+                input.get("keys").cloned().unwrap_or(Value::Null),
+            );
             let body = raw("body");
             transport::verify_request(&transport::Request {
                 method: text(input, "method")?,
@@ -213,7 +213,7 @@ fn seed_case(
                 recipient_did: text(input, "recipientDid")?,
                 body: body.as_bytes(),
                 authorization: text(input, "authorization")?,
-                keys,
+                keys: &directory,
                 allow_retired: false,
                 now: None,
             })
@@ -541,8 +541,8 @@ impl InkManifest {
             .iter()
             .map(|c| {
                 let path = dir.join(&c.vector);
-                let checked = std::fs::read(&path)
-                    .map_err(|e| format!("{}: {e}", path.display()))
+                let checked = crate::input::read_file(&path)
+                    .map_err(|e| e.to_string())
                     .and_then(|bytes| {
                         let count = InkVectors::parse(&bytes).map(|v| v.cases.len());
                         if crate::manifest::sha256_hex(&bytes) != c.sha256 {

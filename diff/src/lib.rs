@@ -3,6 +3,7 @@
 
 pub mod campaign;
 pub mod canon;
+pub mod client_view;
 pub mod compare;
 pub mod conformance;
 pub mod family;
@@ -12,6 +13,7 @@ pub mod gen;
 pub mod impls;
 pub mod import;
 pub mod ink;
+pub mod input;
 pub mod manifest;
 pub mod merge;
 pub mod mutants;

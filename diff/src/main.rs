@@ -13,7 +13,7 @@ use canonfuzz_diff::family::Family;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
-use canonfuzz_diff::{fuzzing, merge, report, selftest, summary, triage};
+use canonfuzz_diff::{fuzzing, input, merge, report, selftest, summary, triage};
 use clap::{Parser, Subcommand};
 
 const ABOUT: &str =
@@ -39,6 +39,10 @@ Exit status: 0 success, 1 rejected input or failed vectors, 2 usage or I/O error
 #[derive(Parser)]
 #[command(name = "canonfuzz", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
 struct Cli {
+    /// Refuse any input (a file, stdin, one line of --jsonl) larger than this: bytes, or with
+    /// a unit (64KiB, 32MiB, 1GiB). Refused input exits 1 with error[too_large].
+    #[arg(long, global = true, value_name = "SIZE", default_value = "32MiB", value_parser = input::parse_size)]
+    max_input_bytes: u64,
     #[command(subcommand)]
     command: Command,
 }
@@ -89,9 +93,10 @@ enum Command {
     /// harness itself failed.
     Diff {
         /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
-        /// (compact JWS verifiers), merkle (RFC 9162 roots and proofs), ekl (adapter-profile
-        /// fingerprints and challenge proofs) or ink (INK leaf hashes and signature bases).
-        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws", "merkle", "ekl", "ink"])]
+        /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
+        /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs) or ink
+        /// (INK leaf hashes and signature bases).
+        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws", "vmcp", "merkle", "ekl", "ink"])]
         family: String,
         /// Number of cases to run (default 100,000 when --duration is not given either).
         #[arg(long, value_name = "N")]
@@ -278,10 +283,22 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 #[derive(Subcommand)]
 enum JwsCommand {
     /// Verify one token.
+    ///
+    /// With --jwks the token's kid picks the key (a token without kid, or naming no key of
+    /// the set, is refused: a set is never searched by position); with --jwk the one key given
+    /// is pinned, and a kid in the token must be its kid.
     Verify {
         /// The JWK set (`{"keys":[...]}`) to verify against.
+        #[arg(
+            long,
+            value_name = "FILE",
+            required_unless_present = "jwk",
+            conflicts_with = "jwk"
+        )]
+        jwks: Option<PathBuf>,
+        /// One JWK to verify against, pinned.
         #[arg(long, value_name = "FILE")]
-        jwks: PathBuf,
+        jwk: Option<PathBuf>,
         /// The typ the token must carry.
         #[arg(long, value_name = "TYP")]
         typ: Option<String>,
@@ -300,10 +317,11 @@ enum VmcpCommand {
         /// The server's JWK set.
         #[arg(long, value_name = "FILE")]
         jwks: PathBuf,
-        /// The current time (Unix seconds) for the freshness check; with --max-age.
-        #[arg(long, value_name = "UNIX", requires = "max_age")]
+        /// The current time (Unix seconds) that iat, nbf and exp are held to (default: the
+        /// system clock).
+        #[arg(long, value_name = "UNIX")]
         now: Option<u64>,
-        /// The oldest acceptable iat, in seconds before --now (default: now is the clock).
+        /// The oldest acceptable iat, in seconds before now (default: any age).
         #[arg(long, value_name = "SECONDS")]
         max_age: Option<u64>,
         /// Print the result as JSON.
@@ -362,8 +380,10 @@ enum InkCommand {
         /// The Authorization header's value.
         #[arg(long, value_name = "HEADER")]
         authorization: String,
-        /// A JSON array: the sender's key history (keyId, publicKeyHex, status, validFrom,
-        /// validUntil, revokedAt).
+        /// The key directory: a JSON object from each sender DID to its key history, an array
+        /// of entries (keyId, publicKeyHex, status, validFrom, validUntil, revokedAt). Only
+        /// the history of the DID the body's `from` names is used; entries that cannot verify
+        /// the request are reported, not passed over.
         #[arg(long, value_name = "FILE")]
         keys: PathBuf,
         /// Let retired keys authenticate (a rotation grace window).
@@ -429,7 +449,7 @@ fn ink_decision(
     }
 }
 
-fn ink(command: InkCommand) -> ExitCode {
+fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
     use canonfuzz_core::ink::{merkle, transport, InkError};
     match command {
         InkCommand::VerifyRequest {
@@ -443,38 +463,40 @@ fn ink(command: InkCommand) -> ExitCode {
             json,
             body,
         } => {
-            let history = match read_input(Some(&keys)).and_then(|b| {
-                serde_json::from_slice::<Vec<serde_json::Value>>(&b).map_err(|e| {
-                    format!("{}: {e}; give a JSON array of key entries", keys.display())
-                })
-            }) {
-                Ok(h) => h,
-                Err(e) => return usage_error(e),
-            };
-            let body = match read_input(body.as_deref()) {
-                Ok(b) => b,
-                Err(e) => return usage_error(e),
-            };
+            let directory = read_or_exit(Some(&keys))?;
+            let directory: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_slice(&directory).map_err(|e| {
+                    usage_error(format!(
+                        "{}: {e}; give a JSON object from each sender DID to its key history, {{\"did:...\": [{{\"keyId\":..,\"publicKeyHex\":..,\"status\":..}}]}}",
+                        keys.display()
+                    ))
+                })?;
+            let body = read_or_exit(body.as_deref())?;
             let outcome = transport::verify_request(&transport::Request {
                 method: &method,
                 path: &path,
                 recipient_did: &recipient,
                 body: &body,
                 authorization: &authorization,
-                keys: &history,
+                keys: &directory,
                 allow_retired,
                 now: now.as_deref(),
             })
-            .map(|a| serde_json::json!({"sender": a.sender, "keyId": a.key.key_id, "keyStatus": a.key.status}));
-            ink_decision(json, outcome)
+            .map(|a| {
+                let skipped: Vec<String> = a.key.skipped.iter().map(ToString::to_string).collect();
+                for entry in skipped.iter().filter(|_| !json) {
+                    eprintln!("note: skipped {entry}");
+                }
+                serde_json::json!({"sender": a.sender, "keyId": a.key.key_id, "keyStatus": a.key.status, "skippedKeys": skipped})
+            });
+            Ok(ink_decision(json, outcome))
         }
         InkCommand::VerifyProof { json, file } => {
-            let proof: serde_json::Value = match read_input(file.as_deref()).and_then(|b| {
-                serde_json::from_slice(&b).map_err(|e| format!("the proof is not JSON: {e}"))
-            }) {
-                Ok(v) => v,
-                Err(e) => return usage_error(e),
-            };
+            let proof: serde_json::Value =
+                match serde_json::from_slice(&read_or_exit(file.as_deref())?) {
+                    Ok(v) => v,
+                    Err(e) => return Err(usage_error(format!("the proof is not JSON: {e}"))),
+                };
             let text = |name: &str| proof.get(name).and_then(|v| v.as_str()).unwrap_or_default();
             let number = |name: &str| proof.get(name).and_then(|v| v.as_u64());
             let path = || -> Result<Vec<merkle::Hash>, InkError> {
@@ -512,15 +534,15 @@ fn ink(command: InkCommand) -> ExitCode {
                     )
                 })(),
                 _ => {
-                    return usage_error(
+                    return Err(usage_error(
                         "the proof has neither index and size nor first and second".to_string(),
-                    )
+                    ))
                 }
             };
-            ink_decision(
+            Ok(ink_decision(
                 json,
                 outcome.map(|()| serde_json::json!({"proof": "valid"})),
-            )
+            ))
         }
     }
 }
@@ -543,9 +565,9 @@ fn fingerprint(salt: &str, result: bool, file: Option<&Path>) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage_error(format!("--salt: {e}")),
     };
-    let input = match read_input(file) {
+    let input = match read_or_exit(file) {
         Ok(b) => b,
-        Err(e) => return usage_error(e),
+        Err(code) => return code,
     };
     let computed = if result {
         ekl::result_fingerprint(&salt, &input).map(|(body, fingerprint)| {
@@ -569,7 +591,7 @@ fn fingerprint(salt: &str, result: bool, file: Option<&Path>) -> ExitCode {
 
 fn challenge(command: ChallengeCommand) -> ExitCode {
     let (ChallengeCommand::Prove { inputs } | ChallengeCommand::Verify { inputs, .. }) = &command;
-    let credential = match std::fs::read(&inputs.credential_file) {
+    let credential = match input::read_file(&inputs.credential_file) {
         Ok(mut bytes) => {
             for end in [b'\n', b'\r'] {
                 if bytes.last() == Some(&end) {
@@ -612,40 +634,69 @@ fn challenge(command: ChallengeCommand) -> ExitCode {
     }
 }
 
-/// Reads a file, or stdin for `-` or nothing.
-fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
-    let name = file.map_or("stdin".to_string(), |p| p.display().to_string());
-    let mut bytes = Vec::new();
-    open_input(file)
-        .and_then(|mut r| r.read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    Ok(bytes)
+/// Reads a file, or stdin for `-` or nothing, within the input limit; on failure says why
+/// and gives the exit status: 1 for an input refused as too large, 2 when it cannot be read.
+fn read_or_exit(file: Option<&Path>) -> Result<Vec<u8>, ExitCode> {
+    input::read(file).map_err(|e| {
+        eprintln!("canonfuzz: {e}");
+        ExitCode::from(if e.is_refusal() { 1 } else { 2 })
+    })
 }
 
-fn jws_verify(jwks: &Path, typ: Option<String>, token: Option<String>) -> ExitCode {
-    let set = match read_input(Some(jwks))
-        .and_then(|b| jws::Jwks::parse(&b).map_err(|e| format!("{}: {e}", jwks.display())))
-    {
-        Ok(s) => s,
-        Err(e) => return usage_error(e),
+/// Reads a key set (or, pinned, one key) file.
+fn read_keys<T>(path: &Path, parse: fn(&[u8]) -> Result<T, jws::JwsError>) -> Result<T, ExitCode> {
+    let bytes = read_or_exit(Some(path))?;
+    parse(&bytes).map_err(|e| usage_error(format!("{}: error[{}] {e}", path.display(), e.kind())))
+}
+
+/// The keys a token is checked with: a set searched by kid, or one pinned key.
+enum Keys {
+    Set(jws::Jwks),
+    Pinned(Box<jws::Jwk>),
+}
+
+fn jws_verify(
+    jwks: Option<&Path>,
+    jwk: Option<&Path>,
+    typ: Option<String>,
+    token: Option<String>,
+) -> Result<ExitCode, ExitCode> {
+    let keys = match (jwks, jwk) {
+        (Some(set), _) => Keys::Set(read_keys(set, jws::Jwks::parse)?),
+        (None, Some(key)) => Keys::Pinned(Box::new(read_keys(key, jws::Jwk::parse)?)),
+        (None, None) => return Err(usage_error("give --jwks SET or --jwk KEY".into())),
     };
     let token = match token.as_deref() {
         Some(t) if t.matches('.').count() == 2 && !Path::new(t).exists() => t.to_string(),
-        other => match read_input(other.map(Path::new)) {
-            Ok(b) => String::from_utf8_lossy(&b).trim().to_string(),
-            Err(e) => return usage_error(e),
-        },
+        other => String::from_utf8_lossy(&read_or_exit(other.map(Path::new))?)
+            .trim()
+            .to_string(),
     };
-    match jws::verify(&token, &set, &jws::Profile { typ }) {
+    let profile = jws::Profile { typ };
+    let verified = match &keys {
+        Keys::Set(set) => jws::verify(&token, set, &profile),
+        Keys::Pinned(key) => jws::verify_with_key(&token, key, &profile),
+    };
+    Ok(match verified {
         Ok(v) => {
-            let key = &set.keys[v.key_index];
-            let thumbprint = key.thumbprint().unwrap_or_else(|e| format!("(none: {e})"));
+            let key = match &keys {
+                Keys::Set(set) => set.keys.get(v.key_index),
+                Keys::Pinned(key) => Some(key.as_ref()),
+            };
+            let thumbprint = key.map_or_else(String::new, |k| {
+                k.thumbprint().unwrap_or_else(|e| format!("(none: {e})"))
+            });
             println!("valid");
             println!("kid: {}", v.kid.as_deref().unwrap_or("(none)"));
-            println!(
-                "key: #{} in the set, RFC 7638 thumbprint {thumbprint}",
-                v.key_index
-            );
+            match keys {
+                Keys::Set(_) => println!(
+                    "key: #{} in the set, RFC 7638 thumbprint {thumbprint}",
+                    v.key_index
+                ),
+                Keys::Pinned(_) => {
+                    println!("key: the pinned key, RFC 7638 thumbprint {thumbprint}")
+                }
+            }
             println!("payload: {}", String::from_utf8_lossy(&v.payload));
             ExitCode::SUCCESS
         }
@@ -653,7 +704,7 @@ fn jws_verify(jwks: &Path, typ: Option<String>, token: Option<String>) -> ExitCo
             println!("invalid: error[{}] {e}", e.kind());
             ExitCode::from(1)
         }
-    }
+    })
 }
 
 fn vmcp_verify(
@@ -662,27 +713,19 @@ fn vmcp_verify(
     max_age: Option<u64>,
     json: bool,
     file: Option<&Path>,
-) -> ExitCode {
-    let set = match read_input(Some(jwks))
-        .and_then(|b| jws::Jwks::parse(&b).map_err(|e| format!("{}: {e}", jwks.display())))
-    {
-        Ok(s) => s,
-        Err(e) => return usage_error(e),
-    };
-    let response = match read_input(file) {
-        Ok(b) => b,
-        Err(e) => return usage_error(e),
-    };
-    let clock = || {
+) -> Result<ExitCode, ExitCode> {
+    let set = read_keys(jwks, jws::Jwks::parse)?;
+    let response = read_or_exit(file)?;
+    let now = now.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs())
-    };
-    let freshness = max_age.map(|max_age| vmcp::Freshness {
-        now: now.unwrap_or_else(clock),
-        max_age,
     });
-    let v = vmcp::verify_response(&response, &set, freshness);
+    let v = vmcp::verify_response(&response, &set, vmcp::Clock { now, max_age });
+    let payload = v
+        .payload
+        .as_deref()
+        .and_then(|p| serde_json::from_slice::<serde_json::Value>(p).ok());
     if json {
         let failures: Vec<serde_json::Value> = v
             .failures
@@ -691,14 +734,18 @@ fn vmcp_verify(
             .collect();
         let out = serde_json::json!({
             "valid": v.is_valid(),
+            "kind": v.kind.map(vmcp::Kind::name),
             "kid": v.kid,
             "key_index": v.key_index,
             "failures": failures,
-            "payload": v.wrapper.as_ref().and_then(|w| w.get("payload")),
+            "payload": payload,
         });
         println!("{out}");
     } else {
         println!("{}", if v.is_valid() { "valid" } else { "invalid" });
+        if let Some(kind) = v.kind {
+            println!("kind: {}", kind.name());
+        }
         if let Some(kid) = &v.kid {
             println!("kid: {kid}");
         }
@@ -711,15 +758,15 @@ fn vmcp_verify(
         for f in &v.failures {
             println!("failed [{}]: {}", f.rule.name(), f.message);
         }
-        if let Some(payload) = v.wrapper.as_ref().and_then(|w| w.get("payload")) {
-            println!("payload: {payload}");
+        if let Some(p) = &v.payload {
+            println!("payload: {}", String::from_utf8_lossy(p));
         }
     }
-    if v.is_valid() {
+    Ok(if v.is_valid() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
+    })
 }
 
 /// The corpus directory: the one given, else `./corpus`, else the repository's own.
@@ -753,25 +800,26 @@ fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> ExitCode {
         .as_ref()
         .map_or("stdin".into(), |p| p.display().to_string());
     let mut canonicalizer = Canonicalizer::new(Options { max_depth });
-    let mut reader = match open_input(file.as_deref()) {
-        Ok(r) => r,
-        Err(e) => return usage_error(format!("cannot open {name}: {e}")),
-    };
     let stdout = io::stdout().lock();
     if jsonl {
+        let reader = match open_input(file.as_deref()) {
+            Ok(r) => r,
+            Err(e) => return usage_error(format!("cannot open {name}: {e}")),
+        };
         return match canonfuzz_diff::canon::run_jsonl(
             BufReader::with_capacity(1 << 16, reader),
             stdout,
             &mut canonicalizer,
+            input::limit(),
         ) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => usage_error(format!("reading {name} or writing stdout failed: {e}")),
         };
     }
-    let mut input = Vec::new();
-    if let Err(e) = reader.read_to_end(&mut input) {
-        return usage_error(format!("cannot read {name}: {e}"));
-    }
+    let input = match read_or_exit(file.as_deref()) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     match canonicalizer.canonicalize(&input) {
         Ok(out) => {
             let mut stdout = stdout;
@@ -833,7 +881,9 @@ fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    input::set_limit(cli.max_input_bytes);
+    match cli.command {
         Command::Canon {
             file,
             jsonl,
@@ -886,8 +936,14 @@ fn main() -> ExitCode {
             diff(&config, summary_json.as_deref())
         }
         Command::Jws {
-            command: JwsCommand::Verify { jwks, typ, token },
-        } => jws_verify(&jwks, typ, token),
+            command:
+                JwsCommand::Verify {
+                    jwks,
+                    jwk,
+                    typ,
+                    token,
+                },
+        } => jws_verify(jwks.as_deref(), jwk.as_deref(), typ, token).unwrap_or_else(|code| code),
         Command::Vmcp {
             command:
                 VmcpCommand::Verify {
@@ -897,23 +953,25 @@ fn main() -> ExitCode {
                     json,
                     file,
                 },
-        } => vmcp_verify(&jwks, now, max_age, json, file.as_deref()),
+        } => vmcp_verify(&jwks, now, max_age, json, file.as_deref()).unwrap_or_else(|code| code),
         Command::Jwk {
             command: JwkCommand::Thumbprint { file },
-        } => match read_input(file.as_deref()).and_then(|b| {
-            jws::Jwk::parse(&b)
-                .and_then(|k| k.thumbprint())
-                .map_err(|e| e.to_string())
-        }) {
-            Ok(t) => {
+        } => match read_or_exit(file.as_deref())
+            .map(|b| jws::Jwk::parse(&b).and_then(|k| k.thumbprint()))
+        {
+            Ok(Ok(t)) => {
                 println!("{t}");
                 ExitCode::SUCCESS
             }
-            Err(e) => usage_error(e),
+            Ok(Err(e)) => {
+                eprintln!("canonfuzz: error[{}] {e}", e.kind());
+                ExitCode::from(1)
+            }
+            Err(code) => code,
         },
         Command::Fingerprint { salt, result, file } => fingerprint(&salt, result, file.as_deref()),
         Command::Challenge { command } => challenge(command),
-        Command::Ink { command } => ink(command),
+        Command::Ink { command } => ink(command).unwrap_or_else(|code| code),
         Command::Merge { shards, into } => {
             let into = corpus_dir(into);
             match merge::merge(&shards, &into) {

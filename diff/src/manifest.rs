@@ -81,10 +81,9 @@ impl Manifest {
     /// Reads `DIR/manifest.json`.
     pub fn read(dir: &Path) -> Result<Manifest, String> {
         let path = dir.join(MANIFEST_FILE);
-        let bytes = std::fs::read(&path).map_err(|e| {
+        let bytes = crate::input::read_file(&path).map_err(|e| {
             format!(
-                "{}: {e}; run `canonfuzz manifest {}` to create it",
-                path.display(),
+                "{e}; run `canonfuzz manifest {}` to create it",
                 dir.display()
             )
         })?;
@@ -103,7 +102,7 @@ impl Manifest {
         let mut files = Vec::new();
         for path in vector_paths(dir)? {
             let full = dir.join(&path);
-            let bytes = std::fs::read(&full).map_err(|e| format!("{}: {e}", full.display()))?;
+            let bytes = crate::input::read_file(&full).map_err(|e| e.to_string())?;
             let (schema, number_of_tests) = match crate::published::Published::parse(&bytes) {
                 Some(published) => (published.schema().to_string(), published.count()),
                 None => {

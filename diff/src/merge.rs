@@ -67,7 +67,7 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
         if to.exists() {
             continue;
         }
-        let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        let bytes = crate::input::read_file(&from).map_err(|e| e.to_string())?;
         write_atomically(&to, &bytes)?;
         added.push(relative);
     }

@@ -1,9 +1,11 @@
 //! Readers for protocol corpora kept in the corpus exactly as their projects publish them, and
 //! run as published: the verifiable-mcp test vectors and INK's conformance corpus.
 
+use canonfuzz_core::jcs::canonicalize;
 use canonfuzz_core::jws::Jwks;
 use canonfuzz_core::vmcp::{self, Kind, Served};
 use serde::Deserialize;
+use serde_json::Value;
 
 /// The schema name the manifest gives the verifiable-mcp test-vector files.
 pub const VMCP_SCHEMA: &str = "verifiable-mcp-test-vectors";
@@ -115,13 +117,18 @@ impl VmcpVectors {
                     "error" => Kind::ErrorFrame,
                     _ => Kind::ToolResult,
                 };
+                let payload = case.wrapper.get("payload");
                 let served = Served {
                     kind,
                     jws: case.jws.clone(),
-                    payload: case.wrapper.get("payload").cloned(),
+                    payload: payload.and_then(|p| canonicalize(p.to_string().as_bytes()).ok()),
                     text: case.content_text.clone(),
+                    is_error: payload.and_then(|p| p.get("isError")) == Some(&Value::Bool(true)),
+                    refusals: Vec::new(),
                 };
-                let verdict = vmcp::verify_served(&served, &jwks, None);
+                // The published cases carry no clock: they are checked at their own iat.
+                let now = case.wrapper.get("iat").and_then(Value::as_u64).unwrap_or(0);
+                let verdict = vmcp::verify_served(&served, &jwks, vmcp::Clock::at(now));
                 let failed: Vec<String> = verdict
                     .failures
                     .iter()

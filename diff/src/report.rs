@@ -155,18 +155,28 @@ const JWS_SETS: [(&str, &str); 3] = [
     ("findings", "campaign findings"),
 ];
 
-/// The key a token names in a test's key set: its `kid`'s, or the only one.
-fn key_for(token: &str, jwks: &serde_json::Value) -> Option<serde_json::Value> {
-    let keys = jwks.get("keys")?.as_array()?;
+/// The one key a test verifies its token with: its pinned `jwk`, or the one key of its set
+/// that the token's `kid` names. Tests about the set itself (no kid, a kid two keys share)
+/// name no single key.
+fn key_for(token: &str, test: &TestCase) -> Option<serde_json::Value> {
+    if let Some(jwk) = &test.jwk {
+        return Some(jwk.clone());
+    }
+    let keys = test.jwks.as_ref()?.get("keys")?.as_array()?;
     let header: serde_json::Value = token
         .split('.')
         .next()
         .and_then(crate::gen::jws::lax_decode)
         .and_then(|h| serde_json::from_slice(&h).ok())?;
-    match header.get("kid") {
-        Some(kid) => keys.iter().find(|k| k.get("kid") == Some(kid)).cloned(),
-        None if keys.len() == 1 => keys.first().cloned(),
-        None => None,
+    let kid = header.get("kid")?;
+    match keys
+        .iter()
+        .filter(|k| k.get("kid") == Some(kid))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [key] => Some((*key).clone()),
+        _ => None,
     }
 }
 
@@ -186,10 +196,10 @@ pub fn jws_rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
         let file = VectorFile::read(&dir.join(&entry.path))?;
         let typ_free = |t: &&TestCase| t.typ.is_none() || t.error_kind.as_deref() != Some("typ");
         for test in file.tests().filter(typ_free) {
-            let (Some(token), Some(jwks)) = (&test.token, &test.jwks) else {
+            let Some(token) = &test.token else {
                 continue;
             };
-            let Some(jwk) = key_for(token, jwks) else {
+            let Some(jwk) = key_for(token, test) else {
                 continue;
             };
             if let Some((inputs, results)) = sets.get_mut(set) {

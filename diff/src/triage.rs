@@ -83,7 +83,7 @@ pub fn triage(
     target: &str,
     corpus: &Path,
 ) -> Result<Triaged, String> {
-    let data = std::fs::read(artifact).map_err(|e| format!("{}: {e}", artifact.display()))?;
+    let data = crate::input::read_file(artifact).map_err(|e| e.to_string())?;
     let document = if target == "jcs_diff" {
         jcs_diff_document(&data)
     } else {

@@ -141,16 +141,18 @@ pub struct TestCase {
     /// Ed25519: the signature, as hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sig: Option<String>,
-    /// JWS: the compact token to verify against `jwks`.
+    /// JWS: the compact token to verify, against `jwks` (the key its `kid` names) or against
+    /// `jwk` (one key, pinned).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
-    /// JWS: the key set.
+    /// JWS: the key set a token's `kid` is looked up in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jwks: Option<serde_json::Value>,
     /// JWS: the `typ` the profile requires, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typ: Option<String>,
-    /// JWK thumbprint: the key whose RFC 7638 thumbprint is `expected`.
+    /// JWS: the pinned key a `token` is verified with; without a token, the key whose RFC 7638
+    /// thumbprint is `expected`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jwk: Option<serde_json::Value>,
     /// verifiable-mcp: the whole response (tool result, resource or JSON-RPC message).
@@ -220,7 +222,7 @@ impl TestCase {
 impl VectorFile {
     /// Reads and parses a vector file.
     pub fn read(path: &Path) -> Result<VectorFile, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::input::read_file(path).map_err(|e| e.to_string())?;
         serde_json::from_slice(&bytes).map_err(|e| {
             format!(
                 "{}: line {}, column {}: not a {JCS_SCHEMA} vector file: {e}",

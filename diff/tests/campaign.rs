@@ -100,6 +100,7 @@ fn every_family_saves_vectors_that_the_corpus_replays() {
         ("merkle", "empty-prefix", 3),
         ("ekl", "challenge-lowercase-hex", 3),
         ("ink", "field-line-breaks", 3),
+        ("vmcp", "one-text-arm", 3),
     ] {
         let corpus = corpus_copy();
         let summary_path = corpus.path().join("summary.out");

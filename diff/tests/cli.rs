@@ -52,7 +52,7 @@ fn max_depth_is_a_flag() {
 fn canon_io_errors_exit_2() {
     let out = canonfuzz(&["canon", "/nonexistent/doc.json"], b"");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("cannot open /nonexistent/doc.json"));
+    assert!(text(&out.stderr).contains("cannot read /nonexistent/doc.json"));
 }
 
 #[test]
@@ -125,14 +125,16 @@ const RFC8037_JWK: &str =
 #[test]
 fn jws_verify_prints_the_verdict_key_and_payload() {
     let dir = tempfile::tempdir().unwrap();
+    let jwk = dir.path().join("jwk.json");
+    std::fs::write(&jwk, RFC8037_JWK).unwrap();
     let jwks = dir.path().join("jwks.json");
     std::fs::write(&jwks, format!(r#"{{"keys":[{RFC8037_JWK}]}}"#)).unwrap();
     let out = canonfuzz(
         &[
             "jws",
             "verify",
-            "--jwks",
-            jwks.to_str().unwrap(),
+            "--jwk",
+            jwk.to_str().unwrap(),
             RFC8037_TOKEN,
         ],
         b"",
@@ -148,9 +150,26 @@ fn jws_verify_prints_the_verdict_key_and_payload() {
         stdout.contains("payload: Example of Ed25519 signing"),
         "{stdout}"
     );
+    // The token names no kid: a key set is never searched by position, even with one key.
+    let out = canonfuzz(
+        &[
+            "jws",
+            "verify",
+            "--jwks",
+            jwks.to_str().unwrap(),
+            RFC8037_TOKEN,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("invalid: error[unknown_key] the token names no kid"),
+        "{}",
+        text(&out.stdout)
+    );
     let tampered = RFC8037_TOKEN.replace(".RXhh", ".RXhi");
     let out = canonfuzz(
-        &["jws", "verify", "--jwks", jwks.to_str().unwrap(), "-"],
+        &["jws", "verify", "--jwk", jwk.to_str().unwrap(), "-"],
         tampered.as_bytes(),
     );
     assert_eq!(out.status.code(), Some(1));
@@ -274,8 +293,14 @@ fn ink_verify_request_reproduces_inks_decisions() {
     let run = |case: serde_json::Value, path_suffix: &str, extra: &[&str]| {
         let sign = &case["signInput"];
         let keys = dir.path().join("keys.json");
-        let key = serde_json::json!([{"keyId": "k1", "publicKeyHex": case["publicKeyHex"], "status": "active"}]);
-        std::fs::write(&keys, key.to_string()).unwrap();
+        let sender = sign["body"]["from"].as_str().unwrap();
+        let directory = serde_json::json!({ sender: [
+            {"keyId": "k0", "publicKeyHex": case["publicKeyHex"], "status": "active", "validFrom": "yesterday"},
+            {"keyId": "k1", "publicKeyHex": case["publicKeyHex"], "status": "active"}
+        ], "did:key:someone-else": [
+            {"keyId": "k1", "publicKeyHex": "00".repeat(32), "status": "active"}
+        ]});
+        std::fs::write(&keys, directory.to_string()).unwrap();
         let path = format!("{}{path_suffix}", sign["path"].as_str().unwrap());
         let header = format!(
             "INK-Ed25519 {} keyId=k1",
@@ -302,6 +327,39 @@ fn ink_verify_request_reproduces_inks_decisions() {
     let (code, answer) = run(ink_case("signature-base", 0), "", &[]);
     assert_eq!(code, Some(0), "{answer}");
     assert_eq!(answer["details"]["keyStatus"], "active");
+    // The malformed entry is skipped, as INK's key-rotation corpus requires, and said so.
+    assert_eq!(
+        answer["details"]["skippedKeys"],
+        serde_json::json!(["keys[0] (k0): validFrom \"yesterday\" is not an INK timestamp"])
+    );
+    // The same request from a sender the directory does not know.
+    let mut stranger = ink_case("signature-base", 0);
+    stranger["signInput"]["body"]["from"] = "did:key:unknown".into();
+    let dir2 = tempfile::tempdir().unwrap();
+    let keys = dir2.path().join("keys.json");
+    let directory = serde_json::json!({"did:key:known": [{"keyId": "k1", "publicKeyHex": stranger["publicKeyHex"], "status": "active"}]});
+    std::fs::write(&keys, directory.to_string()).unwrap();
+    let sign = &stranger["signInput"];
+    let header = format!("INK-Ed25519 {}", stranger["signature"].as_str().unwrap());
+    let out = canonfuzz(
+        &[
+            "ink",
+            "verify-request",
+            "--json",
+            "--path",
+            sign["path"].as_str().unwrap(),
+            "--recipient",
+            sign["recipientDid"].as_str().unwrap(),
+            "--authorization",
+            &header,
+            "--keys",
+            keys.to_str().unwrap(),
+        ],
+        sign["body"].to_string().as_bytes(),
+    );
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(answer["error"]["error"], "unknown_sender", "{answer}");
     let (code, answer) = run(ink_case("signature-base", 4), "", &[]);
     assert_eq!(code, Some(1));
     assert_eq!(answer["error"]["error"], "signature_verification_failed");
@@ -323,4 +381,71 @@ fn ink_verify_proof_reproduces_inks_decisions() {
         let out = canonfuzz(&["ink", "verify-proof"], case.to_string().as_bytes());
         assert_eq!(out.status.code(), Some(code), "{}", text(&out.stdout));
     }
+}
+
+#[test]
+fn every_reader_refuses_input_past_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let jwk = dir.path().join("jwk.json");
+    std::fs::write(&jwk, RFC8037_JWK).unwrap();
+    let jwks = dir.path().join("jwks.json");
+    std::fs::write(&jwks, format!(r#"{{"keys":[{RFC8037_JWK}]}}"#)).unwrap();
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, vec![b' '; 4096]).unwrap();
+    let keys = dir.path().join("keys.json");
+    std::fs::write(&keys, "{}").unwrap();
+    let (jwk, jwks, big, keys) = (
+        jwk.to_str().unwrap(),
+        jwks.to_str().unwrap(),
+        big.to_str().unwrap(),
+        keys.to_str().unwrap(),
+    );
+    let salt = "00".repeat(32);
+    let commands: [&[&str]; 8] = [
+        &["canon"],
+        &["canon", big],
+        &["jws", "verify", "--jwk", jwk],
+        &["jws", "verify", "--jwk", big, RFC8037_TOKEN],
+        &["vmcp", "verify", "--jwks", jwks],
+        &["jwk", "thumbprint"],
+        &["fingerprint", "--salt", &salt],
+        &[
+            "ink",
+            "verify-request",
+            "--path",
+            "/p",
+            "--recipient",
+            "did:r",
+            "--authorization",
+            "x",
+            "--keys",
+            keys,
+        ],
+    ];
+    for command in commands {
+        let mut args = vec!["--max-input-bytes", "1KiB"];
+        args.extend_from_slice(command);
+        let out = canonfuzz(&args, &[b' '; 2048]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains("error[too_large]") && stderr.contains("--max-input-bytes"),
+            "{command:?}: {stderr}"
+        );
+    }
+    // Within the limit the same commands read their input.
+    let out = canonfuzz(&["--max-input-bytes", "1KiB", "canon"], b"[1]");
+    assert_eq!(text(&out.stdout), "[1]");
+}
+
+#[test]
+fn an_endless_stdin_is_refused_at_the_default_limit() {
+    let stdin = vec![b'['; (32 << 20) + 4096];
+    let out = canonfuzz(&["canon"], &stdin);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("larger than the input limit of 32 MiB"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -125,3 +125,91 @@ fn an_artifact_outside_a_target_directory_needs_target() {
     assert_eq!(run.status.code(), Some(2));
     assert!(text(&run.stderr).contains("pass --target"));
 }
+
+#[test]
+fn vmcp_seeds_reach_a_valid_verdict_and_the_property_holds_on_them() {
+    let out = tempfile::tempdir().unwrap();
+    let run = canonfuzz(&[
+        "seeds",
+        "--corpus",
+        repo_corpus().to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let clock = canonfuzz_core::vmcp::Clock::at(canonfuzz_diff::fuzzing::FUZZ_NOW);
+    let mut valid = 0;
+    for entry in std::fs::read_dir(out.path().join("vmcp")).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        let jwks = canonfuzz_diff::fuzzing::fuzz_jwks();
+        if canonfuzz_core::vmcp::verify_response(&data, jwks, clock).is_valid() {
+            valid += 1;
+        }
+        assert_eq!(canonfuzz_diff::fuzzing::vmcp_check(&data), Ok(()));
+    }
+    // The published vectors' four positives and the corpus's own valid responses.
+    assert!(valid >= 10, "only {valid} seeds verify");
+}
+
+#[test]
+fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
+    // A signed error frame from the corpus with an unsigned result beside it, as the verifier
+    // before this property took it: valid by the error branch, yet the client reads a result
+    // nobody signed.
+    let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join("vmcp/forgeries.json"))
+        .unwrap();
+    let forged = file
+        .tests()
+        .find(|t| {
+            t.comment
+                .starts_with("a signed error frame with an unsigned result")
+        })
+        .unwrap();
+    let response = forged.response.clone().unwrap();
+    let why = canonfuzz_diff::client_view::covered(&response, forged.now.unwrap()).unwrap_err();
+    assert!(why.contains("both result and error"), "{why}");
+}
+
+#[test]
+fn the_client_view_agrees_with_every_vmcp_vector_on_what_is_signed() {
+    // Vectors whose response a client reads unsigned data from (an unsigned member, a served
+    // structure that is not the payload) fail the client view; valid vectors pass it. The
+    // reader is the fuzz target's oracle, so both sides matter.
+    let uncovered = ["unsigned_member", "served_payload"];
+    let (mut failed, mut passed) = (0, 0);
+    for name in ["vmcp/forgeries.json", "vmcp/signed-responses.json"] {
+        let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join(name)).unwrap();
+        for test in file.tests() {
+            let Some(response) = &test.response else {
+                continue;
+            };
+            let verdict = canonfuzz_diff::client_view::covered(response, test.now.unwrap());
+            if test
+                .failed_rules
+                .iter()
+                .any(|r| uncovered.contains(&r.as_str()))
+            {
+                assert!(
+                    verdict.is_err(),
+                    "{name} tcId {}: {}",
+                    test.tc_id,
+                    test.comment
+                );
+                failed += 1;
+            } else if test.failed_rules.is_empty() {
+                assert_eq!(
+                    verdict,
+                    Ok(()),
+                    "{name} tcId {}: {}",
+                    test.tc_id,
+                    test.comment
+                );
+                passed += 1;
+            }
+        }
+    }
+    assert!(
+        failed >= 15 && passed >= 10,
+        "{failed} failed, {passed} passed"
+    );
+}

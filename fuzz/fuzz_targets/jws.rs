@@ -1,5 +1,6 @@
-//! Any bytes as a compact JWS against a fixed key set: the verifier must never panic, and
-//! must never accept a token that does not verify (see `canonfuzz_diff::fuzzing::jws_check`).
+//! Any bytes as a compact JWS against a fixed key set and a pinned key: the verifier must never
+//! panic, and must never accept a token that does not verify or hand its caller other bytes
+//! than the token's payload (see `canonfuzz_diff::fuzzing::jws_check`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

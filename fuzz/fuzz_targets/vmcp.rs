@@ -1,5 +1,6 @@
 //! Any bytes as an MCP response through the verifiable-mcp verifier: it must never panic, and
-//! must never call valid a response whose JWS does not verify.
+//! must never call valid a response whose client would read something the signature does not
+//! cover (see `canonfuzz_diff::fuzzing::vmcp_check`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -11,9 +11,10 @@
 //! (when present, strict INK timestamps; anything else skips the entry) contain the message
 //! timestamp. A hinted key is tried first if usable; then active entries in order, then retired
 //! ones. Live authentication takes only an active entry unless the deployment opts into a
-//! grace window for retired keys.
+//! grace window for retired keys. INK's corpus makes an unusable entry skipped, not fatal; every
+//! skipped entry is reported with why, beside the verdict, so none is passed over in silence.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{profile, time, InkError};
 use crate::ed25519;
@@ -90,33 +91,60 @@ pub struct KeyMatch {
     pub key_id: String,
     /// `active` or `retired`.
     pub status: String,
+    /// The entries that could not verify this message, and why.
+    pub skipped: Vec<Skipped>,
 }
 
-/// Why an entry cannot verify this message, or `None` when it can.
-fn unusable(entry: &Map<String, Value>, at_ms: i64) -> Option<&'static str> {
+/// An entry of a key history that could not verify a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// The entry's position in the history.
+    pub index: usize,
+    /// The entry's `keyId`, if it has one.
+    pub key_id: Option<String>,
+    /// Why it cannot verify this message.
+    pub why: String,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "keys[{}]", self.index)?;
+        if let Some(id) = &self.key_id {
+            write!(f, " ({id})")?;
+        }
+        write!(f, ": {}", self.why)
+    }
+}
+
+/// Why an entry cannot verify a message sent at `at_ms`, or its key when it can.
+fn usable(entry: &Value, at_ms: i64) -> Result<[u8; 32], String> {
+    let entry = entry
+        .as_object()
+        .ok_or_else(|| "not a key entry object".to_string())?;
     match entry.get("status").and_then(Value::as_str) {
         Some("active" | "retired") => {}
-        _ => return Some("status"),
+        Some(other) => return Err(format!("status {other:?} is not active or retired")),
+        None => return Err("no status string".into()),
     }
     if entry.contains_key("revokedAt") {
-        return Some("revoked");
+        return Err("it carries revokedAt".into());
     }
-    let bound = |name: &str| -> Result<Option<i64>, ()> {
+    let bound = |name: &str| -> Result<Option<i64>, String> {
         match entry.get(name) {
             None => Ok(None),
-            Some(Value::String(s)) => time::parse(s).map(Some).map_err(|_| ()),
-            Some(_) => Err(()),
+            Some(Value::String(s)) => time::parse(s)
+                .map(Some)
+                .map_err(|_| format!("{name} {s:?} is not an INK timestamp")),
+            Some(other) => Err(format!("{name} {other} is not an INK timestamp")),
         }
     };
-    match (bound("validFrom"), bound("validUntil")) {
-        (Ok(from), Ok(until)) => {
-            if from.is_some_and(|f| at_ms < f) || until.is_some_and(|u| at_ms > u) {
-                Some("window")
-            } else {
-                None
-            }
-        }
-        _ => Some("window"),
+    let (from, until) = (bound("validFrom")?, bound("validUntil")?);
+    if from.is_some_and(|f| at_ms < f) || until.is_some_and(|u| at_ms > u) {
+        return Err("the message timestamp is outside its validity window".into());
+    }
+    match entry.get("publicKeyHex").and_then(Value::as_str) {
+        Some(hex) => public_key(hex).map_err(|e| e.message),
+        None => Err("no publicKeyHex string".into()),
     }
 }
 
@@ -130,54 +158,50 @@ pub fn verify_with_history(
     hint: Option<&str>,
 ) -> Result<KeyMatch, InkError> {
     let at = time::parse(timestamp)?;
-    let entries: Vec<&Map<String, Value>> = keys.iter().filter_map(Value::as_object).collect();
-    let id = |e: &Map<String, Value>| {
-        e.get("keyId")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let status = |e: &Map<String, Value>| {
-        e.get("status")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let hinted = hint.and_then(|h| entries.iter().find(|e| id(e) == h));
+    let text = |e: &Value, name: &str| e.get(name).and_then(Value::as_str).map(str::to_string);
+    let mut skipped = Vec::new();
+    let mut candidates = Vec::new();
+    for (index, entry) in keys.iter().enumerate() {
+        match usable(entry, at) {
+            Ok(key) => candidates.push((entry, key)),
+            Err(why) => skipped.push(Skipped {
+                index,
+                key_id: text(entry, "keyId"),
+                why,
+            }),
+        }
+    }
+    let status = |e: &Value| text(e, "status").unwrap_or_default();
+    let hinted = hint.and_then(|h| {
+        candidates
+            .iter()
+            .find(|(e, _)| text(e, "keyId").as_deref() == Some(h))
+    });
     let ordered = hinted
         .into_iter()
-        .chain(entries.iter().filter(|e| status(e) == "active"))
-        .chain(entries.iter().filter(|e| status(e) == "retired"));
-    for entry in ordered {
-        if unusable(entry, at).is_some() {
-            continue;
-        }
-        let key = match entry
-            .get("publicKeyHex")
-            .and_then(Value::as_str)
-            .map(public_key)
-        {
-            Some(Ok(k)) => k,
-            _ => continue,
-        };
-        match verify(base, signature, &key) {
+        .chain(candidates.iter().filter(|(e, _)| status(e) == "active"))
+        .chain(candidates.iter().filter(|(e, _)| status(e) == "retired"));
+    for (entry, key) in ordered {
+        match verify(base, signature, key) {
             Ok(()) => {
                 return Ok(KeyMatch {
-                    key_id: id(entry),
+                    key_id: text(entry, "keyId").unwrap_or_default(),
                     status: status(entry),
+                    skipped,
                 })
             }
             Err(e) if e.kind == "signature_format" => return Err(e),
             Err(_) => {}
         }
     }
-    Err(InkError::new(
-        "signature_verification_failed",
-        format!(
-            "no usable entry of the {}-entry key history verifies the signature",
-            entries.len()
-        ),
-    ))
+    let mut message = format!(
+        "no usable entry of the {}-entry key history verifies the signature",
+        keys.len()
+    );
+    for entry in &skipped {
+        message.push_str(&format!("; skipped {entry}"));
+    }
+    Err(InkError::new("signature_verification_failed", message))
 }
 
 /// Live transport authentication over a verified match: only an active entry, unless retired

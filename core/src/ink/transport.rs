@@ -1,12 +1,13 @@
 //! An INK request as a receiving endpoint checks it: the Authorization header
 //! (`INK-Ed25519 <86 base64url characters>`, optionally ` keyId=<1-128 of [A-Za-z0-9_:.-]>`,
 //! separated by spaces or tabs only — a CR or LF is never part of a header value), the
-//! signature over the request's signature base against the sender's key history, live
-//! authentication, and the sender cross-check: `body.from` is the sender, and a nested actor
-//! claim (`payload.actor`) must name the same DID. Rejections carry INK's error code and
+//! signature over the request's signature base against the key history of the sender that
+//! `body.from` names (looked up in the endpoint's key directory; a sender it does not know is
+//! refused, and no other sender's keys are ever tried), live authentication, and the sender
+//! cross-check: a nested actor claim (`payload.actor`) must name the same DID. Rejections carry INK's error code and
 //! message and the HTTP status an endpoint answers with.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::request::{self, KeyMatch, SignInput};
 use super::{replay, InkError};
@@ -71,6 +72,7 @@ pub fn parse_authorization(header: &str) -> Result<Authorization, InkError> {
 pub fn http_status(error: &InkError) -> u16 {
     match error.kind {
         "sender_mismatch" | "transport_scope_violation" => 403,
+        "unknown_sender" => 401,
         "handshake_budget_exhausted" | "sender_rate_limited" => 429,
         "duplicate_event_id" => 409,
         "invalid_authorization"
@@ -98,8 +100,8 @@ pub struct Request<'a> {
     pub body: &'a [u8],
     /// The Authorization header.
     pub authorization: &'a str,
-    /// The sender's key history.
-    pub keys: &'a [Value],
+    /// The key histories this endpoint knows, by sender DID: each an array of key entries.
+    pub keys: &'a Map<String, Value>,
     /// Whether retired keys may authenticate (a rotation grace window).
     pub allow_retired: bool,
     /// The receiver's clock, when freshness is checked.
@@ -127,6 +129,21 @@ pub fn verify_request(req: &Request) -> Result<Accepted, InkError> {
     };
     let from = field("from")?;
     let timestamp = field("timestamp")?;
+    let history = match req.keys.get(from) {
+        Some(Value::Array(history)) => history,
+        Some(_) => {
+            return Err(InkError::new(
+                "invalid_key_history",
+                format!("the key history of {from} is not an array of key entries"),
+            ))
+        }
+        None => {
+            return Err(InkError::new(
+                "unknown_sender",
+                format!("no key history is known for the sender {from}; a request is verified only with its sender's keys"),
+            ))
+        }
+    };
     let base = request::signature_base(&SignInput {
         method: req.method,
         path: req.path,
@@ -138,7 +155,7 @@ pub fn verify_request(req: &Request) -> Result<Accepted, InkError> {
         &base,
         &auth.signature,
         timestamp,
-        req.keys,
+        history,
         auth.key_id.as_deref(),
     )?;
     let key = request::live_auth(found, req.allow_retired)?;

@@ -32,6 +32,7 @@ mod powers_of_five;
 mod shortest;
 mod string;
 mod to_double;
+pub mod view;
 
 pub use error::{ErrorKind, JcsError};
 pub use number::write_number;

@@ -11,6 +11,7 @@ pub mod merkle;
 mod mutate;
 mod numbers;
 mod strings;
+pub mod vmcp;
 
 pub(crate) use strings::{escape, TRICKY};
 mod structure;
@@ -89,11 +90,21 @@ pub enum Category {
     MerkleInclusion,
     /// Merkle: consistency proofs, honest and bent.
     MerkleConsistency,
+    /// verifiable-mcp: genuine responses of every kind.
+    VmcpGenuine,
+    /// verifiable-mcp: members added, moved, duplicated, nulled; branches mixed; text arms.
+    VmcpMembers,
+    /// verifiable-mcp: kids missing, unknown or repeated; header variants.
+    VmcpKeys,
+    /// verifiable-mcp: iat, nbf and exp at the edges of the skew.
+    VmcpTimes,
+    /// verifiable-mcp: payloads nested deep.
+    VmcpDepth,
 }
 
 impl Category {
     /// Every category, in report order.
-    pub const ALL: [Category; 17] = [
+    pub const ALL: [Category; 22] = [
         Category::Numbers,
         Category::Ordering,
         Category::Escapes,
@@ -111,6 +122,11 @@ impl Category {
         Category::MerkleRoot,
         Category::MerkleInclusion,
         Category::MerkleConsistency,
+        Category::VmcpGenuine,
+        Category::VmcpMembers,
+        Category::VmcpKeys,
+        Category::VmcpTimes,
+        Category::VmcpDepth,
     ];
 
     /// A stable lowercase name.
@@ -133,6 +149,11 @@ impl Category {
             Category::MerkleRoot => "merkle_root",
             Category::MerkleInclusion => "merkle_inclusion",
             Category::MerkleConsistency => "merkle_consistency",
+            Category::VmcpGenuine => "vmcp_genuine",
+            Category::VmcpMembers => "vmcp_members",
+            Category::VmcpKeys => "vmcp_keys",
+            Category::VmcpTimes => "vmcp_times",
+            Category::VmcpDepth => "vmcp_depth",
         }
     }
 
@@ -164,6 +185,13 @@ impl Category {
             Category::MerkleConsistency => {
                 "A consistency proof from a random tree, honest or bent."
             }
+            Category::VmcpGenuine => "A genuine signed response: tool result, resource, error.",
+            Category::VmcpMembers => {
+                "A signed response with members added, moved, duplicated or nulled."
+            }
+            Category::VmcpKeys => "A signed response whose kid or key set is bent.",
+            Category::VmcpTimes => "A signed response with iat, nbf or exp near the skew.",
+            Category::VmcpDepth => "A signed response whose payload is nested deep.",
         }
     }
 

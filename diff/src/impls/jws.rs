@@ -4,8 +4,8 @@
 //! their adapters answer with the payload segment's bytes once the library has accepted it.
 //! The two jsonwebtoken backends share its JOSE code, so they are one group.
 
-use canonfuzz_core::jws::{self, Jwks, Profile};
-use serde_json::{json, Value};
+use canonfuzz_core::jws::{self, Jwk, Profile};
+use serde_json::Value;
 
 use super::in_process::{other, verdict, InProcess};
 use crate::gen::jws::{lax_decode, JwsCase};
@@ -27,15 +27,14 @@ fn payload(case: &JwsCase) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-/// The core, with the case's key as a one-key set and no `typ` required.
+/// The core, with the case's key pinned and no `typ` required.
 pub fn core() -> InProcess {
     InProcess::core(|input| {
         let Some(case) = JwsCase::parse(input) else {
             return Outcome::Unsupported;
         };
-        let set = json!({ "keys": [case.jwk] }).to_string();
-        let verified = Jwks::parse(set.as_bytes()).and_then(|jwks| {
-            jws::verify(&case.token, &jwks, &Profile::default()).map(|v| v.payload)
+        let verified = Jwk::parse(case.jwk.to_string().as_bytes()).and_then(|key| {
+            jws::verify_with_key(&case.token, &key, &Profile::default()).map(|v| v.payload)
         });
         verdict(verified, |e| e.kind().to_string())
     })

@@ -11,6 +11,7 @@ pub mod ink;
 pub mod jws;
 pub mod merkle;
 mod rust;
+pub mod vmcp;
 pub mod worker;
 
 use crate::outcome::Outcome;
@@ -108,6 +109,15 @@ pub fn ink() -> Vec<Box<dyn Implementation>> {
         Box::new(ink::core()),
         Box::new(worker::python("python-ink", "ink", "cpython")),
         Box::new(worker::node("node-ink", "ink", "node-v8")),
+    ]
+}
+
+/// Every verifiable-mcp response verifier, the core first.
+pub fn vmcp() -> Vec<Box<dyn Implementation>> {
+    vec![
+        Box::new(vmcp::core()),
+        Box::new(worker::node("node-vmcp", "vmcp", "node-v8")),
+        Box::new(worker::python("python-vmcp", "vmcp", "cpython")),
     ]
 }
 

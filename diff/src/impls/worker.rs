@@ -406,10 +406,13 @@ impl Implementation for WorkerImpl {
     }
 
     fn version(&self) -> String {
-        // The adapter-profile and INK workers compute with their runtime's JCS library.
+        // The adapter-profile and INK workers compute with their runtime's JCS library; the
+        // verifiable-mcp verifiers are named by their signature library.
         let package = match (self.library, self.runtime) {
             ("ekl" | "ink", Runtime::Node) => "canonicalize",
             ("ekl" | "ink", _) => "rfc8785",
+            ("vmcp", Runtime::Node) => "jose",
+            ("vmcp", _) => "pynacl",
             (library, _) => library,
         };
         let pinned = match self.runtime {

@@ -40,6 +40,8 @@ pub enum SourceKind {
     SpeccheckEd25519,
     /// verifiable-mcp responses signed with the deterministic test key (needs no path).
     VmcpEnvelopes,
+    /// verifiable-mcp forgeries signed with the deterministic test key (needs no path).
+    VmcpForgeries,
 }
 
 impl SourceKind {
@@ -56,6 +58,7 @@ impl SourceKind {
             SourceKind::CctvEd25519 => "ed25519/cctv.json",
             SourceKind::SpeccheckEd25519 => "ed25519/speccheck.json",
             SourceKind::VmcpEnvelopes => "vmcp/signed-responses.json",
+            SourceKind::VmcpForgeries => "vmcp/forgeries.json",
         }
     }
 }
@@ -125,7 +128,7 @@ fn double_input(bits: u64) -> Result<String, String> {
 }
 
 pub(crate) fn read_text(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    crate::input::read_text(path)
 }
 
 fn number_file(
@@ -181,8 +184,7 @@ fn rfc8785_suite(dir: &Path) -> Result<VectorFile, String> {
     let mut tests = Vec::new();
     for (i, input_path) in names.iter().enumerate() {
         let name = input_path.file_name().unwrap_or_default().to_string_lossy();
-        let input =
-            std::fs::read(input_path).map_err(|e| format!("{}: {e}", input_path.display()))?;
+        let input = crate::input::read_file(input_path).map_err(|e| e.to_string())?;
         let expected = read_text(&dir.join("output").join(name.as_ref()))?;
         let stem = name.trim_end_matches(".json");
         let outhex = read_text(&dir.join("outhex").join(format!("{stem}.txt")))?;
@@ -363,6 +365,7 @@ pub fn import(
         SourceKind::CctvEd25519 => ed25519::cctv(need()?)?,
         SourceKind::SpeccheckEd25519 => ed25519::speccheck(need()?)?,
         SourceKind::VmcpEnvelopes => vmcp_envelopes::envelopes()?,
+        SourceKind::VmcpForgeries => vmcp_envelopes::forgeries()?,
     };
     let target = corpus.join(kind.target());
     vectors.write(&target)?;

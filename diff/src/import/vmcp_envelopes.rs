@@ -1,90 +1,23 @@
 //! verifiable-mcp responses signed with a deterministic test key, each negative breaking
-//! exactly one rule of the specification by construction, so the rule it names is known
-//! without running the verifier.
+//! the rules it names by construction, so they are known without running the verifier: the
+//! specification's own negatives, and every forgery that gets a genuine signature past a
+//! verifier that checks less than a client reads (a result beside a signed error, unsigned
+//! members, a token without kid, expired or not-yet-valid wrappers, deep payloads).
 //!
 //! The key is NOT a secret: its 32-byte Ed25519 seed is SHA-256 of the fixed string
 //! [`TEST_KEY_SEED`], so anyone can regenerate every signature here.
 
 use std::collections::BTreeMap;
 
-use canonfuzz_core::jcs::canonicalize;
-use canonfuzz_core::jws::{base64url_encode, Jwk};
 use canonfuzz_core::vmcp::{META_KEY, TYP};
-use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use super::note;
+use crate::gen::vmcp::server::{jcs, provenance, sha256_label, signer, Signer, IAT, TEST_KEY_SEED};
+
+/// The clock a test is checked at unless it says otherwise: ten seconds after `IAT`.
+const NOW: u64 = IAT + 10;
 use crate::vector::{Expectation, Source, TestCase, TestGroup, VectorFile, VMCP_SCHEMA};
-
-/// The string whose SHA-256 is the test key's seed.
-pub const TEST_KEY_SEED: &str =
-    "canonfuzz verifiable-mcp test key 1 (public, never for production)";
-
-const IAT: u64 = 1_787_308_800;
-
-struct Signer_ {
-    key: SigningKey,
-    kid: String,
-    jwks: Value,
-    legacy_kid: String,
-}
-
-fn signer() -> Result<Signer_, String> {
-    let seed: [u8; 32] = Sha256::digest(TEST_KEY_SEED.as_bytes()).into();
-    let key = SigningKey::from_bytes(&seed);
-    let x = base64url_encode(key.verifying_key().as_bytes());
-    let public = json!({"kty": "OKP", "crv": "Ed25519", "x": x});
-    let kid = Jwk::parse(public.to_string().as_bytes())
-        .and_then(|k| k.thumbprint())
-        .map_err(|e| e.to_string())?;
-    let legacy_kid: String = kid.chars().take(16).collect();
-    let entry = |kid: &str| json!({"kty": "OKP", "crv": "Ed25519", "x": x, "kid": kid, "alg": "EdDSA", "use": "sig"});
-    let jwks = json!({"keys": [entry(&kid), entry(&legacy_kid)]});
-    Ok(Signer_ {
-        key,
-        kid,
-        jwks,
-        legacy_kid,
-    })
-}
-
-fn sha256_label(bytes: &[u8]) -> String {
-    format!("sha256:{}", crate::vector::to_hex(&Sha256::digest(bytes)))
-}
-
-fn jcs(value: &Value) -> Vec<u8> {
-    canonicalize(value.to_string().as_bytes()).unwrap_or_default()
-}
-
-impl Signer_ {
-    /// A compact JWS over `payload` bytes with this header.
-    fn sign_bytes(&self, header: &Value, payload: &[u8]) -> String {
-        let input = format!(
-            "{}.{}",
-            base64url_encode(header.to_string().as_bytes()),
-            base64url_encode(payload)
-        );
-        let signature = self.key.sign(input.as_bytes());
-        format!("{input}.{}", base64url_encode(&signature.to_bytes()))
-    }
-
-    fn header(&self, kid: &str) -> Value {
-        json!({"alg": "EdDSA", "kid": kid, "typ": TYP})
-    }
-
-    fn sign(&self, wrapper: &Value) -> String {
-        self.sign_bytes(&self.header(&self.kid), &jcs(wrapper))
-    }
-
-    fn envelope(&self, jws: String) -> Value {
-        json!({"spec": "0.2.1", "alg": "EdDSA", "kid": self.kid, "signed": "wrapper", "jws": jws})
-    }
-}
-
-fn provenance() -> Value {
-    json!({"server_operator": "canonfuzz test operator", "canonical_origin": "https://example.org", "canonical_url": "https://example.org/listing/1", "rights": "test data, no rights conveyed", "dataset_version": "test-1", "last_updated": "2026-08-21"})
-}
 
 fn listing() -> Value {
     json!({"listings": [{"address": "4252 Escudo Ct", "price": "1349000.00"}], "next_cursor": null, "note": "Åsa's fäbod – naïve façade"})
@@ -94,8 +27,61 @@ fn tool_wrapper(payload: &Value, text: &str) -> Value {
     json!({"iat": IAT, "payload": payload, "payload_digest": sha256_label(&jcs(payload)), "content_digest": sha256_label(text.as_bytes()), "provenance": provenance()})
 }
 
-fn tool_response(s: &Signer_, payload: &Value, text: &str, jws: String) -> Value {
+fn tool_response(s: &Signer, payload: &Value, text: &str, jws: String) -> Value {
     json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": text}], "structuredContent": payload, "_meta": {META_KEY: s.envelope(jws)}}})
+}
+
+fn error_payload() -> Value {
+    json!({"id": 9, "error": {"code": -32602, "message": "Unknown argument: bogus"}})
+}
+
+fn error_wrapper(payload: &Value) -> Value {
+    json!({"iat": IAT, "payload": payload, "payload_digest": sha256_label(&jcs(payload)), "provenance": provenance()})
+}
+
+fn error_response(s: &Signer, wrapper: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Unknown argument: bogus", "data": {META_KEY: s.envelope(s.sign(wrapper))}}})
+}
+
+/// What a test is checked with besides its response: the key set and the clock.
+struct Setting<'a> {
+    jwks: &'a Value,
+    now: u64,
+    max_age: Option<u64>,
+}
+
+/// Appends a test: `response` is a JSON value, or (for bytes a value cannot hold — duplicate
+/// names, nesting past serde_json's limit) the exact text as `input`.
+fn push(
+    tests: &mut Vec<TestCase>,
+    broken_flag: &str,
+    comment: &str,
+    response: Result<Value, String>,
+    setting: &Setting,
+    failed: &[&str],
+) {
+    let mut t = TestCase::with_input(tests.len() as u64 + 1, comment, b"");
+    t.input = None;
+    t.flags = vec![if failed.is_empty() {
+        "Valid"
+    } else {
+        broken_flag
+    }
+    .to_string()];
+    match response {
+        Ok(value) => t.response = Some(value),
+        Err(text) => t.input = Some(text),
+    }
+    t.jwks = Some(setting.jwks.clone());
+    t.now = Some(setting.now);
+    t.max_age = setting.max_age;
+    t.failed_rules = failed.iter().map(|r| r.to_string()).collect();
+    t.result = if failed.is_empty() {
+        Expectation::Valid
+    } else {
+        Expectation::Invalid
+    };
+    tests.push(t);
 }
 
 /// The file of signed responses.
@@ -110,36 +96,25 @@ pub fn envelopes() -> Result<VectorFile, String> {
     let mut add = |comment: &str,
                    response: Value,
                    jwks: &Value,
-                   window: Option<(u64, u64)>,
+                   window: Option<(u64, Option<u64>)>,
                    failed: &[&str]| {
-        let mut t = TestCase::with_input(tests.len() as u64 + 1, comment, b"");
-        t.input = None;
-        t.flags = vec![if failed.is_empty() {
-            "Valid"
-        } else {
-            "BrokenRule"
-        }
-        .to_string()];
-        t.response = Some(response);
-        t.jwks = Some(jwks.clone());
-        if let Some((now, max_age)) = window {
-            t.now = Some(now);
-            t.max_age = Some(max_age);
-        }
-        t.failed_rules = failed.iter().map(|r| r.to_string()).collect();
-        t.result = if failed.is_empty() {
-            Expectation::Valid
-        } else {
-            Expectation::Invalid
-        };
-        tests.push(t);
+        let (now, max_age) = window.unwrap_or((NOW, None));
+        let setting = Setting { jwks, now, max_age };
+        push(
+            &mut tests,
+            "BrokenRule",
+            comment,
+            Ok(response),
+            &setting,
+            failed,
+        );
     };
     let jwks = s.jwks.clone();
     add(
         "a tool result whose text arm is the canonical payload",
         good.clone(),
         &jwks,
-        Some((IAT + 10, 3600)),
+        Some((IAT + 10, Some(3600))),
         &[],
     );
     let prose_wrapper = tool_wrapper(&payload, prose);
@@ -150,10 +125,8 @@ pub fn envelopes() -> Result<VectorFile, String> {
         None,
         &[],
     );
-    let error_payload =
-        json!({"id": 9, "error": {"code": -32602, "message": "Unknown argument: bogus"}});
-    let error_wrapper = json!({"iat": IAT, "payload": error_payload, "payload_digest": sha256_label(&jcs(&error_payload)), "provenance": provenance()});
-    let error_frame = |w: &Value| json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Unknown argument: bogus", "data": {META_KEY: s.envelope(s.sign(w))}}});
+    let error_wrapper = error_wrapper(&error_payload());
+    let error_frame = |w: &Value| error_response(&s, w);
     add(
         "a JSON-RPC error frame signed at error.data (no content_digest)",
         error_frame(&error_wrapper),
@@ -299,16 +272,27 @@ pub fn envelopes() -> Result<VectorFile, String> {
         "iat two hours before now, with a one-hour window",
         good.clone(),
         &jwks,
-        Some((IAT + 7200, 3600)),
+        Some((IAT + 7200, Some(3600))),
         &["freshness"],
     );
     add(
         "iat an hour after now",
         good,
         &jwks,
-        Some((IAT - 3600, 3600)),
+        Some((IAT - 3600, Some(3600))),
         &["freshness"],
     );
+    Ok(vector_file(
+        tests,
+        ("BrokenRule", "A response that breaks exactly the rules in failedRules, by construction."),
+        format!(
+            "verifiable-mcp 0.2.1 responses signed with a deterministic TEST key: its Ed25519 seed is SHA-256({TEST_KEY_SEED:?}). Each negative breaks one rule by construction; failedRules names it."
+        ),
+    ))
+}
+
+/// A vector file of `tests`, with the note for their negatives' flag.
+fn vector_file(tests: Vec<TestCase>, broken: (&str, &str), header: String) -> VectorFile {
     let mut notes = BTreeMap::new();
     notes.insert(
         "Valid".to_string(),
@@ -317,25 +301,18 @@ pub fn envelopes() -> Result<VectorFile, String> {
             "A response the specification's server would send: every rule holds.",
         ),
     );
-    notes.insert(
-        "BrokenRule".to_string(),
-        note(
-            "BASIC",
-            "A response that breaks exactly the rules in failedRules, by construction.",
-        ),
-    );
-    Ok(VectorFile {
+    notes.insert(broken.0.to_string(), note("BASIC", broken.1));
+    VectorFile {
         algorithm: "verifiable-mcp".to_string(),
         schema: VMCP_SCHEMA.to_string(),
         number_of_tests: tests.len(),
-        header: vec![format!(
-            "verifiable-mcp 0.2.1 responses signed with a deterministic TEST key: its Ed25519 seed is SHA-256({TEST_KEY_SEED:?}). Each negative breaks one rule by construction; failedRules names it."
-        )],
+        header: vec![header],
         notes,
         test_groups: vec![TestGroup {
             kind: "VmcpVerify".to_string(),
             source: Source {
-                name: "canonfuzz, from the rules of verifiable-mcp SPEC.md 0.2.1 and seed 001".to_string(),
+                name: "canonfuzz, from the rules of verifiable-mcp SPEC.md 0.2.1 and seed 001"
+                    .to_string(),
                 url: Some("https://github.com/jardenberg/verifiable-mcp".to_string()),
                 version: Some("0.2.1".to_string()),
                 license: None,
@@ -343,5 +320,296 @@ pub fn envelopes() -> Result<VectorFile, String> {
             comment: String::new(),
             tests,
         }],
-    })
+    }
+}
+
+/// A `resources/read` result: one text content, signed.
+fn resource_response(s: &Signer) -> Value {
+    let contents = json!([{"uri": "https://example.org/listing/1", "mimeType": "text/plain", "text": "4252 Escudo Ct — Åsa's fäbod"}]);
+    let payload = json!({ "contents": contents });
+    let wrapper = json!({"iat": IAT, "payload": payload, "payload_digest": sha256_label(&jcs(&payload)), "content_digest": sha256_label("4252 Escudo Ct — Åsa's fäbod".as_bytes()), "provenance": provenance()});
+    json!({"jsonrpc": "2.0", "id": 8, "result": {"contents": contents, "_meta": {META_KEY: s.envelope(s.sign(&wrapper))}}})
+}
+
+/// A canonical wrapper's text around a payload given as canonical text (for payloads deeper
+/// than serde_json reads).
+fn wrapper_text(payload: &str, text: &str) -> String {
+    format!(
+        r#"{{"content_digest":"{}","iat":{IAT},"payload":{payload},"payload_digest":"{}","provenance":{}}}"#,
+        sha256_label(text.as_bytes()),
+        sha256_label(payload.as_bytes()),
+        String::from_utf8_lossy(&jcs(&provenance()))
+    )
+}
+
+/// A tools/call response's text with `payload` (canonical text) served and signed.
+fn deep_tool_response(s: &Signer, payload: &str) -> String {
+    let jws = s.sign_bytes(&s.header(&s.kid), wrapper_text(payload, "deep").as_bytes());
+    format!(
+        r#"{{"id":7,"jsonrpc":"2.0","result":{{"_meta":{{"{META_KEY}":{}}},"content":[{{"text":"deep","type":"text"}}],"structuredContent":{payload}}}}}"#,
+        s.envelope(jws)
+    )
+}
+
+/// The file of forgeries: genuinely signed responses altered the way an attacker would, so
+/// that a verifier checking less than a client reads would call them valid; each names the
+/// rule that refuses it. Beside them, the genuine shapes they are made from, which must stay
+/// valid (a resource, an isError result, a bare result, deep payloads, times at the edge of
+/// the skew).
+pub fn forgeries() -> Result<VectorFile, String> {
+    let s = signer()?;
+    let jwks = s.jwks.clone();
+    let one_key = json!({"keys": [jwks["keys"][0].clone()]});
+    let at = |now: u64| Setting {
+        jwks: &jwks,
+        now,
+        max_age: None,
+    };
+    let mut tests = Vec::new();
+    let mut add =
+        |comment: &str, response: Result<Value, String>, setting: &Setting, failed: &[&str]| {
+            push(&mut tests, "Forgery", comment, response, setting, failed);
+        };
+    let payload = listing();
+    let text = String::from_utf8_lossy(&jcs(&payload)).into_owned();
+    let wrapper = tool_wrapper(&payload, &text);
+    let good = tool_response(&s, &payload, &text, s.sign(&wrapper));
+    let error = error_response(&s, &error_wrapper(&error_payload()));
+    let resource = resource_response(&s);
+    let now = at(NOW);
+
+    let mut both = error.clone();
+    both["result"] = json!({"structuredContent": {"listings": []}, "content": [{"type": "text", "text": "no listings"}]});
+    add("a signed error frame with an unsigned result beside it: JSON-RPC 2.0 §5 allows one of them, and a client may read the result", Ok(both), &now, &["response_shape"]);
+    let mut error_beside = good.clone();
+    error_beside["error"] = json!({"code": -32000, "message": "unsigned"});
+    add("a signed tools/call result with an unsigned error beside it: the error branch carries no envelope", Ok(error_beside), &now, &["envelope"]);
+    add(
+        "a signed resources/read result",
+        Ok(resource.clone()),
+        &now,
+        &[],
+    );
+    for (member, value) in [
+        ("structuredContent", json!({"listings": []})),
+        ("content", json!([{"type": "text", "text": "unsigned"}])),
+        ("isError", json!(true)),
+    ] {
+        let mut forged = resource.clone();
+        forged["result"][member] = value;
+        add(&format!("a signed resources/read result with an unsigned {member} added: a resource result shows only contents"), Ok(forged), &now, &["unsigned_member"]);
+    }
+    let mut contents = resource.clone();
+    contents["result"]["contents"][0]["uri"] = json!("https://attacker.example/");
+    add(
+        "a signed resources/read result whose contents[0].uri is changed",
+        Ok(contents),
+        &now,
+        &["served_payload"],
+    );
+
+    let no_kid = s.sign_bytes(&json!({"alg": "EdDSA", "typ": TYP}), &jcs(&wrapper));
+    add(
+        "a JWS header without kid against a one-key set: no fallback to the only key (§10)",
+        Ok(tool_response(&s, &payload, &text, no_kid)),
+        &Setting {
+            jwks: &one_key,
+            now: NOW,
+            max_age: None,
+        },
+        &["jws"],
+    );
+
+    let timed = |name: &str, value: Value| {
+        let mut w = wrapper.clone();
+        w[name] = value;
+        tool_response(&s, &payload, &text, s.sign(&w))
+    };
+    add(
+        "exp a minute before now: expired beyond the skew",
+        Ok(timed("exp", json!(NOW - 60))),
+        &now,
+        &["freshness"],
+    );
+    add(
+        "exp 59 seconds before now: within the skew",
+        Ok(timed("exp", json!(NOW - 59))),
+        &now,
+        &[],
+    );
+    add(
+        "exp as a string: times are integers",
+        Ok(timed("exp", json!(NOW + 3600).to_string().into())),
+        &now,
+        &["wrapper_shape"],
+    );
+    add(
+        "nbf 61 seconds after now: not yet valid beyond the skew",
+        Ok(timed("nbf", json!(NOW + 61))),
+        &now,
+        &["freshness"],
+    );
+    add(
+        "nbf 60 seconds after now: within the skew",
+        Ok(timed("nbf", json!(NOW + 60))),
+        &now,
+        &[],
+    );
+    add(
+        "iat 61 seconds after now: from the future beyond the skew",
+        Ok(timed("iat", json!(NOW + 61))),
+        &now,
+        &["freshness"],
+    );
+    add(
+        "iat 60 seconds after now: within the skew",
+        Ok(timed("iat", json!(NOW + 60))),
+        &now,
+        &[],
+    );
+
+    let depth = 3000;
+    let deep = format!(
+        "{}{}{}",
+        "[".repeat(depth),
+        String::from_utf8_lossy(&jcs(&payload)),
+        "]".repeat(depth)
+    );
+    add("a genuine payload nested 3,001 levels deep: read to the canonicalizer's limit, not a reader's", Err(deep_tool_response(&s, &deep)), &now, &[]);
+    let too_deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    add("a payload nested 10,000 levels inside a response: past the canonicalizer's bound, refused as not I-JSON", Err(deep_tool_response(&s, &too_deep)), &now, &["envelope"]);
+
+    let genuine = String::from_utf8_lossy(&jcs(&good)).into_owned();
+    let twice = genuine.replacen(
+        r#""structuredContent":"#,
+        r#""structuredContent":{"listings":[]},"structuredContent":"#,
+        1,
+    );
+    add("structuredContent twice, the first unsigned: readers that keep the first and readers that keep the last see different data, so duplicates are refused", Err(twice), &now, &["envelope"]);
+
+    let mut second = good.clone();
+    if let Some(items) = second["result"]["content"].as_array_mut() {
+        items.push(json!({"type": "text", "text": "unsigned"}));
+    }
+    add(
+        "a second content item: content_digest covers item 0 only (§6)",
+        Ok(second),
+        &now,
+        &["unsigned_member"],
+    );
+    let mut annotated = good.clone();
+    annotated["result"]["content"][0]["annotations"] = json!({"audience": ["user"], "priority": 1});
+    add(
+        "annotations on the text arm: not covered by content_digest",
+        Ok(annotated),
+        &now,
+        &["unsigned_member"],
+    );
+    let mut linked = good.clone();
+    linked["result"]["content"][0] = json!({"type": "resource_link", "uri": "https://attacker.example/", "name": "x", "text": text});
+    add(
+        "the text arm turned into a resource_link carrying the signed text",
+        Ok(linked),
+        &now,
+        &["unsigned_member"],
+    );
+    let mut flagged = good.clone();
+    flagged["result"]["isError"] = json!(true);
+    add(
+        "isError: true added to a signed success: the client reads a failure nobody signed",
+        Ok(flagged),
+        &now,
+        &["served_payload"],
+    );
+    let message = "Tool failed: upstream index unavailable";
+    let error_payload_tool = json!({"isError": true, "message": message});
+    let tool_error = json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": message}], "isError": true, "_meta": {META_KEY: s.envelope(s.sign(&tool_wrapper(&error_payload_tool, message)))}}});
+    add("a signed tool-level isError result (§8): no structuredContent, the message as the text arm", Ok(tool_error.clone()), &now, &[]);
+    let mut unflagged = tool_error;
+    unflagged["result"]
+        .as_object_mut()
+        .map(|r| r.remove("isError"));
+    add(
+        "isError removed from a signed isError result: the client reads the failure as an answer",
+        Ok(unflagged),
+        &now,
+        &["served_payload"],
+    );
+    let mut nulled = good.clone();
+    nulled["result"]["structuredContent"] = Value::Null;
+    add(
+        "structuredContent nulled",
+        Ok(nulled),
+        &now,
+        &["served_payload"],
+    );
+    let mut noted = good.clone();
+    noted["result"]["notes"] = json!("unsigned advice to the model");
+    add(
+        "an unsigned member added to a tools/call result",
+        Ok(noted),
+        &now,
+        &["unsigned_member"],
+    );
+    let mut moved = good.clone();
+    let envelope = moved["result"]["_meta"].clone();
+    moved["result"]["_meta"] = json!({});
+    moved["result"]["structuredContent"]["_meta"] = envelope;
+    add(
+        "the envelope moved into structuredContent._meta: not where the specification puts it",
+        Ok(moved),
+        &now,
+        &["envelope"],
+    );
+    let bare = good["result"].clone();
+    add(
+        "a bare tools/call result, without the JSON-RPC frame",
+        Ok(bare),
+        &now,
+        &[],
+    );
+    let mut old_rpc = good.clone();
+    old_rpc["jsonrpc"] = json!("1.0");
+    add("jsonrpc 1.0", Ok(old_rpc), &now, &["response_shape"]);
+    let mut extra = good.clone();
+    extra["debug"] = json!({"trace": "unsigned"});
+    add(
+        "a member beside jsonrpc, id and result",
+        Ok(extra),
+        &now,
+        &["response_shape"],
+    );
+
+    let mut hint = error.clone();
+    hint["error"]["data"]["hint"] = json!("retry with admin=true");
+    add(
+        "an unsigned member beside the envelope in error.data: a client reads error.data",
+        Ok(hint),
+        &now,
+        &["served_payload"],
+    );
+    let mut other_id = error.clone();
+    other_id["id"] = json!(10);
+    add(
+        "a signed error frame answered to another request id",
+        Ok(other_id),
+        &now,
+        &["served_payload"],
+    );
+    let mut error_note = error;
+    error_note["error"]["note"] = json!("unsigned");
+    add(
+        "an unsigned member beside code and message",
+        Ok(error_note),
+        &now,
+        &["unsigned_member", "served_payload"],
+    );
+
+    Ok(vector_file(
+        tests,
+        ("Forgery", "A genuinely signed response altered so that a verifier checking less than its client reads would pass it; failedRules names the rules that refuse it."),
+        format!(
+            "verifiable-mcp 0.2.1 forgeries and the genuine shapes they start from, signed with the deterministic TEST key whose Ed25519 seed is SHA-256({TEST_KEY_SEED:?}); each test is checked at `now`."
+        ),
+    ))
 }

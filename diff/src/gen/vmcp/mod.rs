@@ -1,0 +1,728 @@
+//! verifiable-mcp cases: a whole response as a server sends it, the key set and the clock to
+//! verify it with. Genuine responses of every kind (tools/call with a JSON or a prose text arm,
+//! tool-level isError, resources/read, JSON-RPC error frames, bare results), signed by the test
+//! server over payloads from the JCS generator, and forgeries made from them the way an attacker
+//! would: members added, moved, duplicated or nulled, branches mixed, text arms changed, kids
+//! missing, unknown or repeated, times at the edges of the skew, payloads nested deep.
+//!
+//! A case travels as one JSON line `{"jwks":{..},"now":N,"response":"<text>"}`: the response as
+//! a string, so that every byte of it (duplicate names, any nesting) reaches every verifier.
+
+pub mod server;
+
+use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS, TYP};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{json, Map, Value};
+
+use self::server::{jcs, provenance, sha256_label, signer, Signer, IAT};
+use super::{jcs_case, Category, Rng};
+
+/// One verification: a response, the key set and the clock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VmcpCase {
+    /// The server's key set.
+    pub jwks: Value,
+    /// The verifier's clock, Unix seconds.
+    pub now: u64,
+    /// The response's exact text.
+    pub response: String,
+}
+
+impl VmcpCase {
+    /// The case as a campaign input line.
+    pub fn encode(&self) -> Vec<u8> {
+        json!({"jwks": self.jwks, "now": self.now, "response": self.response})
+            .to_string()
+            .into_bytes()
+    }
+
+    /// Reads a campaign input back; `None` when it is not one.
+    pub fn parse(input: &[u8]) -> Option<VmcpCase> {
+        let value: Value = serde_json::from_slice(input).ok()?;
+        Some(VmcpCase {
+            jwks: value.get("jwks")?.clone(),
+            now: value.get("now")?.as_u64()?,
+            response: value.get("response")?.as_str()?.to_string(),
+        })
+    }
+}
+
+/// The response of a case, read by serde_json (`None` past its nesting limit).
+fn response_of(input: &[u8]) -> Option<Value> {
+    serde_json::from_str(&VmcpCase::parse(input)?.response).ok()
+}
+
+/// Whether a tools/call result serves more than its one text arm in `content`: a second item,
+/// or members beside `type` and `text` on the first. SPEC §6 binds item 0's text only and
+/// leaves the rest "at the reader's risk".
+pub fn content_beyond_text_arm(input: &[u8]) -> bool {
+    let Some(response) = response_of(input) else {
+        return false;
+    };
+    let result = response.get("result").unwrap_or(&response);
+    match result.get("content").and_then(Value::as_array) {
+        Some(items) => {
+            items.len() > 1
+                || items
+                    .first()
+                    .and_then(Value::as_object)
+                    .is_some_and(|item| item.keys().any(|k| k != "type" && k != "text"))
+        }
+        None => false,
+    }
+}
+
+/// Whether some object of the response names a member twice.
+pub fn response_has_duplicate_names(input: &[u8]) -> bool {
+    VmcpCase::parse(input).is_some_and(|c| {
+        serde_json::from_str::<Duplicates>(&c.response).is_ok_and(|Duplicates(found)| found)
+    })
+}
+
+/// Whether the response nests arrays and objects deeper than the core's bound.
+pub fn response_nested_past_bound(input: &[u8]) -> bool {
+    VmcpCase::parse(input)
+        .is_some_and(|c| nesting(c.response.as_bytes()) > canonfuzz_core::jcs::DEFAULT_MAX_DEPTH)
+}
+
+/// The deepest nesting of arrays and objects in a JSON text, read byte by byte.
+fn nesting(text: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for &b in text {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') | (false, _, b'"') => in_string = !in_string,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Whether a JSON value has an object that names a member twice.
+struct Duplicates(bool);
+
+impl<'de> Deserialize<'de> for Duplicates {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Duplicates, D::Error> {
+        struct Seen;
+        impl<'de> Visitor<'de> for Seen {
+            type Value = Duplicates;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Duplicates, A::Error> {
+                let mut names = std::collections::BTreeSet::new();
+                let mut found = false;
+                while let Some(name) = map.next_key::<String>()? {
+                    found |= !names.insert(name);
+                    found |= map.next_value::<Duplicates>()?.0;
+                }
+                Ok(Duplicates(found))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Duplicates, A::Error> {
+                let mut found = false;
+                while let Some(Duplicates(inner)) = seq.next_element::<Duplicates>()? {
+                    found |= inner;
+                }
+                Ok(Duplicates(found))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Duplicates, E> {
+                Ok(Duplicates(false))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Duplicates, E> {
+                Ok(Duplicates(false))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Duplicates, E> {
+                Ok(Duplicates(false))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Duplicates, E> {
+                Ok(Duplicates(false))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Duplicates, E> {
+                Ok(Duplicates(false))
+            }
+            fn visit_unit<E>(self) -> Result<Duplicates, E> {
+                Ok(Duplicates(false))
+            }
+        }
+        deserializer.deserialize_any(Seen)
+    }
+}
+
+/// The kinds of response a server signs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// tools/call, the canonical payload as the text arm.
+    ToolJson,
+    /// tools/call, a prose text arm.
+    ToolProse,
+    /// tools/call, a tool-level error (SPEC §8).
+    ToolError,
+    /// resources/read.
+    Resource,
+    /// A JSON-RPC error frame (SPEC §8).
+    ErrorFrame,
+    /// A tools/call result without the JSON-RPC frame.
+    Bare,
+}
+
+const SHAPES: [Shape; 6] = [
+    Shape::ToolJson,
+    Shape::ToolProse,
+    Shape::ToolError,
+    Shape::Resource,
+    Shape::ErrorFrame,
+    Shape::Bare,
+];
+
+/// A response being built: what it serves, and how its wrapper and header are made.
+struct Server<'a> {
+    signer: &'a Signer,
+    shape: Shape,
+    data: Value,
+    id: Value,
+    /// Members set on the wrapper (times, or overrides).
+    extra: Map<String, Value>,
+    header: Value,
+}
+
+impl Server<'_> {
+    /// The text arm and the signed payload of this shape.
+    fn parts(&self) -> (Option<String>, Value) {
+        let canonical = String::from_utf8_lossy(&jcs(&self.data)).into_owned();
+        match self.shape {
+            Shape::ToolJson | Shape::Bare => (Some(canonical), self.data.clone()),
+            Shape::ToolProse => (
+                Some(format!(
+                    "Result ({} bytes of JSON) — see structuredContent",
+                    canonical.len()
+                )),
+                self.data.clone(),
+            ),
+            Shape::ToolError => {
+                let message = format!("Tool failed on input {}", excerpt(&canonical));
+                (
+                    Some(message.clone()),
+                    json!({"isError": true, "message": message}),
+                )
+            }
+            Shape::Resource => (
+                Some(canonical.clone()),
+                json!({"contents": [{"uri": "https://example.org/r/1", "mimeType": "application/json", "text": canonical}]}),
+            ),
+            Shape::ErrorFrame => (
+                None,
+                json!({"id": self.id, "error": {"code": -32602, "message": format!("Invalid params: {}", excerpt(&canonical))}}),
+            ),
+        }
+    }
+
+    fn wrapper(&self) -> Value {
+        let (text, payload) = self.parts();
+        let mut w = json!({"iat": IAT, "payload_digest": sha256_label(&jcs(&payload)), "payload": payload, "provenance": provenance()});
+        if let Some(text) = text {
+            w["content_digest"] = json!(sha256_label(text.as_bytes()));
+        }
+        for (name, value) in &self.extra {
+            w[name] = value.clone();
+        }
+        w
+    }
+
+    /// The signed response.
+    fn response(&self) -> Value {
+        let (text, payload) = self.parts();
+        let jws = self.signer.sign_bytes(&self.header, &jcs(&self.wrapper()));
+        let envelope = json!({ META_KEY: self.signer.envelope(jws) });
+        let text_arm = json!([{"type": "text", "text": text}]);
+        let result = match self.shape {
+            Shape::ToolJson | Shape::ToolProse | Shape::Bare => {
+                json!({"content": text_arm, "structuredContent": self.data, "_meta": envelope})
+            }
+            Shape::ToolError => json!({"content": text_arm, "isError": true, "_meta": envelope}),
+            Shape::Resource => {
+                json!({"contents": payload["contents"], "_meta": envelope})
+            }
+            Shape::ErrorFrame => {
+                let mut error = payload["error"].clone();
+                error["data"] = envelope;
+                return json!({"jsonrpc": "2.0", "id": self.id, "error": error});
+            }
+        };
+        if self.shape == Shape::Bare {
+            result
+        } else {
+            json!({"jsonrpc": "2.0", "id": self.id, "result": result})
+        }
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    text.chars().take(24).collect()
+}
+
+/// A payload: a document of the JCS generator the core accepts and serde_json reads, often
+/// an object around it, or a fixed listing.
+fn payload(rng: &mut Rng, seed: u64) -> Value {
+    for _ in 0..4 {
+        let (category, doc) = jcs_case(seed ^ 0x7f4a, rng.next_u64());
+        if category == Category::Rejections {
+            continue;
+        }
+        let Ok(canonical) = canonfuzz_core::jcs::canonicalize(&doc) else {
+            continue;
+        };
+        if let Ok(value) = serde_json::from_slice::<Value>(&canonical) {
+            return if rng.chance(50) {
+                json!({ "result": value, "n": rng.below(1000) })
+            } else {
+                value
+            };
+        }
+    }
+    json!({"listings": [{"address": "4252 Escudo Ct", "price": "1349000.00"}], "note": "Åsa's fäbod"})
+}
+
+/// The input for case `index` of a verifiable-mcp campaign with `seed`.
+pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
+    let mut rng = Rng::for_case(seed, index);
+    let Ok(signer) = signer() else {
+        return (Category::VmcpGenuine, Vec::new());
+    };
+    let now = IAT + rng.below(7200) as u64;
+    let mut server = Server {
+        signer: &signer,
+        shape: rng.pick(&SHAPES),
+        data: payload(&mut rng, seed),
+        id: json!(rng.below(100)),
+        extra: Map::new(),
+        header: signer.header(&signer.kid),
+    };
+    let mut jwks = signer.jwks.clone();
+    let category = match rng.below(100) {
+        0..=19 => Category::VmcpGenuine,
+        20..=59 => Category::VmcpMembers,
+        60..=74 => Category::VmcpKeys,
+        75..=89 => Category::VmcpTimes,
+        _ => Category::VmcpDepth,
+    };
+    let response = match category {
+        Category::VmcpMembers => members(&mut rng, &server),
+        Category::VmcpKeys => {
+            keys(&mut rng, &mut server, &mut jwks);
+            Ok(server.response())
+        }
+        Category::VmcpTimes => {
+            times(&mut rng, &mut server, now);
+            Ok(server.response())
+        }
+        Category::VmcpDepth => Err(deep(&mut rng, &server)),
+        _ => Ok(server.response()),
+    };
+    let response = match response {
+        Err(text) => text,
+        Ok(value) if rng.chance(10) => serde_json::to_string_pretty(&value).unwrap_or_default(),
+        Ok(value) => value.to_string(),
+    };
+    let case = VmcpCase {
+        jwks,
+        now,
+        response,
+    };
+    (category, case.encode())
+}
+
+/// The result object of a response (the response itself when bare).
+fn result_of(response: &mut Value) -> &mut Value {
+    if response.get("result").is_some() {
+        &mut response["result"]
+    } else {
+        response
+    }
+}
+
+/// A genuine response bent at its members: the response, or its text when a value cannot
+/// hold the change (a duplicate name).
+fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
+    let mut r = server.response();
+    let framed = server.shape != Shape::Bare;
+    match rng.below(16) {
+        0 => {
+            let name = rng.pick(&[
+                "notes",
+                "summary",
+                "data",
+                "structuredcontent",
+                "annotations",
+            ]);
+            result_of(&mut r)[name] = json!("unsigned");
+        }
+        1 if framed => {
+            if r.get("error").is_some() {
+                r["result"] = json!({"structuredContent": {"ok": true}, "content": [{"type": "text", "text": "ok"}]});
+            } else {
+                r["error"] = json!({"code": -32000, "message": "unsigned"});
+            }
+        }
+        2 => {
+            let branch = rng.pick(&["structuredContent", "contents", "content", "isError"]);
+            let value = match branch {
+                "isError" => json!(rng.chance(50)),
+                "content" => json!([{"type": "text", "text": "unsigned"}]),
+                "contents" => json!([{"uri": "https://attacker.example/", "text": "unsigned"}]),
+                _ => json!({"unsigned": true}),
+            };
+            result_of(&mut r)[branch] = value;
+        }
+        3 => {
+            if let Some(result) = result_of(&mut r).as_object_mut() {
+                result.remove(rng.pick(&["structuredContent", "content", "isError", "contents"]));
+            }
+        }
+        4 => {
+            let result = result_of(&mut r);
+            if result.get("structuredContent").is_some() {
+                result["structuredContent"] = Value::Null;
+            } else if result.get("contents").is_some() {
+                result["contents"][0]["uri"] = json!("https://attacker.example/");
+            } else if let Some(error) = r.get_mut("error") {
+                error["message"] = json!("a different message");
+            }
+        }
+        5 => {
+            if let Some(items) = result_of(&mut r)["content"].as_array_mut() {
+                items.push(json!({"type": "text", "text": "unsigned"}));
+            }
+        }
+        6 => {
+            if let Some(item) = result_of(&mut r)["content"].get_mut(0) {
+                item[rng.pick(&["annotations", "_meta", "mimeType"])] = json!({"priority": 1});
+            }
+        }
+        7 => {
+            if let Some(text) = result_of(&mut r)["content"][0]["text"].as_str() {
+                let changed = format!("{text}{}", rng.pick(&[" ", "\u{200b}", "!", "\n"]));
+                result_of(&mut r)["content"][0]["text"] = json!(changed);
+            }
+        }
+        8 => {
+            let result = result_of(&mut r);
+            if result.get("isError").is_some() {
+                result["isError"] = json!(false);
+            } else {
+                result["isError"] = json!(true);
+            }
+        }
+        9 => {
+            if let Some(error) = r.get_mut("error") {
+                match rng.below(3) {
+                    0 => error["data"]["hint"] = json!("unsigned"),
+                    1 => error["note"] = json!("unsigned"),
+                    _ => r["id"] = json!(1000 + rng.below(1000)),
+                }
+            } else if framed {
+                r["id"] = json!("another-request");
+            }
+        }
+        10 => {
+            let result = result_of(&mut r);
+            let envelope = result["_meta"].clone();
+            result["_meta"] = json!({});
+            if result
+                .get("structuredContent")
+                .is_some_and(Value::is_object)
+            {
+                result["structuredContent"]["_meta"] = envelope;
+            } else if let Some(item) = result["content"].get_mut(0) {
+                item["_meta"] = envelope;
+            }
+        }
+        11 if framed => match rng.below(3) {
+            0 => r["jsonrpc"] = json!("1.0"),
+            1 => r["debug"] = json!({"unsigned": true}),
+            _ => {
+                if let Some(frame) = r.as_object_mut() {
+                    frame.remove("id");
+                }
+            }
+        },
+        12 => {
+            let text = r.to_string();
+            let (name, forged) = if text.contains("\"structuredContent\":") {
+                ("\"structuredContent\":", "{\"forged\":true}")
+            } else if text.contains("\"message\":") {
+                ("\"message\":", "\"forged\"")
+            } else {
+                ("\"content\":", "[{\"type\":\"text\",\"text\":\"forged\"}]")
+            };
+            let twice = if rng.chance(50) {
+                text.replacen(name, &format!("{name}{forged},{name}"), 1)
+            } else {
+                let at = text.find(name).map_or(0, |i| i + name.len());
+                let end = value_end(&text, at);
+                format!("{},{name}{forged}{}", &text[..end], &text[end..])
+            };
+            return Err(twice);
+        }
+        13 => {
+            result_of(&mut r)["_meta"]["deployment.example/trace"] = json!({"id": rng.below(9)});
+            if framed && rng.chance(50) {
+                result_of(&mut r)["signature"] = json!("deprecated v0.1 sibling");
+            }
+        }
+        14 => {
+            let meta = &mut result_of(&mut r)["_meta"][META_KEY];
+            meta["kid"] = json!("convenience-kid");
+            meta["alg"] = json!("RS256");
+        }
+        _ => {
+            // A character inside the signature, so that its bits, not unused ones, change.
+            if let Some(jws) = result_of(&mut r)["_meta"][META_KEY]["jws"].as_str() {
+                let at = jws.len().saturating_sub(20);
+                let flipped: String = jws
+                    .char_indices()
+                    .map(|(i, c)| match (i == at, c) {
+                        (true, 'A') => 'B',
+                        (true, _) => 'A',
+                        (false, c) => c,
+                    })
+                    .collect();
+                result_of(&mut r)["_meta"][META_KEY]["jws"] = json!(flipped);
+            }
+        }
+    }
+    Ok(r)
+}
+
+/// The end of the JSON value starting at byte `at` of `text` (a container, string or scalar).
+fn value_end(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in bytes.iter().enumerate().skip(at) {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => {
+                in_string = false;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            (false, _, b'"') => in_string = true,
+            (false, _, b'[' | b'{') => depth += 1,
+            (false, _, b']' | b'}') => {
+                if depth <= 1 {
+                    return i + usize::from(depth == 1);
+                }
+                depth -= 1;
+            }
+            (false, _, b',') if depth == 0 => return i,
+            _ => {}
+        }
+    }
+    bytes.len()
+}
+
+/// Bends the header or the key set.
+fn keys(rng: &mut Rng, server: &mut Server, jwks: &mut Value) {
+    let signer = server.signer;
+    let current = jwks["keys"][0].clone();
+    let decoy = {
+        let mut k = current.clone();
+        k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
+        k
+    };
+    match rng.below(9) {
+        0 => {
+            server.header = json!({"alg": "EdDSA", "typ": TYP});
+            if rng.chance(50) {
+                *jwks = json!({ "keys": [current] });
+            }
+        }
+        1 => server.header = signer.header("a-kid-nobody-published"),
+        2 => server.header = signer.header(&signer.legacy_kid),
+        3 => {
+            let mut other = decoy;
+            other["kid"] = json!("an-older-key");
+            *jwks = json!({ "keys": [other, current] });
+        }
+        4 => *jwks = json!({ "keys": [decoy, current] }),
+        5 => {
+            let mut twin = current.clone();
+            twin["kid"] = json!(signer.legacy_kid);
+            *jwks = json!({ "keys": [current, twin.clone(), twin] });
+        }
+        6 => server.header = json!({"alg": "Ed25519", "kid": signer.kid, "typ": TYP}),
+        7 => {
+            server.header = json!({"alg": "EdDSA", "kid": signer.kid, "typ": rng.pick(&["JOSE", "jwt", "verifiable-mcp+JWS"])})
+        }
+        _ => {
+            let mut header = signer.header(&signer.kid);
+            header["jwk"] = decoy;
+            server.header = header;
+        }
+    }
+}
+
+/// Sets a time of the wrapper at an edge of the skew around `now`.
+fn times(rng: &mut Rng, server: &mut Server, now: u64) {
+    let skew = SKEW_SECONDS as i64;
+    let delta = rng.pick(&[
+        -3600,
+        -skew - 1,
+        -skew,
+        -skew + 1,
+        -1,
+        0,
+        1,
+        skew - 1,
+        skew,
+        skew + 1,
+        3600,
+    ]);
+    let at = now.saturating_add_signed(delta);
+    match rng.below(5) {
+        0 => {
+            server.extra.insert("iat".into(), json!(at));
+        }
+        1 => {
+            server.extra.insert("exp".into(), json!(at));
+        }
+        2 => {
+            server.extra.insert("nbf".into(), json!(at));
+        }
+        3 => {
+            server.extra.insert("exp".into(), json!(at.to_string()));
+        }
+        _ => {
+            server.extra.insert("iat".into(), json!(at));
+            server.extra.insert(
+                "exp".into(),
+                json!(at.saturating_add(rng.below(120) as u64)),
+            );
+        }
+    }
+}
+
+/// A genuine response whose payload is nested deep, as text: deeper than some readers go,
+/// near the core's bound, or past it.
+fn deep(rng: &mut Rng, server: &Server) -> String {
+    let depth = rng.pick(&[100, 127, 129, 1_000, 5_000, 9_990, 9_997, 10_001, 12_000]);
+    let inner = String::from_utf8_lossy(&jcs(&server.data)).into_owned();
+    let payload = format!("{}{inner}{}", "[".repeat(depth), "]".repeat(depth));
+    let text = format!("Nested {depth} levels");
+    let wrapper = format!(
+        r#"{{"content_digest":"{}","iat":{IAT},"payload":{payload},"payload_digest":"{}","provenance":{}}}"#,
+        sha256_label(text.as_bytes()),
+        sha256_label(payload.as_bytes()),
+        String::from_utf8_lossy(&jcs(&provenance()))
+    );
+    let jws = server.signer.sign_bytes(&server.header, wrapper.as_bytes());
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"text","text":"{text}"}}],"structuredContent":{payload},"_meta":{{"{META_KEY}":{}}}}}}}"#,
+        server.signer.envelope(jws)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canonfuzz_core::jws::Jwks;
+    use canonfuzz_core::vmcp::{verify_response, Clock};
+
+    fn verdict(input: &[u8]) -> Option<bool> {
+        let case = VmcpCase::parse(input)?;
+        let jwks = Jwks::parse(case.jwks.to_string().as_bytes()).ok()?;
+        Some(verify_response(case.response.as_bytes(), &jwks, Clock::at(case.now)).is_valid())
+    }
+
+    #[test]
+    fn genuine_responses_of_every_shape_verify() {
+        let signer = signer().unwrap();
+        for (i, shape) in SHAPES.into_iter().enumerate() {
+            let mut rng = Rng::for_case(3, i as u64);
+            let server = Server {
+                signer: &signer,
+                shape,
+                data: payload(&mut rng, 3),
+                id: json!(5),
+                extra: Map::new(),
+                header: signer.header(&signer.kid),
+            };
+            let case = VmcpCase {
+                jwks: signer.jwks.clone(),
+                now: IAT,
+                response: server.response().to_string(),
+            };
+            assert_eq!(
+                verdict(&case.encode()),
+                Some(true),
+                "{shape:?}: {}",
+                case.response
+            );
+        }
+    }
+
+    #[test]
+    fn every_category_is_generated_and_both_verdicts_occur() {
+        let mut seen = std::collections::BTreeSet::new();
+        let (mut valid, mut invalid) = (0, 0);
+        for i in 0..400 {
+            let (category, input) = case(1, i);
+            seen.insert(category);
+            match verdict(&input) {
+                Some(true) => valid += 1,
+                _ => invalid += 1,
+            }
+        }
+        assert_eq!(seen.len(), 5, "{seen:?}");
+        assert!(
+            valid > 60 && invalid > 60,
+            "{valid} valid, {invalid} invalid"
+        );
+    }
+
+    #[test]
+    fn the_policy_predicates_read_the_response() {
+        let case = |response: &str| {
+            VmcpCase {
+                jwks: json!({}),
+                now: 0,
+                response: response.to_string(),
+            }
+            .encode()
+        };
+        assert!(response_has_duplicate_names(&case(
+            r#"{"a":{"b":1,"b":2}}"#
+        )));
+        assert!(!response_has_duplicate_names(&case(
+            r#"{"a":{"b":1,"c":[{"b":2}]}}"#
+        )));
+        let deep = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
+        assert!(response_nested_past_bound(&case(&deep)));
+        let shallow = format!("{}\"[[\"{}", "[".repeat(9_999), "]".repeat(9_999));
+        assert!(!response_nested_past_bound(&case(&shallow)));
+        assert!(content_beyond_text_arm(&case(
+            r#"{"result":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}"#
+        )));
+        assert!(content_beyond_text_arm(&case(
+            r#"{"content":[{"type":"text","text":"a","annotations":{}}]}"#
+        )));
+        assert!(!content_beyond_text_arm(&case(
+            r#"{"result":{"content":[{"type":"text","text":"a"}]}}"#
+        )));
+    }
+
+    #[test]
+    fn a_value_ends_where_its_json_ends() {
+        let text = r#"{"a":{"b":"}"},"c":[1,[2]],"d":3}"#;
+        assert_eq!(&text[5..value_end(text, 5)], r#"{"b":"}"}"#);
+        assert_eq!(&text[19..value_end(text, 19)], "[1,[2]]");
+        assert_eq!(&text[31..value_end(text, 31)], "3");
+    }
+}
