@@ -23,7 +23,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::jcs;
-use crate::jcs::view::{Type, View};
+use crate::jcs::view::{Object, Type, View};
 use crate::jws::{self, Jwks, Profile};
 
 /// The `_meta` / `error.data` key of the envelope.
@@ -315,9 +315,9 @@ pub fn verify_served(served: &Served, jwks: &Jwks, clock: Clock) -> Verification
             "the signed payload is not in RFC 8785 canonical form",
         );
     }
-    match View::new(&canonical).filter(|w| w.kind() == Type::Object) {
+    match View::new(&canonical).and_then(|w| w.object()) {
         Some(wrapper) => {
-            check_wrapper(&mut v, wrapper, served, clock);
+            check_wrapper(&mut v, &wrapper, served, clock);
             v.payload = wrapper.get("payload").map(|p| p.bytes().to_vec());
         }
         None => v.fail(
@@ -330,7 +330,7 @@ pub fn verify_served(served: &Served, jwks: &Jwks, clock: Clock) -> Verification
 }
 
 /// An optional time member of the wrapper: absent, or a non-negative integer.
-fn time_member(v: &mut Verification, wrapper: View, name: &str) -> Option<u64> {
+fn time_member(v: &mut Verification, wrapper: &Object, name: &str) -> Option<u64> {
     let member = wrapper.get(name)?;
     let time = member.as_u64();
     if time.is_none() {
@@ -342,7 +342,7 @@ fn time_member(v: &mut Verification, wrapper: View, name: &str) -> Option<u64> {
     time
 }
 
-fn check_wrapper(v: &mut Verification, wrapper: View, served: &Served, clock: Clock) {
+fn check_wrapper(v: &mut Verification, wrapper: &Object, served: &Served, clock: Clock) {
     let iat = wrapper.get("iat").and_then(|i| i.as_u64());
     if iat.is_none() {
         v.fail(Rule::WrapperShape, "the wrapper has no integer iat");
@@ -352,6 +352,7 @@ fn check_wrapper(v: &mut Verification, wrapper: View, served: &Served, clock: Cl
     }
     if let Some(stale) = wrapper
         .members()
+        .iter()
         .map(|m| m.name())
         .find(|k| k.starts_with("content_hash"))
     {
@@ -415,7 +416,7 @@ fn check_wrapper(v: &mut Verification, wrapper: View, served: &Served, clock: Cl
     check_times(v, wrapper, iat, clock);
 }
 
-fn check_content_digest(v: &mut Verification, wrapper: View, served: &Served) {
+fn check_content_digest(v: &mut Verification, wrapper: &Object, served: &Served) {
     let content_digest = wrapper.get("content_digest").map(|d| d.as_str());
     match (served.kind, content_digest, &served.text) {
         (Kind::ErrorFrame, Some(_), _) => v.fail(
@@ -442,7 +443,7 @@ fn check_content_digest(v: &mut Verification, wrapper: View, served: &Served) {
     }
 }
 
-fn check_times(v: &mut Verification, wrapper: View, iat: Option<u64>, clock: Clock) {
+fn check_times(v: &mut Verification, wrapper: &Object, iat: Option<u64>, clock: Clock) {
     let exp = time_member(v, wrapper, "exp");
     let nbf = time_member(v, wrapper, "nbf");
     let latest = clock.now.saturating_add(SKEW_SECONDS);
@@ -492,7 +493,7 @@ fn envelope_jws(holder: Option<View>, place: &str) -> Result<String, Failure> {
 
 /// Refuses the members of `object` (at `place`) that `table` does not list.
 fn refuse_unlisted(
-    object: View,
+    object: &Object,
     table: &[(&str, Coverage)],
     place: &str,
     kind: Kind,
@@ -513,7 +514,7 @@ fn refuse_unlisted(
 }
 
 /// Checks the JSON-RPC 2.0 frame around a result or error.
-fn check_frame(root: View, refusals: &mut Vec<Failure>) {
+fn check_frame(root: &Object, refusals: &mut Vec<Failure>) {
     let shape = |message: String| failure(Rule::ResponseShape, message);
     if root.get("jsonrpc").map(|j| j.bytes()) != Some(b"\"2.0\"") {
         refusals.push(shape(
@@ -548,7 +549,7 @@ fn check_frame(root: View, refusals: &mut Vec<Failure>) {
 
 /// The text of `{"error":{..},"id":..}` as a client of an error frame reads it: `code`,
 /// `message`, and `data` less the envelope (left out when nothing else is in it).
-fn error_view(root: View, error: View) -> Option<Vec<u8>> {
+fn error_view(root: &Object, error: &Object) -> Option<Vec<u8>> {
     let mut text = b"{\"error\":{".to_vec();
     let mut first = true;
     for member in error.members() {
@@ -590,12 +591,12 @@ fn error_view(root: View, error: View) -> Option<Vec<u8>> {
     jcs::canonicalize(&text).ok()
 }
 
-fn served_error(root: View, error: View, mut refusals: Vec<Failure>) -> Result<Served, Failure> {
+fn served_error(root: &Object, error: View, mut refusals: Vec<Failure>) -> Result<Served, Failure> {
     let kind = Kind::ErrorFrame;
-    if error.kind() != Type::Object {
-        return Err(failure(Rule::Envelope, "error is not a JSON object"));
-    }
-    refuse_unlisted(error, &ERROR_MEMBERS, "error", kind, &mut refusals);
+    let error = error
+        .object()
+        .ok_or_else(|| failure(Rule::Envelope, "error is not a JSON object"))?;
+    refuse_unlisted(&error, &ERROR_MEMBERS, "error", kind, &mut refusals);
     if error.get("code").and_then(|c| c.as_i64()).is_none() {
         refusals.push(failure(
             Rule::ResponseShape,
@@ -612,7 +613,7 @@ fn served_error(root: View, error: View, mut refusals: Vec<Failure>) -> Result<S
     Ok(Served {
         kind,
         jws,
-        payload: error_view(root, error),
+        payload: error_view(root, &error),
         text: None,
         is_error: false,
         refusals,
@@ -657,26 +658,24 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
     let canonical = jcs::canonicalize(response)
         .map_err(|e| failure(Rule::Envelope, format!("the response is not I-JSON: {e}")))?;
     let root = View::new(&canonical)
-        .filter(|r| r.kind() == Type::Object)
+        .and_then(|r| r.object())
         .ok_or_else(|| failure(Rule::Envelope, "the response is not a JSON object"))?;
     let mut refusals = Vec::new();
     let framed = RESPONSE_MEMBERS.iter().any(|m| root.get(m).is_some());
     let result = if framed {
-        check_frame(root, &mut refusals);
+        check_frame(&root, &mut refusals);
         if let Some(error) = root.get("error") {
-            return served_error(root, error, refusals);
+            return served_error(&root, error, refusals);
         }
-        root.get("result").unwrap_or(root)
+        root.get("result").and_then(|r| r.object())
     } else {
-        root
+        Some(root)
     };
-    if result.kind() != Type::Object {
-        return Err(failure(Rule::Envelope, "result is not a JSON object"));
-    }
+    let result = result.ok_or_else(|| failure(Rule::Envelope, "result is not a JSON object"))?;
     let jws = envelope_jws(result.get("_meta"), "result._meta")?;
     if let Some(contents) = result.get("contents") {
         let kind = Kind::Resource;
-        refuse_unlisted(result, &RESOURCE_MEMBERS, "result", kind, &mut refusals);
+        refuse_unlisted(&result, &RESOURCE_MEMBERS, "result", kind, &mut refusals);
         if contents.kind() != Type::Array {
             refusals.push(failure(
                 Rule::ResponseShape,
@@ -701,7 +700,7 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
         });
     }
     let kind = Kind::ToolResult;
-    refuse_unlisted(result, &TOOL_RESULT_MEMBERS, "result", kind, &mut refusals);
+    refuse_unlisted(&result, &TOOL_RESULT_MEMBERS, "result", kind, &mut refusals);
     let is_error = match result.get("isError") {
         None => false,
         Some(flag) => flag.as_bool().unwrap_or_else(|| {

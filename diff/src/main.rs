@@ -312,7 +312,10 @@ enum JwsCommand {
 enum VmcpCommand {
     /// Verify an MCP tool result, resource or JSON-RPC response against the server's JWK set.
     ///
-    /// Exits 0 when every rule holds, 1 naming every rule that failed, 2 on usage or I/O errors.
+    /// Valid means the key the JWS names signed a canonical wrapper that is fresh at --now and
+    /// covers every member a client of that kind of response reads; members outside what the
+    /// specification lets a response carry are refused. Exits 0 when every rule holds, 1
+    /// naming every rule that failed, 2 on usage or I/O errors.
     Verify {
         /// The server's JWK set.
         #[arg(long, value_name = "FILE")]

@@ -11,8 +11,8 @@ fn canonfuzz(args: &[&str]) -> Output {
     common::canonfuzz(args, b"")
 }
 
-#[test]
-fn seeds_come_from_every_vector_in_each_targets_shape() {
+/// The seed corpus `canonfuzz seeds` writes from the repository's corpus.
+fn seeds() -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
     let run = canonfuzz(&[
         "seeds",
@@ -22,6 +22,12 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
         out.path().to_str().unwrap(),
     ]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    out
+}
+
+#[test]
+fn seeds_come_from_every_vector_in_each_targets_shape() {
+    let out = seeds();
     let count = |t: &str| std::fs::read_dir(out.path().join(t)).unwrap().count();
     assert!(count("jcs") > 10_000);
     assert_eq!(count("jcs"), count("jcs_diff"));
@@ -128,15 +134,7 @@ fn an_artifact_outside_a_target_directory_needs_target() {
 
 #[test]
 fn vmcp_seeds_reach_a_valid_verdict_and_the_property_holds_on_them() {
-    let out = tempfile::tempdir().unwrap();
-    let run = canonfuzz(&[
-        "seeds",
-        "--corpus",
-        repo_corpus().to_str().unwrap(),
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let out = seeds();
     let clock = canonfuzz_core::vmcp::Clock::at(canonfuzz_diff::fuzzing::FUZZ_NOW);
     let mut valid = 0;
     for entry in std::fs::read_dir(out.path().join("vmcp")).unwrap() {

@@ -164,14 +164,17 @@ impl<'a> View<'a> {
         }
     }
 
-    /// The member called `name`, if this is an object that has one.
+    /// The member called `name`, if this is an object that has one. Each call reads the
+    /// object from its start; [`View::object`] reads it once for several look-ups.
     pub fn get(&self, name: &str) -> Option<View<'a>> {
-        self.members()
-            .find(|m| match m.name {
-                Some(plain) => plain == name,
-                None => m.name() == name,
-            })
-            .map(|m| m.value)
+        self.members().find(|m| m.is(name)).map(|m| m.value)
+    }
+
+    /// The members of an object, read once, or `None` for other values.
+    pub fn object(&self) -> Option<Object<'a>> {
+        (self.kind() == Type::Object).then(|| Object {
+            members: self.members().collect(),
+        })
     }
 
     /// The items of an array; empty for other values.
@@ -237,6 +240,32 @@ impl Member<'_> {
     /// The decoded name, owned.
     pub fn name(&self) -> String {
         decode_string(self.literal).unwrap_or_default()
+    }
+
+    /// Whether the member is called `name`.
+    pub fn is(&self, name: &str) -> bool {
+        match self.name {
+            Some(plain) => plain == name,
+            None => self.name() == name,
+        }
+    }
+}
+
+/// An object's members, read once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object<'a> {
+    members: Vec<Member<'a>>,
+}
+
+impl<'a> Object<'a> {
+    /// The member called `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<View<'a>> {
+        self.members.iter().find(|m| m.is(name)).map(|m| m.value)
+    }
+
+    /// The members, in canonical order.
+    pub fn members(&self) -> &[Member<'a>] {
+        &self.members
     }
 }
 
@@ -313,6 +342,18 @@ mod tests {
         assert_eq!(v.get("d").unwrap().as_i64(), Some(-5));
         assert_eq!(v.get("d").unwrap().as_u64(), None);
         assert_eq!(v.get("zz"), None);
+    }
+
+    #[test]
+    fn an_object_read_once_answers_like_its_view() {
+        let doc = view(r#"{"b":{"x":1},"a\n":2,"c":[3]}"#);
+        let v = View::new(&doc).unwrap();
+        let object = v.object().unwrap();
+        for name in ["a\n", "b", "c", "d", ""] {
+            assert_eq!(object.get(name), v.get(name), "{name:?}");
+        }
+        assert_eq!(object.members().len(), 3);
+        assert_eq!(v.get("c").unwrap().object(), None);
     }
 
     #[test]
