@@ -47,6 +47,9 @@ pub struct Config {
     pub shard: (u64, u64),
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Compare without implementations that cannot run here, rather than fail for want of a
+    /// quorum; the summary says which groups voted.
+    pub allow_missing: bool,
 }
 
 /// The implementations of one family under comparison.
@@ -248,6 +251,35 @@ pub struct Summary {
     pub findings: Vec<Finding>,
     /// Cases per verdict.
     pub verdicts: BTreeMap<&'static str, u64>,
+    /// Which independence groups the campaign needed and which voted.
+    pub quorum: Quorum,
+    /// Per verdict, per independence group (the core's included): the cases in which the group
+    /// answered, so a reader sees that the comparison really took place.
+    pub voters: BTreeMap<&'static str, BTreeMap<String, u64>>,
+}
+
+/// The independence groups a campaign compares: those it needs (every group of the family's
+/// implementations, or of those `--impls` selected) and those that could run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Quorum {
+    /// The groups other than the core's that the campaign needs.
+    pub needed: BTreeSet<String>,
+    /// The groups other than the core's that could run.
+    pub present: BTreeSet<String>,
+    /// Whether `--impls` narrowed the campaign.
+    pub narrowed: bool,
+    /// Whether `--allow-missing` let it run without a needed group.
+    pub allow_missing: bool,
+}
+
+impl Quorum {
+    /// The needed groups that could not run.
+    pub fn absent(&self) -> Vec<&str> {
+        self.needed
+            .difference(&self.present)
+            .map(String::as_str)
+            .collect()
+    }
 }
 
 impl Summary {
@@ -274,6 +306,7 @@ struct Tally {
     answered: Vec<u64>,
     agreed: Vec<u64>,
     verdicts: BTreeMap<&'static str, u64>,
+    voters: BTreeMap<&'static str, BTreeMap<String, u64>>,
     cases: u64,
 }
 
@@ -329,8 +362,37 @@ fn progress_bar(config: &Config) -> ProgressBar {
 
 /// Runs a campaign.
 pub fn run(config: &Config) -> Result<Summary, String> {
-    let generate = config.family.require_campaign()?.generate;
+    let campaign = config.family.require_campaign()?;
+    let generate = campaign.generate;
     let (harness, missing) = Harness::new(config.family, &config.impls)?;
+    let groups = |members: Vec<Box<dyn Implementation>>| -> BTreeSet<String> {
+        members
+            .iter()
+            .map(|i| i.group().to_string())
+            .filter(|g| g != impls::CORE_GROUP)
+            .collect()
+    };
+    let quorum = Quorum {
+        needed: groups(impls::select((campaign.implementations)(), &config.impls)?),
+        present: harness
+            .members()
+            .iter()
+            .map(|m| m.group.clone())
+            .filter(|g| g != impls::CORE_GROUP)
+            .collect(),
+        narrowed: !config.impls.is_empty(),
+        allow_missing: config.allow_missing,
+    };
+    if !quorum.absent().is_empty() && !config.allow_missing {
+        let why: Vec<String> = missing.iter().map(|(n, w)| format!("{n}: {w}")).collect();
+        return Err(format!(
+            "no quorum: the {} campaign needs the independence groups {}, and {} could not run ({}); install what is missing, narrow the campaign with --impls, or pass --allow-missing to compare without them",
+            config.family.name(),
+            quorum.needed.iter().cloned().collect::<Vec<_>>().join(", "),
+            quorum.absent().join(", "),
+            why.join("; ")
+        ));
+    }
     let jobs = config.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -383,6 +445,17 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                 {
                     t.cases += 1;
                     *t.verdicts.entry(evaluation.verdict.name()).or_default() += 1;
+                    let voted: BTreeSet<&str> = harness
+                        .members()
+                        .iter()
+                        .zip(&outcomes)
+                        .filter(|(_, o)| o.is_answer())
+                        .map(|(m, _)| m.group.as_str())
+                        .collect();
+                    let voters = t.voters.entry(evaluation.verdict.name()).or_default();
+                    for group in voted {
+                        *voters.entry(group.to_string()).or_default() += 1;
+                    }
                     if let Some(consensus) = &evaluation.consensus {
                         for (i, o) in outcomes.iter().enumerate() {
                             if o.is_answer() {
@@ -499,5 +572,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         missing,
         findings: found,
         verdicts: tally.verdicts,
+        quorum,
+        voters: tally.voters,
     })
 }

@@ -126,6 +126,10 @@ enum Command {
         /// Also write the summary as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
+        /// Compare without implementations that cannot run here instead of failing for want
+        /// of a quorum (exit 2); the summary names the groups that did not vote.
+        #[arg(long)]
+        allow_missing: bool,
     },
     /// Verify a compact JWS (EdDSA) against a JWK set.
     ///
@@ -919,6 +923,7 @@ fn main() -> ExitCode {
             no_save,
             shard,
             summary_json,
+            allow_missing,
         } => {
             let Some(family) = Family::from_name(&family) else {
                 return usage_error(format!("unknown family {family:?}"));
@@ -935,6 +940,7 @@ fn main() -> ExitCode {
                 out: (!no_save).then(|| corpus_dir(out)),
                 shard,
                 progress: true,
+                allow_missing,
             };
             diff(&config, summary_json.as_deref())
         }

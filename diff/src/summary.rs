@@ -50,6 +50,27 @@ pub fn render(summary: &Summary) -> String {
         .map(|(v, n)| format!("{v} {n}"))
         .collect();
     let _ = writeln!(out, "\ncases by verdict: {}", verdicts.join(", "));
+    let q = &summary.quorum;
+    let present: Vec<&str> = q.present.iter().map(String::as_str).collect();
+    let _ = writeln!(
+        out,
+        "voted: the core and {} of {} independence groups needed ({}){}",
+        q.needed.intersection(&q.present).count(),
+        q.needed.len(),
+        present.join(", "),
+        if q.narrowed {
+            ", as narrowed by --impls"
+        } else {
+            ""
+        }
+    );
+    if !q.absent().is_empty() {
+        let _ = writeln!(
+            out,
+            "WARNING: compared without {} (--allow-missing)",
+            q.absent().join(", ")
+        );
+    }
     if summary.findings.is_empty() {
         let _ = writeln!(out, "no disagreements");
     }
@@ -109,6 +130,14 @@ pub fn to_json(summary: &Summary) -> Value {
             "answered": s.answered, "agreed": s.agreed, "findings": s.findings,
         })).collect::<Vec<_>>(),
         "missing": summary.missing.iter().map(|(n, why)| json!({"name": n, "reason": why})).collect::<Vec<_>>(),
+        "quorum": {
+            "needed": summary.quorum.needed,
+            "present": summary.quorum.present,
+            "absent": summary.quorum.absent(),
+            "narrowed": summary.quorum.narrowed,
+            "allow_missing": summary.quorum.allow_missing,
+        },
+        "voters": summary.voters,
         "findings": summary.findings.iter().map(|f| json!({
             "signature": f.signature,
             "diverging": f.evaluation.diverging,

@@ -285,3 +285,62 @@ fn the_selftest_catches_every_planted_mutant() {
         assert!(m["minimized_bytes"].as_u64().unwrap() <= 64, "{m}");
     }
 }
+
+/// Runs `canonfuzz` with a PATH that has Python but no Node.
+fn without_node(args: &[&str]) -> Output {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(text(&python.stdout).trim(), bin.path().join("python3")).unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(args)
+        .env("PATH", bin.path())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_campaign_without_its_quorum_is_red_unless_told_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary_path = dir.path().join("summary.json");
+    let summary = |path: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    };
+    let base = ["diff", "--family", "vmcp", "--cases", "300", "--no-save"];
+    let out = without_node(&base);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no quorum") && stderr.contains("node-v8"),
+        "{stderr}"
+    );
+    let mut allowed = base.to_vec();
+    allowed.extend([
+        "--allow-missing",
+        "--summary-json",
+        summary_path.to_str().unwrap(),
+    ]);
+    let out = without_node(&allowed);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("WARNING: compared without node-v8"));
+    let s = summary(&summary_path);
+    assert_eq!(s["quorum"]["absent"], serde_json::json!(["node-v8"]));
+    assert_eq!(s["quorum"]["allow_missing"], true);
+    // With every implementation, every group votes, and the summary counts their votes.
+    let mut full = base.to_vec();
+    full.extend(["--summary-json", summary_path.to_str().unwrap()]);
+    let out = canonfuzz(&full);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = summary(&summary_path);
+    assert_eq!(s["quorum"]["absent"], serde_json::json!([]));
+    assert_eq!(
+        s["quorum"]["present"],
+        serde_json::json!(["cpython", "node-v8"])
+    );
+    let agree = &s["voters"]["agree"];
+    for group in ["canonfuzz-core", "cpython", "node-v8"] {
+        assert!(agree[group].as_u64().unwrap() > 100, "{group}: {s}");
+    }
+}
