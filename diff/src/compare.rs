@@ -11,9 +11,12 @@
 
 use std::fmt::Write as _;
 
+use std::collections::BTreeSet;
+
 use crate::family::Family;
 use crate::gen;
 use crate::outcome::Outcome;
+use crate::reading;
 
 /// The name and group of one implementation, as the comparison needs them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,9 +53,9 @@ impl PartialEq for Policy {
 impl Eq for Policy {}
 
 /// A pattern over outcomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Expect {
-    /// Rejected with this kind.
+    /// Rejected with this kind, where others accept.
     Rejects(&'static str),
     /// Rejected, whatever the kind, where others accept.
     RejectsWhereOthersAccept,
@@ -60,19 +63,55 @@ pub enum Expect {
     AcceptsWhereOthersReject(&'static str),
     /// Accepted, where others reject for whatever reason.
     AcceptsWhereOthersRejectAny,
-    /// Rejected, as others do, but naming another of the document's problems first.
-    RejectsFirstProblem,
+    /// Rejected, as others do, naming one of the kinds the function reads off the input as
+    /// those the core may name first.
+    RejectsFirstProblem(fn(&[u8]) -> BTreeSet<&'static str>),
 }
 
-fn always(_: &[u8]) -> bool {
-    true
+/// The kinds the core may name first for a document, by an independent reading of it.
+fn first_problems(input: &[u8]) -> BTreeSet<&'static str> {
+    reading::read(input).first_problems()
 }
 
-/// Whether the document, as the core canonicalizes it, has a member with serde_json's
-/// private marker name ([`crate::properties::reserves_raw_value_name`]).
+/// Whether the document's first problems (see [`first_problems`]) include `kind`.
+fn first_problem_is(input: &[u8], kind: &str) -> bool {
+    first_problems(input).contains(kind)
+}
+
+fn duplicate_names(input: &[u8]) -> bool {
+    first_problem_is(input, "duplicate_key")
+}
+
+fn lone_surrogates(input: &[u8]) -> bool {
+    first_problem_is(input, "lone_surrogate")
+}
+
+fn number_range(input: &[u8]) -> bool {
+    first_problem_is(input, "number_out_of_range")
+}
+
+fn past_depth_bound(input: &[u8]) -> bool {
+    first_problem_is(input, "depth_limit")
+}
+
+/// serde_json's nesting limit, past which it refuses what RFC 8785 allows.
+const SERDE_JSON_DEPTH: usize = 128;
+
+/// Whether a valid document nests deeper than serde_json reads but within the core's bound.
+fn deeper_than_readers_go(input: &[u8]) -> bool {
+    let r = reading::read(input);
+    r.problems.is_empty() && r.depth > SERDE_JSON_DEPTH
+}
+
+/// Whether a valid document has a member with serde_json's private marker name.
 fn names_serde_json_marker(input: &[u8]) -> bool {
-    canonfuzz_core::jcs::canonicalize(input)
-        .is_ok_and(|out| crate::properties::reserves_raw_value_name(&out))
+    let r = reading::read(input);
+    r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
+}
+
+/// Whether the document has two or more distinct problems.
+fn several_problems(input: &[u8]) -> bool {
+    reading::read(input).problems.len() >= 2
 }
 
 /// Every registered policy difference of the JCS family, with its reason. Differences listed
@@ -81,31 +120,31 @@ pub const JCS_POLICIES: [Policy; 7] = [
     Policy {
         id: "duplicate-names",
         core: Expect::Rejects("duplicate_key"),
-        applies: always,
+        applies: duplicate_names,
         reason: "I-JSON (RFC 7493 §2.3), which RFC 8785 §3.1 requires, forbids duplicate member names; implementations that keep the last member sign a document whose meaning another parser may read differently",
     },
     Policy {
         id: "lone-surrogates",
         core: Expect::Rejects("lone_surrogate"),
-        applies: always,
+        applies: lone_surrogates,
         reason: "I-JSON (RFC 7493 §2.1) requires strings to be valid Unicode; an escaped lone surrogate has no UTF-8 form to canonicalize to",
     },
     Policy {
         id: "number-range",
         core: Expect::Rejects("number_out_of_range"),
-        applies: always,
+        applies: number_range,
         reason: "a number beyond the double range has no RFC 8785 §3.2.2.3 serialization; writing null or Infinity would change the value",
     },
     Policy {
         id: "depth-bound",
         core: Expect::Rejects("depth_limit"),
-        applies: always,
+        applies: past_depth_bound,
         reason: "the core bounds nesting (default 10,000 levels) so that no document can exhaust its memory; deeper documents are refused, not crashed on",
     },
     Policy {
         id: "deep-nesting",
         core: Expect::AcceptsWhereOthersReject("depth_limit"),
-        applies: always,
+        applies: deeper_than_readers_go,
         reason: "RFC 8785 sets no nesting limit; the core accepts up to 10,000 levels where serde_json stops at 128 and CPython near 1,000",
     },
     Policy {
@@ -116,8 +155,8 @@ pub const JCS_POLICIES: [Policy; 7] = [
     },
     Policy {
         id: "error-precedence",
-        core: Expect::RejectsFirstProblem,
-        applies: always,
+        core: Expect::RejectsFirstProblem(first_problems),
+        applies: several_problems,
         reason: "when a document breaks several rules the core reports invalid UTF-8 first, then the first grammar error, then the first I-JSON rule in reading order; others report whichever problem their parser meets, or the only one they check",
     },
 ];
@@ -276,7 +315,7 @@ impl Policy {
     fn explains(&self, input: &[u8], core: &Outcome, consensus: &Outcome) -> bool {
         let outcomes = match self.core {
             Expect::Rejects(kind) => {
-                rejection(core) == Some(kind) && rejection(consensus) != Some(kind)
+                rejection(core) == Some(kind) && matches!(consensus, Outcome::Ok(_))
             }
             Expect::RejectsWhereOthersAccept => {
                 rejection(core).is_some() && matches!(consensus, Outcome::Ok(_))
@@ -287,8 +326,9 @@ impl Policy {
             Expect::AcceptsWhereOthersRejectAny => {
                 matches!(core, Outcome::Ok(_)) && rejection(consensus).is_some()
             }
-            Expect::RejectsFirstProblem => {
-                rejection(core).is_some() && rejection(consensus).is_some()
+            Expect::RejectsFirstProblem(first) => {
+                rejection(core).is_some_and(|kind| first(input).contains(kind))
+                    && rejection(consensus).is_some()
             }
         };
         outcomes && (self.applies)(input)
@@ -569,14 +609,15 @@ mod tests {
     fn registered_policy_is_reported_as_such() {
         let e = evaluate(
             Family::Jcs,
-            b"",
+            br#"{"a":1,"a":2}"#,
             &members(),
             &[err("duplicate_key"), ok("{}"), ok("{}"), ok("{}"), ok("{}")],
         );
         assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "duplicate-names"));
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let e = evaluate(
             Family::Jcs,
-            b"",
+            deep.as_bytes(),
             &members(),
             &[
                 ok("[]"),
@@ -600,6 +641,148 @@ mod tests {
         assert_eq!(e.verdict, Verdict::ThirdParties);
         assert_eq!(e.diverging, vec!["node"]);
         assert!(e.signature.contains("node=timed_out"));
+    }
+}
+
+#[cfg(test)]
+mod jcs_policy_tests {
+    use super::*;
+
+    fn members() -> Vec<Member> {
+        [
+            ("core", "canonfuzz-core"),
+            ("node", "node-v8"),
+            ("py", "cpython"),
+        ]
+        .iter()
+        .map(|(n, g)| Member {
+            name: n.to_string(),
+            group: g.to_string(),
+        })
+        .collect()
+    }
+
+    fn verdict(input: &str, core: Outcome, others: Outcome) -> Verdict {
+        evaluate(
+            Family::Jcs,
+            input.as_bytes(),
+            &members(),
+            &[core, others.clone(), others],
+        )
+        .verdict
+    }
+
+    fn ok() -> Outcome {
+        Outcome::Ok(b"[]".to_vec())
+    }
+
+    fn err(kind: &str) -> Outcome {
+        Outcome::Rejected(kind.to_string())
+    }
+
+    fn policy(v: Verdict) -> Option<&'static str> {
+        match v {
+            Verdict::Policy(p) => Some(p.id),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn each_policy_holds_where_its_reason_does_and_nowhere_else() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let (past, within, beyond_serde, shallow) =
+            (deep(10_001), deep(10_000), deep(200), deep(100));
+        // (policy, core, others, an input where the reason holds, one where it does not)
+        let cases: [(&str, Outcome, Outcome, &str, &str); 8] = [
+            (
+                "duplicate-names",
+                err("duplicate_key"),
+                ok(),
+                r#"{"a":1,"\u0061":2}"#,
+                r#"{"a":1,"\u00e9":2}"#,
+            ),
+            (
+                "lone-surrogates",
+                err("lone_surrogate"),
+                ok(),
+                r#"["\ud800"]"#,
+                r#"["\ud83d\ude00"]"#,
+            ),
+            (
+                "number-range",
+                err("number_out_of_range"),
+                ok(),
+                "[1e400]",
+                "[1e300]",
+            ),
+            ("depth-bound", err("depth_limit"), ok(), &past, &within),
+            (
+                "deep-nesting",
+                ok(),
+                err("depth_limit"),
+                &beyond_serde,
+                &shallow,
+            ),
+            (
+                "serde-json-marker-name",
+                ok(),
+                err("syntax"),
+                r#"{"$serde_json::private::RawValue":0}"#,
+                r#"{"a":0}"#,
+            ),
+            (
+                "error-precedence",
+                err("duplicate_key"),
+                err("lone_surrogate"),
+                r#"{"a":1,"a":"\ud800"}"#,
+                r#"{"a":1,"a":2,}"#,
+            ),
+            (
+                "error-precedence",
+                err("number_out_of_range"),
+                err("duplicate_key"),
+                r#"{"a":1e400,"a":1}"#,
+                r#"{"a":1e400,"a":1,}"#,
+            ),
+        ];
+        for (id, core, others, holds, not) in cases {
+            assert_eq!(
+                policy(verdict(holds, core.clone(), others.clone())),
+                Some(id),
+                "{id}: {holds:.40}"
+            );
+            assert_eq!(
+                verdict(not, core, others),
+                Verdict::CoreDiverges,
+                "{id}: {not:.40}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_false_rejection_of_a_valid_document_is_red_whatever_kind_it_names() {
+        for kind in [
+            "duplicate_key",
+            "lone_surrogate",
+            "number_out_of_range",
+            "depth_limit",
+            "syntax",
+        ] {
+            let v = verdict(r#"{"a":"\u00e9","b":[1.5]}"#, err(kind), ok());
+            assert_eq!(v, Verdict::CoreDiverges, "{kind}");
+        }
+    }
+
+    #[test]
+    fn a_case_goes_to_the_policy_whose_reason_holds() {
+        // A duplicate and a lone surrogate: the others reject too, so it is not the
+        // "others keep the last member" reason but the precedence one.
+        let v = verdict(
+            r#"{"a":"\ud800","a":1}"#,
+            err("duplicate_key"),
+            err("lone_surrogate"),
+        );
+        assert_eq!(policy(v), Some("error-precedence"));
     }
 }
 
@@ -668,7 +851,7 @@ mod reference_tests {
         assert_eq!(e.verdict, Verdict::ThirdParties);
         let e = evaluate(
             Family::Jcs,
-            b"",
+            b"[1e400,]",
             &members,
             &[
                 Outcome::Rejected("syntax".into()),

@@ -41,7 +41,7 @@ fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(O
             let why = format!("registered policy {}: {}", policy.id, policy.reason);
             match policy.core {
                 Expect::Rejects(kind) => Some((Outcome::Rejected(kind.to_string()), why)),
-                Expect::RejectsFirstProblem | Expect::RejectsWhereOthersAccept => {
+                Expect::RejectsFirstProblem(_) | Expect::RejectsWhereOthersAccept => {
                     Some((Outcome::Rejected(String::new()), why))
                 }
                 Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny => {

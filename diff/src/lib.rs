@@ -20,6 +20,7 @@ pub mod mutants;
 pub mod outcome;
 pub mod properties;
 pub mod published;
+pub mod reading;
 pub mod report;
 pub mod selftest;
 pub mod shrink;

@@ -14,8 +14,9 @@ fn hex(rng: &mut Rng, bytes: usize) -> String {
     to_hex(&raw)
 }
 
-/// Whether the case's value (or result) is one the core's canonicalizer refuses, which the JCS
-/// family's policies cover.
+/// Whether the case's value (or result) has a problem RFC 8785 and I-JSON refuse, by an
+/// independent reading ([`crate::reading`], not the core); the JCS family's policies cover
+/// those.
 pub fn value_refused_by_jcs(input: &[u8]) -> bool {
     let Ok(case) = serde_json::from_slice::<Value>(input) else {
         return false;
@@ -23,7 +24,7 @@ pub fn value_refused_by_jcs(input: &[u8]) -> bool {
     ["value", "result"].iter().any(|name| {
         case.get(*name)
             .and_then(Value::as_str)
-            .is_some_and(|text| canonfuzz_core::jcs::canonicalize(text.as_bytes()).is_err())
+            .is_some_and(|text| !crate::reading::read(text.as_bytes()).problems.is_empty())
     })
 }
 

@@ -62,7 +62,8 @@ pub fn field_has_line_break(input: &[u8]) -> bool {
 }
 
 /// Whether the event or body breaks INK's JSON profile as serde_json reads it: a number that
-/// is not a safe integer (or is -0), nesting past 32, or a text the JCS form refuses.
+/// is not a safe integer (or is -0), nesting past 32, or a text with a problem RFC 8785 and
+/// I-JSON refuse ([`crate::reading`], not the core).
 pub fn outside_ink_profile(input: &[u8]) -> bool {
     let Ok(case) = serde_json::from_slice::<Value>(input) else {
         return false;
@@ -74,7 +75,7 @@ pub fn outside_ink_profile(input: &[u8]) -> bool {
     else {
         return false;
     };
-    if canonfuzz_core::jcs::canonicalize(text.as_bytes()).is_err() {
+    if !crate::reading::read(text.as_bytes()).problems.is_empty() {
         return true;
     }
     let Ok(value) = serde_json::from_str::<Value>(text) else {

@@ -1,0 +1,363 @@
+//! An independent reading of a JSON text: which of the problems RFC 8259 and I-JSON name it
+//! has, found without the core, so that a registered policy can decide from the input whether
+//! its reason holds. One pass over the bytes with an explicit stack, so any nesting costs no
+//! recursion.
+//!
+//! Problems, by the kinds the core reports them as: `invalid_utf8`, `syntax` (anything the
+//! grammar does not allow, including trailing text and raw control characters in strings),
+//! `duplicate_key` (two members of one object whose names decode to the same UTF-16 string),
+//! `lone_surrogate` (a `\u` escape of one half of a surrogate pair, unpaired),
+//! `number_out_of_range` (a literal whose magnitude rounds past the largest double) and
+//! `depth_limit` (nesting deeper than the core's default bound).
+
+use std::collections::{BTreeSet, HashSet};
+
+use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
+
+/// What a reading of a JSON text found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// Every problem kind found (the grammar stops the reading at its first error).
+    pub problems: BTreeSet<&'static str>,
+    /// The deepest nesting of arrays and objects reached (`[]` is 1).
+    pub depth: usize,
+    /// Every member name, decoded (lossily where it holds a lone surrogate).
+    pub names: BTreeSet<String>,
+}
+
+impl Reading {
+    /// The kinds the core may name for this text under its stated precedence: invalid UTF-8
+    /// first, then a grammar error, then any I-JSON rule the text breaks. Empty when the text
+    /// has no problem.
+    pub fn first_problems(&self) -> BTreeSet<&'static str> {
+        for first in ["invalid_utf8", "syntax"] {
+            if self.problems.contains(first) {
+                return BTreeSet::from([first]);
+            }
+        }
+        self.problems.clone()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Value,
+    ValueOrClose,
+    Name,
+    NameOrClose,
+    Colon,
+    CommaOrClose,
+}
+
+enum Frame {
+    Array,
+    Object(HashSet<Vec<u16>>),
+}
+
+/// Reads `text`.
+pub fn read(text: &[u8]) -> Reading {
+    let mut reading = Reading::default();
+    if std::str::from_utf8(text).is_err() {
+        reading.problems.insert("invalid_utf8");
+    }
+    if let Err(()) = scan(text, &mut reading) {
+        reading.problems.insert("syntax");
+    }
+    if reading.depth > DEFAULT_MAX_DEPTH {
+        reading.problems.insert("depth_limit");
+    }
+    reading
+}
+
+fn scan(text: &[u8], reading: &mut Reading) -> Result<(), ()> {
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut expect = Expect::Value;
+    let mut i = 0;
+    loop {
+        while matches!(text.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
+        }
+        let Some(&byte) = text.get(i) else {
+            return Err(());
+        };
+        let mut value_done = false;
+        match (expect, byte) {
+            (Expect::Value | Expect::ValueOrClose, b'[') => {
+                stack.push(Frame::Array);
+                reading.depth = reading.depth.max(stack.len());
+                expect = Expect::ValueOrClose;
+                i += 1;
+            }
+            (Expect::Value | Expect::ValueOrClose, b'{') => {
+                stack.push(Frame::Object(HashSet::new()));
+                reading.depth = reading.depth.max(stack.len());
+                expect = Expect::NameOrClose;
+                i += 1;
+            }
+            (Expect::ValueOrClose, b']') | (Expect::NameOrClose, b'}') => {
+                stack.pop();
+                value_done = true;
+                i += 1;
+            }
+            (Expect::CommaOrClose, b']' | b'}') => {
+                let closes = match stack.pop() {
+                    Some(Frame::Array) => b']',
+                    _ => b'}',
+                };
+                if byte != closes {
+                    return Err(());
+                }
+                value_done = true;
+                i += 1;
+            }
+            (Expect::CommaOrClose, b',') => {
+                expect = match stack.last() {
+                    Some(Frame::Array) => Expect::Value,
+                    _ => Expect::Name,
+                };
+                i += 1;
+            }
+            (Expect::Colon, b':') => {
+                expect = Expect::Value;
+                i += 1;
+            }
+            (Expect::Name | Expect::NameOrClose, b'"') => {
+                let units = string(text, &mut i, reading)?;
+                reading.names.insert(String::from_utf16_lossy(&units));
+                if let Some(Frame::Object(names)) = stack.last_mut() {
+                    if !names.insert(units) {
+                        reading.problems.insert("duplicate_key");
+                    }
+                }
+                expect = Expect::Colon;
+            }
+            (Expect::Value | Expect::ValueOrClose, b'"') => {
+                string(text, &mut i, reading)?;
+                value_done = true;
+            }
+            (Expect::Value | Expect::ValueOrClose, b'-' | b'0'..=b'9') => {
+                number(text, &mut i, reading)?;
+                value_done = true;
+            }
+            (Expect::Value | Expect::ValueOrClose, _) => {
+                let rest = text.get(i..).unwrap_or_default();
+                let literal = [&b"true"[..], b"false", b"null"]
+                    .into_iter()
+                    .find(|l| rest.starts_with(l))
+                    .ok_or(())?;
+                i += literal.len();
+                value_done = true;
+            }
+            _ => return Err(()),
+        }
+        if value_done {
+            if stack.is_empty() {
+                while matches!(text.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                    i += 1;
+                }
+                return if i == text.len() { Ok(()) } else { Err(()) };
+            }
+            expect = Expect::CommaOrClose;
+        }
+    }
+}
+
+/// Reads the string starting at `text[*i]` (a quote), returning its UTF-16 code units and
+/// noting an unpaired escaped surrogate.
+fn string(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<Vec<u16>, ()> {
+    let mut units = Vec::new();
+    *i += 1;
+    loop {
+        let byte = *text.get(*i).ok_or(())?;
+        match byte {
+            b'"' => {
+                *i += 1;
+                break;
+            }
+            b'\\' => {
+                let escape = *text.get(*i + 1).ok_or(())?;
+                let unit = match escape {
+                    b'"' | b'\\' | b'/' => u16::from(escape),
+                    b'b' => 8,
+                    b'f' => 12,
+                    b'n' => 10,
+                    b'r' => 13,
+                    b't' => 9,
+                    b'u' => {
+                        let hex = text.get(*i + 2..*i + 6).ok_or(())?;
+                        let hex = std::str::from_utf8(hex).map_err(|_| ())?;
+                        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                            return Err(());
+                        }
+                        *i += 4;
+                        u16::from_str_radix(hex, 16).map_err(|_| ())?
+                    }
+                    _ => return Err(()),
+                };
+                units.push(unit);
+                *i += 2;
+            }
+            0x00..=0x1f => return Err(()),
+            _ => {
+                let len = match byte {
+                    0xf0.. => 4,
+                    0xe0.. => 3,
+                    0xc0.. => 2,
+                    _ => 1,
+                };
+                match text.get(*i..*i + len).map(std::str::from_utf8) {
+                    Some(Ok(c)) => {
+                        units.extend(c.encode_utf16());
+                        *i += len;
+                    }
+                    _ => {
+                        units.push(0xfffd);
+                        *i += 1;
+                    }
+                }
+            }
+        }
+    }
+    let mut k = 0;
+    while k < units.len() {
+        match units[k] {
+            0xd800..=0xdbff if matches!(units.get(k + 1), Some(0xdc00..=0xdfff)) => k += 2,
+            0xd800..=0xdfff => {
+                reading.problems.insert("lone_surrogate");
+                k += 1;
+            }
+            _ => k += 1,
+        }
+    }
+    Ok(units)
+}
+
+/// Reads the number starting at `text[*i]` by RFC 8259's grammar, noting one beyond the
+/// double range.
+fn number(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<(), ()> {
+    let start = *i;
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while matches!(text.get(*i), Some(b'0'..=b'9')) {
+            *i += 1;
+        }
+        *i > from
+    };
+    if text.get(*i) == Some(&b'-') {
+        *i += 1;
+    }
+    match text.get(*i) {
+        Some(b'0') => *i += 1,
+        Some(b'1'..=b'9') => {
+            digits(i);
+        }
+        _ => return Err(()),
+    }
+    if text.get(*i) == Some(&b'.') {
+        *i += 1;
+        if !digits(i) {
+            return Err(());
+        }
+    }
+    if matches!(text.get(*i), Some(b'e' | b'E')) {
+        *i += 1;
+        if matches!(text.get(*i), Some(b'+' | b'-')) {
+            *i += 1;
+        }
+        if !digits(i) {
+            return Err(());
+        }
+    }
+    let literal = std::str::from_utf8(text.get(start..*i).unwrap_or_default()).map_err(|_| ())?;
+    if literal.parse::<f64>().map_or(true, f64::is_infinite) {
+        reading.problems.insert("number_out_of_range");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(text: &str) -> Vec<&'static str> {
+        read(text.as_bytes()).problems.into_iter().collect()
+    }
+
+    #[test]
+    fn valid_documents_have_no_problem() {
+        for text in [
+            r#"{"a":[1,-0.5e+3,true,false,null,"\u00e9\ud83d\ude00\n"],"b":{}}"#,
+            " [ ] ",
+            r#""\"\\\/\b\f\n\r\t""#,
+            "1e308",
+            r#"{"a":1,"b":{"a":2}}"#,
+        ] {
+            assert_eq!(problems(text), Vec::<&str>::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn each_problem_is_found_where_it_is() {
+        assert_eq!(problems(r#"{"a":1,"\u0061":2}"#), ["duplicate_key"]);
+        assert_eq!(problems(r#"["\ud800"]"#), ["lone_surrogate"]);
+        assert_eq!(problems(r#"["\udc00\ud800"]"#), ["lone_surrogate"]);
+        assert_eq!(problems("[1e309]"), ["number_out_of_range"]);
+        assert_eq!(problems("[-1e400]"), ["number_out_of_range"]);
+        let deep = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
+        assert_eq!(problems(&deep), ["depth_limit"]);
+        let limit = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert_eq!(problems(&limit), Vec::<&str>::new());
+        for bad in [
+            "[1,]",
+            "{\"a\" 1}",
+            "[01]",
+            "[1.]",
+            "\"a\u{1}\"",
+            "[] []",
+            "",
+            "[",
+            "{\"a\":1]",
+        ] {
+            assert_eq!(problems(bad), ["syntax"], "{bad:?}");
+        }
+        assert_eq!(
+            read(b"[\"\xff\"]").problems.into_iter().collect::<Vec<_>>(),
+            ["invalid_utf8"]
+        );
+    }
+
+    #[test]
+    fn precedence_puts_utf8_then_grammar_before_the_i_json_rules() {
+        let both = read(br#"{"a":1,"a":"\ud800"}"#);
+        assert_eq!(
+            both.first_problems().into_iter().collect::<Vec<_>>(),
+            ["duplicate_key", "lone_surrogate"]
+        );
+        let broken = read(br#"{"a":1,"a":2,}"#);
+        assert_eq!(
+            broken.first_problems().into_iter().collect::<Vec<_>>(),
+            ["syntax"]
+        );
+        assert!(broken.problems.contains("duplicate_key"));
+    }
+
+    #[test]
+    fn the_reading_and_the_core_agree_on_generated_documents() {
+        // Two readings written apart: where the core accepts, the reading finds no problem;
+        // where it refuses, it names one of the kinds the reading says may come first.
+        for index in 0..20_000 {
+            let (_, input) = crate::gen::jcs_case(5, index);
+            let reading = read(&input);
+            match canonfuzz_core::jcs::canonicalize(&input) {
+                Ok(_) => assert!(reading.problems.is_empty(), "{reading:?}: {input:?}"),
+                Err(e) => assert!(
+                    reading.first_problems().contains(e.kind().as_str()),
+                    "core {} / reading {:?}: {:?}",
+                    e.kind().as_str(),
+                    reading.problems,
+                    String::from_utf8_lossy(&input)
+                ),
+            }
+        }
+    }
+}
