@@ -309,6 +309,10 @@ fn a_campaign_without_its_quorum_is_red_unless_told_otherwise() {
         serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
     };
     let base = ["diff", "--family", "vmcp", "--cases", "300", "--no-save"];
+    // Python's runtime is prepared with the ordinary PATH first: a virtualenv made through the
+    // temporary python3 link below would point at a directory that is gone after the test.
+    let prepare = canonfuzz(&[&base[..], &["--impls", "python-vmcp"]].concat());
+    assert_eq!(prepare.status.code(), Some(0), "{}", text(&prepare.stderr));
     let out = without_node(&base);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
     let stderr = text(&out.stderr);
