@@ -55,7 +55,7 @@ impl Eq for Policy {}
 /// A pattern over outcomes.
 #[derive(Debug, Clone, Copy)]
 pub enum Expect {
-    /// Rejected with this kind, where others accept.
+    /// Rejected with this kind, where others accept or reject for another reason.
     Rejects(&'static str),
     /// Rejected, whatever the kind, where others accept.
     RejectsWhereOthersAccept,
@@ -94,8 +94,9 @@ fn past_depth_bound(input: &[u8]) -> bool {
     first_problem_is(input, "depth_limit")
 }
 
-/// serde_json's nesting limit, past which it refuses what RFC 8785 allows.
-const SERDE_JSON_DEPTH: usize = 128;
+/// The deepest nesting serde_json reads (its recursion limit refuses 128 levels), past which
+/// it refuses what RFC 8785 allows.
+const SERDE_JSON_DEPTH: usize = 127;
 
 /// Whether a valid document nests deeper than serde_json reads but within the core's bound.
 fn deeper_than_readers_go(input: &[u8]) -> bool {
@@ -109,14 +110,25 @@ fn names_serde_json_marker(input: &[u8]) -> bool {
     r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
 }
 
-/// Whether the document has two or more distinct problems.
+/// Whether the document has two or more distinct problems, counting nesting past what
+/// serde_json reads as one (the serde_json-based crates meet it before anything after it).
 fn several_problems(input: &[u8]) -> bool {
-    reading::read(input).problems.len() >= 2
+    let r = reading::read(input);
+    let too_deep_for_serde_json = r.depth > SERDE_JSON_DEPTH && !r.problems.contains("depth_limit");
+    r.problems.len() + usize::from(too_deep_for_serde_json) >= 2
 }
 
 /// Every registered policy difference of the JCS family, with its reason. Differences listed
-/// here are reported as policy, never silently dropped.
+/// here are reported as policy, never silently dropped. `error-precedence` comes first: where
+/// a document has several problems and everyone rejects, the difference is which one is named,
+/// not a rule the others skip.
 pub const JCS_POLICIES: [Policy; 7] = [
+    Policy {
+        id: "error-precedence",
+        core: Expect::RejectsFirstProblem(first_problems),
+        applies: several_problems,
+        reason: "when a document breaks several rules the core reports invalid UTF-8 first, then the first grammar error, then the first I-JSON rule in reading order; others report whichever problem their parser meets, or the only one they check",
+    },
     Policy {
         id: "duplicate-names",
         core: Expect::Rejects("duplicate_key"),
@@ -152,12 +164,6 @@ pub const JCS_POLICIES: [Policy; 7] = [
         core: Expect::AcceptsWhereOthersReject("syntax"),
         applies: names_serde_json_marker,
         reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker",
-    },
-    Policy {
-        id: "error-precedence",
-        core: Expect::RejectsFirstProblem(first_problems),
-        applies: several_problems,
-        reason: "when a document breaks several rules the core reports invalid UTF-8 first, then the first grammar error, then the first I-JSON rule in reading order; others report whichever problem their parser meets, or the only one they check",
     },
 ];
 
@@ -315,7 +321,7 @@ impl Policy {
     fn explains(&self, input: &[u8], core: &Outcome, consensus: &Outcome) -> bool {
         let outcomes = match self.core {
             Expect::Rejects(kind) => {
-                rejection(core) == Some(kind) && matches!(consensus, Outcome::Ok(_))
+                rejection(core) == Some(kind) && rejection(consensus) != Some(kind)
             }
             Expect::RejectsWhereOthersAccept => {
                 rejection(core).is_some() && matches!(consensus, Outcome::Ok(_))
@@ -783,6 +789,19 @@ mod jcs_policy_tests {
             err("lone_surrogate"),
         );
         assert_eq!(policy(v), Some("error-precedence"));
+        // One problem that serde_json-based crates report as a syntax error: the core's kind
+        // is the right one, and the policy about that problem explains it.
+        let v = verdict(r#""\ud800""#, err("lone_surrogate"), err("syntax"));
+        assert_eq!(policy(v), Some("lone-surrogates"));
+        // A truncated document nested past serde_json's limit: the crates meet their depth
+        // limit first, the core reports the truncation; not so where the nesting is shallow.
+        let cut = |n: usize| "[".repeat(n);
+        let v = verdict(&cut(200), err("syntax"), err("depth_limit"));
+        assert_eq!(policy(v), Some("error-precedence"));
+        assert_eq!(
+            verdict(&cut(100), err("syntax"), err("depth_limit")),
+            Verdict::CoreDiverges
+        );
     }
 }
 

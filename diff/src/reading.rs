@@ -163,9 +163,27 @@ fn scan(text: &[u8], reading: &mut Reading) -> Result<(), ()> {
 }
 
 /// Reads the string starting at `text[*i]` (a quote), returning its UTF-16 code units and
-/// noting an unpaired escaped surrogate.
+/// noting an unpaired escaped surrogate — in what was read even when the string is cut short,
+/// since a reader may meet the surrogate before the grammar error.
 fn string(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<Vec<u16>, ()> {
     let mut units = Vec::new();
+    let read = string_units(text, i, &mut units);
+    let mut k = 0;
+    while k < units.len() {
+        match units[k] {
+            0xd800..=0xdbff if matches!(units.get(k + 1), Some(0xdc00..=0xdfff)) => k += 2,
+            0xd800..=0xdfff => {
+                reading.problems.insert("lone_surrogate");
+                k += 1;
+            }
+            _ => k += 1,
+        }
+    }
+    read.map(|()| units)
+}
+
+/// Reads a string's code units into `units`, up to its closing quote or the grammar error.
+fn string_units(text: &[u8], i: &mut usize, units: &mut Vec<u16>) -> Result<(), ()> {
     *i += 1;
     loop {
         let byte = *text.get(*i).ok_or(())?;
@@ -218,18 +236,7 @@ fn string(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<Vec<u16>,
             }
         }
     }
-    let mut k = 0;
-    while k < units.len() {
-        match units[k] {
-            0xd800..=0xdbff if matches!(units.get(k + 1), Some(0xdc00..=0xdfff)) => k += 2,
-            0xd800..=0xdfff => {
-                reading.problems.insert("lone_surrogate");
-                k += 1;
-            }
-            _ => k += 1,
-        }
-    }
-    Ok(units)
+    Ok(())
 }
 
 /// Reads the number starting at `text[*i]` by RFC 8259's grammar, noting one beyond the

@@ -211,3 +211,23 @@ fn the_client_view_agrees_with_every_vmcp_vector_on_what_is_signed() {
         "{failed} failed, {passed} passed"
     );
 }
+
+#[test]
+fn every_jcs_diff_seed_passes_its_check() {
+    // A seed the check fails stops the fuzzer before it starts (the smoke run in CI would be
+    // the first to notice); every vector's document must be one the policies explain.
+    let out = seeds();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(out.path().join("jcs_diff")).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        let document = canonfuzz_diff::fuzzing::jcs_diff_document(&data);
+        assert_eq!(
+            canonfuzz_diff::fuzzing::jcs_diff_check(&document),
+            Ok(()),
+            "{}",
+            String::from_utf8_lossy(&document)
+        );
+        checked += 1;
+    }
+    assert!(checked > 10_000);
+}
