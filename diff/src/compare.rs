@@ -534,24 +534,30 @@ fn signature(family: &str, pairs: &[(&Member, &Outcome)]) -> String {
     text
 }
 
+/// Members named and grouped as given, for the tests below.
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn members() -> Vec<Member> {
-        [
-            ("core", "canonfuzz-core"),
-            ("serde_jcs", "rust"),
-            ("json-canon", "rust"),
-            ("node", "node-v8"),
-            ("py", "cpython"),
-        ]
+fn test_members(pairs: &[(&str, &str)]) -> Vec<Member> {
+    pairs
         .iter()
         .map(|(n, g)| Member {
             name: n.to_string(),
             group: g.to_string(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn members() -> Vec<Member> {
+        test_members(&[
+            ("core", "canonfuzz-core"),
+            ("serde_jcs", "rust"),
+            ("json-canon", "rust"),
+            ("node", "node-v8"),
+            ("py", "cpython"),
+        ])
     }
 
     fn ok(s: &str) -> Outcome {
@@ -655,17 +661,11 @@ mod jcs_policy_tests {
     use super::*;
 
     fn members() -> Vec<Member> {
-        [
+        test_members(&[
             ("core", "canonfuzz-core"),
             ("node", "node-v8"),
             ("py", "cpython"),
-        ]
-        .iter()
-        .map(|(n, g)| Member {
-            name: n.to_string(),
-            group: g.to_string(),
-        })
-        .collect()
+        ])
     }
 
     fn verdict(input: &str, core: Outcome, others: Outcome) -> Verdict {
@@ -811,13 +811,7 @@ mod policy_scope_tests {
     use crate::gen::jws::JwsCase;
 
     fn members() -> Vec<Member> {
-        [("core", "canonfuzz-core"), ("a", "a"), ("b", "b")]
-            .iter()
-            .map(|(n, g)| Member {
-                name: n.to_string(),
-                group: g.to_string(),
-            })
-            .collect()
+        test_members(&[("core", "canonfuzz-core"), ("a", "a"), ("b", "b")])
     }
 
     #[test]
@@ -847,18 +841,12 @@ mod reference_tests {
 
     #[test]
     fn without_a_consensus_the_reference_group_decides() {
-        let members: Vec<Member> = [
+        let members = test_members(&[
             ("core", "canonfuzz-core"),
             ("rs", "rust"),
             ("node", "node-v8"),
             ("py", "cpython"),
-        ]
-        .iter()
-        .map(|(n, g)| Member {
-            name: n.to_string(),
-            group: g.to_string(),
-        })
-        .collect();
+        ]);
         let o = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
         let e = evaluate(
             Family::Jcs,

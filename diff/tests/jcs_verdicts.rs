@@ -2,11 +2,10 @@
 //! rejection is worded: the JCS policies explain a difference only where an independent reading
 //! of the input shows their reason.
 
-use canonfuzz_diff::campaign::Harness;
-use canonfuzz_diff::compare::Verdict;
+mod common;
+
 use canonfuzz_diff::family::Family;
 use canonfuzz_diff::impls::in_process::InProcess;
-use canonfuzz_diff::impls::{self, Implementation};
 use canonfuzz_diff::outcome::Outcome;
 
 /// The core, except that documents holding `needle` are refused with `kind`.
@@ -21,18 +20,7 @@ fn refusing(input: &[u8], needle: &[u8], kind: &str) -> Outcome {
 }
 
 fn diverging(core: fn(&[u8]) -> Outcome) -> usize {
-    let mut every = impls::jcs();
-    every[0] = Box::new(InProcess::core(core)) as Box<dyn Implementation>;
-    let harness = Harness::with(Family::Jcs, every);
-    let inputs: Vec<Vec<u8>> = (0..3_000)
-        .map(|i| canonfuzz_diff::gen::jcs_case(1, i).1)
-        .collect();
-    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    harness
-        .run(&refs)
-        .iter()
-        .filter(|(_, e)| e.verdict == Verdict::CoreDiverges)
-        .count()
+    common::diverging(Family::Jcs, Box::new(InProcess::core(core)), 1, 3_000)
 }
 
 #[test]

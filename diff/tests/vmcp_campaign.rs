@@ -2,12 +2,12 @@
 //! cores with the holes this family was built to find planted back in, run against the Node and
 //! Python verifiers on generated responses, are each caught diverging.
 
+mod common;
+
 use canonfuzz_core::jws::Jwks;
 use canonfuzz_core::vmcp::{self, served_parts, verify_served, Clock, Rule};
-use canonfuzz_diff::campaign::Harness;
-use canonfuzz_diff::compare::Verdict;
 use canonfuzz_diff::family::Family;
-use canonfuzz_diff::gen::vmcp::{case, VmcpCase};
+use canonfuzz_diff::gen::vmcp::VmcpCase;
 use canonfuzz_diff::impls::in_process::InProcess;
 use canonfuzz_diff::impls::{self, Implementation};
 use canonfuzz_diff::outcome::Outcome;
@@ -38,20 +38,7 @@ fn mutant(answer: fn(&[u8]) -> Outcome) -> Box<dyn Implementation> {
 }
 
 fn diverging_cases(core: Box<dyn Implementation>) -> usize {
-    let mut every = impls::vmcp();
-    every[0] = core;
-    let harness = Harness::with(Family::Vmcp, every);
-    for imp in harness.implementations() {
-        imp.available()
-            .unwrap_or_else(|why| panic!("{} did not run: {why}", imp.name()));
-    }
-    let inputs: Vec<Vec<u8>> = (0..600).map(|i| case(11, i).1).collect();
-    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    harness
-        .run(&refs)
-        .iter()
-        .filter(|(_, e)| e.verdict == Verdict::CoreDiverges)
-        .count()
+    common::diverging(Family::Vmcp, core, 11, 600)
 }
 
 #[test]

@@ -47,3 +47,29 @@ pub fn corpus_copy() -> tempfile::TempDir {
     }
     dir
 }
+
+/// How many of the first `cases` cases of a `family` campaign with `seed` are "core diverges"
+/// when `core` stands in for the core among the family's implementations, every one of which
+/// must run here.
+pub fn diverging(
+    family: canonfuzz_diff::family::Family,
+    core: Box<dyn canonfuzz_diff::impls::Implementation>,
+    seed: u64,
+    cases: u64,
+) -> usize {
+    let campaign = family.campaign().unwrap();
+    let mut every = (campaign.implementations)();
+    every[0] = core;
+    let harness = canonfuzz_diff::campaign::Harness::with(family, every);
+    for imp in harness.implementations() {
+        imp.available()
+            .unwrap_or_else(|why| panic!("{} did not run: {why}", imp.name()));
+    }
+    let inputs: Vec<Vec<u8>> = (0..cases).map(|i| (campaign.generate)(seed, i).1).collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    harness
+        .run(&refs)
+        .iter()
+        .filter(|(_, e)| e.verdict == canonfuzz_diff::compare::Verdict::CoreDiverges)
+        .count()
+}
