@@ -339,6 +339,22 @@ impl Policy {
         };
         outcomes && (self.applies)(input)
     }
+
+    /// Whether the core's answer breaks this policy: the policy has the core refuse, its reason
+    /// holds for the input, and the core accepted (or, for error precedence, named a problem
+    /// the input's first problems do not include). A registered difference is a rule the core
+    /// keeps, not only an excuse for differing: a core that stops keeping it diverges even
+    /// where lenient implementations agree with it.
+    fn broken_by(&self, input: &[u8], core: &Outcome) -> bool {
+        let kept = match (self.core, core) {
+            (Expect::Rejects(_) | Expect::RejectsWhereOthersAccept, o) => rejection(o).is_some(),
+            (Expect::RejectsFirstProblem(first), o) => {
+                rejection(o).is_some_and(|kind| first(input).contains(kind))
+            }
+            (Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny, _) => true,
+        };
+        core.is_answer() && !kept && (self.applies)(input)
+    }
 }
 
 /// Whether two answers agree: equal bytes, or rejections of the same kind (a rejection whose
@@ -358,7 +374,8 @@ pub enum Verdict {
     Agree,
     /// The core differs from the consensus, as a registered policy says it should.
     Policy(&'static Policy),
-    /// The core differs from the consensus of the independent implementations.
+    /// The core differs from the consensus of the independent implementations, or breaks a
+    /// rule it registered as policy where the rule's reason holds.
     CoreDiverges,
     /// Third parties disagree among themselves (or crash, or hang); the core sides with the
     /// consensus, or there is none.
@@ -425,14 +442,20 @@ pub fn evaluate_with_quorum(
         .all(|w| matches!(w, [a, b] if agree(a, b)))
         && answers.iter().all(|a| agree(a, answers[0]))
         && !outcomes.iter().any(failed);
-    let diverging: Vec<String> = pairs
+    let breaks_policy = core.is_some_and(|c| policies.iter().any(|p| p.broken_by(input, c)));
+    let mut diverging: Vec<String> = pairs
         .iter()
         .filter(|(_, o)| {
             failed(o) || (o.is_answer() && consensus.as_ref().is_some_and(|c| !agree(o, c)))
         })
         .map(|(m, _)| m.name.clone())
         .collect();
-    let verdict = if all_agree {
+    if breaks_policy && !diverging.iter().any(|n| n == CORE) {
+        diverging.push(CORE.to_string());
+    }
+    let verdict = if breaks_policy {
+        Verdict::CoreDiverges
+    } else if all_agree {
         Verdict::Agree
     } else {
         match (core, &consensus) {
@@ -640,6 +663,56 @@ mod tests {
             ],
         );
         assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "deep-nesting"));
+    }
+
+    #[test]
+    fn a_core_that_stops_keeping_its_policy_diverges_even_where_others_agree_with_it() {
+        // Everyone, the core included, keeps the last of two duplicate names: agreement among
+        // lenient implementations, but the core's duplicate-names policy says it refuses.
+        let dup = br#"{"a":1,"a":2}"#;
+        let all_accept = [
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+        ];
+        let e = evaluate(Family::Jcs, dup, &members(), &all_accept);
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+        assert_eq!(e.diverging, ["core"]);
+        // Keeping the policy, the same input is policy, not a divergence.
+        let mut kept = all_accept.clone();
+        kept[0] = err("duplicate_key");
+        let e = evaluate(Family::Jcs, dup, &members(), &kept);
+        assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "duplicate-names"));
+        // Where the policy's reason does not hold, agreement stays agreement.
+        let e = evaluate(Family::Jcs, br#"{"a":2}"#, &members(), &all_accept);
+        assert_eq!(e.verdict, Verdict::Agree);
+        // An error-precedence policy is broken by naming a problem that is not first.
+        let several = br#"{"a":1,"a":"\ud800"}"#;
+        let rejections = |core: &str| {
+            [
+                err(core),
+                err("other"),
+                err("other"),
+                err("syntax"),
+                err("other"),
+            ]
+        };
+        let e = evaluate(
+            Family::Jcs,
+            several,
+            &members(),
+            &rejections("duplicate_key"),
+        );
+        assert_ne!(e.verdict, Verdict::CoreDiverges);
+        let e = evaluate(
+            Family::Jcs,
+            several,
+            &members(),
+            &rejections("number_out_of_range"),
+        );
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
 use canonfuzz_diff::{fuzzing, input, merge, report, selftest, summary, triage};
 use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
 
 const ABOUT: &str =
     "Test signed-JSON implementations: strict RFC 8785 canonicalization and a conformance corpus.";
@@ -228,12 +229,15 @@ enum Command {
         #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
         impls: Vec<String>,
     },
-    /// Prove the harness works: run it with planted mutants of the core in the core's place.
+    /// Prove a campaign turns red on a wrong core: run every family with planted mutants of
+    /// its core in the core's place.
     ///
-    /// Each mutant (member order by UTF-8 bytes, Rust's float formatting, '/' escaped,
-    /// uppercase \u hex, -0 kept, exponent without '+', big integers verbatim, duplicates
-    /// accepted) must be told apart from the real core within 10,000 cases and minimized to at
-    /// most 64 bytes. Exits 1 if one is not.
+    /// Each mutant (classic canonicalization bugs, false rejections with every JCS error kind
+    /// and wrong kinds; Ed25519 small-order, non-canonical and S >= L acceptance; JWS padding,
+    /// crit and typ ignored; Merkle off-by-one index, empty proof, duplicated odd node; fields
+    /// left out of adapter-profile and INK hashes; verifiable-mcp holes) must show "core
+    /// diverges" on a case where the real core does not, within its family's case budget.
+    /// Exits 1 if one does not, 2 if an implementation could not run.
     Selftest {
         /// Print the results as JSON.
         #[arg(long)]
@@ -241,6 +245,9 @@ enum Command {
         /// The seed the cases derive from.
         #[arg(long, value_name = "S", default_value_t = 1)]
         seed: u64,
+        /// Only these families (repeatable; default every family).
+        #[arg(long = "family", value_name = "F")]
+        families: Vec<String>,
     },
     /// Convert published third-party test data into a vector file in the corpus.
     Import {
@@ -1076,24 +1083,47 @@ fn main() -> ExitCode {
                 Err(e) => usage_error(e),
             }
         }
-        Command::Selftest { json, seed } => match selftest::run(seed) {
-            Ok(run) => {
-                if json {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&run.to_json()).unwrap_or_default()
-                    );
-                } else {
-                    print!("{}", run.render());
+        Command::Selftest {
+            json,
+            seed,
+            families,
+        } => {
+            let chosen: Result<Vec<Family>, String> = if families.is_empty() {
+                Ok(Family::ALL.to_vec())
+            } else {
+                families
+                    .iter()
+                    .map(|name| {
+                        Family::from_name(name).ok_or_else(|| format!("unknown family {name:?}"))
+                    })
+                    .collect()
+            };
+            let chosen = match chosen {
+                Ok(chosen) => chosen,
+                Err(e) => return usage_error(e),
+            };
+            match selftest::run(seed, &chosen, std::io::stderr().is_terminal()) {
+                Ok(run) => {
+                    if json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&run.to_json()).unwrap_or_default()
+                        );
+                    } else {
+                        print!("{}", run.render());
+                    }
+                    if !run.complete() {
+                        eprintln!("error[quorum]: the self-test needs every implementation of each family it runs; install the missing ones (see the README's set-up) and run it again");
+                        ExitCode::from(2)
+                    } else if run.passed() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    }
                 }
-                if run.passed() {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                }
+                Err(e) => usage_error(format!("the self-test failed to run: {e}")),
             }
-            Err(e) => usage_error(format!("the self-test failed to run: {e}")),
-        },
+        }
         Command::Import {
             source,
             path,

@@ -3,7 +3,8 @@ command line, one JSON answer line per input, in order:
   {"ok": "<text>"}  accepted: the canonical text, `valid`, or the verified payload
   {"error": {"kind", "message", "offset"}}  rejected; kind `rejected` for verifiers, whose
                                             reasons are not compared
-  {"unsupported": true}  the line is not an input of the library's family
+  {"unsupported": true}  the line is not an input of the library's family, or one the
+                         library cannot take (PyPI jcs: nesting past 2,000 levels)
 JCS libraries read a JSON text per line (the `canonfuzz canon --jsonl` protocol); Ed25519
 verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}; Merkle trees an
 {"op": "root" | "inclusion" | ...} case (RFC 9162 audit paths, hashes in hex); the
@@ -14,8 +15,21 @@ import os
 import sys
 
 
-def canonicalizer(canon):
-    return lambda line: answer(canon, line)
+def canonicalizer(canon, max_depth=None):
+    """An answer function for a JCS library; documents nested deeper than `max_depth` are
+    inputs the library cannot take in reasonable time, answered as unsupported."""
+    return lambda line: answer(canon, line, max_depth)
+
+
+def depth(value):
+    """How deep arrays and objects nest in a parsed value, without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d + 1)
+            stack.extend((c, d + 1) for c in (v.values() if isinstance(v, dict) else v))
+    return deepest
 
 
 def case(line, fields):
@@ -309,7 +323,9 @@ def load(library):
     if library == "jcs":
         import jcs
 
-        return canonicalizer(jcs.canonicalize)
+        # Its recursive serializer takes time quadratic in the nesting: seconds per document
+        # near 10,000 levels.
+        return canonicalizer(jcs.canonicalize, max_depth=2000)
     verifiers = {"pynacl": (pynacl, ("key", "msg", "sig"))}
     for name, check in (("jwcrypto", jwcrypto), ("pyjwt", pyjwt), ("joserfc", joserfc)):
         verifiers[name] = (check, ("jwk", "token"))
@@ -332,7 +348,7 @@ def error(kind, message, offset=0):
     return {"error": {"kind": kind, "message": message, "offset": offset}}
 
 
-def answer(canon, line):
+def answer(canon, line, max_depth=None):
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -345,6 +361,8 @@ def answer(canon, line):
         return error("depth_limit", str(e))
     except ValueError as e:
         return error("syntax", str(e))
+    if max_depth is not None and depth(value) > max_depth:
+        return {"unsupported": True}
     try:
         out = canon(value)
     except RecursionError as e:

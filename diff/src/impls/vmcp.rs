@@ -4,7 +4,7 @@
 //! rfc8785) workers, written from SPEC.md 0.2.1.
 
 use canonfuzz_core::jws::Jwks;
-use canonfuzz_core::vmcp::{verify_response, Clock, Rule};
+use canonfuzz_core::vmcp::{verify_response, Clock, Rule, Verification};
 
 use super::in_process::InProcess;
 use crate::gen::vmcp::VmcpCase;
@@ -19,11 +19,19 @@ pub fn core() -> InProcess {
         let Ok(jwks) = Jwks::parse(case.jwks.to_string().as_bytes()) else {
             return Outcome::Rejected(Rule::Jws.name().to_string());
         };
-        let verdict = verify_response(case.response.as_bytes(), &jwks, Clock::at(case.now));
-        match (verdict.failures.first(), verdict.payload) {
-            (None, Some(payload)) => Outcome::Ok(payload),
-            (Some(failure), _) => Outcome::Rejected(failure.rule.name().to_string()),
-            (None, None) => Outcome::Crashed("valid, but no signed payload".into()),
-        }
+        outcome(verify_response(
+            case.response.as_bytes(),
+            &jwks,
+            Clock::at(case.now),
+        ))
     })
+}
+
+/// A verification as an outcome: the signed payload, or the first rule broken.
+pub fn outcome(verdict: Verification) -> Outcome {
+    match (verdict.failures.first(), verdict.payload) {
+        (None, Some(payload)) => Outcome::Ok(payload),
+        (Some(failure), _) => Outcome::Rejected(failure.rule.name().to_string()),
+        (None, None) => Outcome::Crashed("valid, but no signed payload".into()),
+    }
 }

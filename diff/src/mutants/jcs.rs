@@ -1,0 +1,454 @@
+//! JCS mutants. Eight write the core's canonical output the way a classic canonicalization bug
+//! would (working on the output with the lenient syntax tree, never inside the core); the rest
+//! stand at the core's public entry point and refuse valid documents with each error kind the
+//! core has, or name the wrong kind for a document they rightly refuse — the bugs a registered
+//! policy must never be able to excuse.
+
+use canonfuzz_core::jcs::{canonicalize, Canonicalizer};
+
+use super::Mutant;
+use crate::family::Family;
+use crate::impls::core_answer;
+use crate::outcome::Outcome;
+use crate::reading;
+use crate::tree::{parse, Node};
+
+/// The core's answer.
+fn core(input: &[u8]) -> Outcome {
+    core_answer(&mut Canonicalizer::default(), input)
+}
+
+/// The core's answer with its canonical output rewritten by `rewrite`.
+fn rewritten(input: &[u8], rewrite: fn(&[u8], &mut Node)) -> Outcome {
+    match core(input) {
+        Outcome::Ok(out) => match parse(&out) {
+            Some(mut tree) => {
+                rewrite(input, &mut tree);
+                Outcome::Ok(tree.to_bytes())
+            }
+            None => Outcome::Ok(out),
+        },
+        other => other,
+    }
+}
+
+/// The core's answer, except that a document it accepts is refused as `kind` when `when`
+/// holds for the input and the canonical output.
+fn refuses_valid(input: &[u8], kind: &str, when: fn(&[u8], &[u8]) -> bool) -> Outcome {
+    match core(input) {
+        Outcome::Ok(out) if when(input, &out) => Outcome::Rejected(kind.to_string()),
+        other => other,
+    }
+}
+
+/// The core's answer, except that a rejection of kind `from` is reported as `to`.
+fn renames(input: &[u8], from: &str, to: &str) -> Outcome {
+    match core(input) {
+        Outcome::Rejected(kind) if kind == from => Outcome::Rejected(to.to_string()),
+        other => other,
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Every JCS mutant.
+pub const MUTANTS: [Mutant; 20] = [
+    Mutant {
+        family: Family::Jcs,
+        name: "utf8-member-order",
+        bug: "members sorted by UTF-8 bytes instead of UTF-16 code units",
+        answer: |input| rewritten(input, |_, tree| each_object(tree, &mut |members| {
+            members.sort_by_key(|m| decoded(&m.0))
+        })),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "rust-float-format",
+        bug: "numbers written by Rust's Display for f64, not ECMAScript's rules",
+        answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut |raw| {
+            if is_number(raw) {
+                if let Some(v) = std::str::from_utf8(raw).ok().and_then(|t| t.parse::<f64>().ok()) {
+                    *raw = format!("{v}").into_bytes();
+                }
+            }
+        })),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "slash-escaped",
+        bug: "/ escaped as \\/",
+        answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut |raw| {
+            if is_string(raw) {
+                *raw = replace(raw, b"/", b"\\/");
+            }
+        })),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "uppercase-hex-escapes",
+        bug: "\\u00xx escapes written with uppercase hex",
+        answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut uppercase_escapes)),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "minus-zero-kept",
+        bug: "-0 written as -0",
+        answer: |input| rewritten(input, minus_zero_kept),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "exponent-without-plus",
+        bug: "exponents written without + (1e21)",
+        answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut |raw| {
+            if is_number(raw) {
+                *raw = replace(raw, b"e+", b"e");
+            }
+        })),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "big-integers-verbatim",
+        bug: "integers beyond 2^53 written as they came, not rounded to a double",
+        answer: |input| rewritten(input, big_integers_verbatim),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "duplicates-accepted",
+        bug: "duplicate member names accepted, the last one kept",
+        answer: |input| match core(input) {
+            Outcome::Rejected(kind) if kind == "duplicate_key" => match without_duplicates(input) {
+                Some(deduped) => core(&deduped),
+                None => Outcome::Rejected(kind),
+            },
+            other => other,
+        },
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "escapes-refused-as-duplicate",
+        bug: "a valid document with a \\u00xx escape refused as duplicate_key (names compared before unescaping)",
+        answer: |input| refuses_valid(input, "duplicate_key", |input, _| contains(input, b"\\u00")),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "pairs-refused-as-lone",
+        bug: "a valid escaped surrogate pair refused as lone_surrogate (pairs decoded one half at a time)",
+        answer: |input| refuses_valid(input, "lone_surrogate", |input, _| {
+            input.windows(4).any(|w| {
+                w[..3].eq_ignore_ascii_case(b"\\ud") && matches!(w[3], b'8'..=b'9' | b'a'..=b'b' | b'A'..=b'B')
+            })
+        }),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "large-exponents-refused",
+        bug: "a valid number of 1e30 or more refused as number_out_of_range (range checked on the exponent alone)",
+        answer: |input| refuses_valid(input, "number_out_of_range", |_, out| contains(out, b"e+3")),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "shallow-depth-limit",
+        bug: "valid documents nested past 20 levels refused as depth_limit (a depth counter that never goes down)",
+        answer: |input| refuses_valid(input, "depth_limit", |input, _| reading::read(input).depth > 20),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "astral-refused-as-invalid-utf8",
+        bug: "valid characters beyond the BMP refused as invalid_utf8 (a three-byte UTF-8 decoder)",
+        answer: |input| refuses_valid(input, "invalid_utf8", |_, out| out.iter().any(|b| *b >= 0xf0)),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "empty-containers-refused",
+        bug: "valid empty objects and arrays refused as syntax",
+        answer: |input| refuses_valid(input, "syntax", |_, out| contains(out, b"{}") || contains(out, b"[]")),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "duplicate-named-syntax",
+        bug: "duplicate names refused as syntax, not duplicate_key",
+        answer: |input| renames(input, "duplicate_key", "syntax"),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "lone-surrogate-named-utf8",
+        bug: "lone surrogates refused as invalid_utf8, not lone_surrogate",
+        answer: |input| renames(input, "lone_surrogate", "invalid_utf8"),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "out-of-range-named-syntax",
+        bug: "numbers beyond the double range refused as syntax, not number_out_of_range",
+        answer: |input| renames(input, "number_out_of_range", "syntax"),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "syntax-named-duplicate",
+        bug: "grammar errors refused as duplicate_key, not syntax",
+        answer: |input| renames(input, "syntax", "duplicate_key"),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "depth-named-syntax",
+        bug: "nesting past the bound refused as syntax, not depth_limit",
+        answer: |input| renames(input, "depth_limit", "syntax"),
+    },
+    Mutant {
+        family: Family::Jcs,
+        name: "invalid-utf8-named-syntax",
+        bug: "invalid UTF-8 refused as syntax, not invalid_utf8",
+        answer: |input| renames(input, "invalid_utf8", "syntax"),
+    },
+];
+
+/// Applies `f` to every scalar token of the tree.
+fn each_scalar(node: &mut Node, f: &mut dyn FnMut(&mut Vec<u8>)) {
+    match node {
+        Node::Scalar(raw) => f(raw),
+        Node::Array(items) => items.iter_mut().for_each(|i| each_scalar(i, f)),
+        Node::Object(members) => members.iter_mut().for_each(|(name, value)| {
+            f(name);
+            each_scalar(value, f);
+        }),
+    }
+}
+
+/// An object's members: raw name tokens and values.
+type Members = Vec<(Vec<u8>, Node)>;
+
+/// Applies `f` to every object's member list, innermost first.
+fn each_object(node: &mut Node, f: &mut dyn FnMut(&mut Members)) {
+    match node {
+        Node::Scalar(_) => {}
+        Node::Array(items) => items.iter_mut().for_each(|i| each_object(i, f)),
+        Node::Object(members) => {
+            members.iter_mut().for_each(|(_, v)| each_object(v, f));
+            f(members);
+        }
+    }
+}
+
+fn is_number(raw: &[u8]) -> bool {
+    matches!(raw.first(), Some(b'-' | b'0'..=b'9'))
+}
+
+fn is_string(raw: &[u8]) -> bool {
+    raw.first() == Some(&b'"')
+}
+
+/// The decoded text of a raw string token, by serde_json (independent of the core).
+fn decoded(raw: &[u8]) -> Vec<u8> {
+    serde_json::from_slice::<String>(raw).map_or_else(|_| raw.to_vec(), String::into_bytes)
+}
+
+fn replace(raw: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(raw[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The input with duplicate member names removed, the last of each kept.
+fn without_duplicates(input: &[u8]) -> Option<Vec<u8>> {
+    let mut tree = parse(input)?;
+    each_object(&mut tree, &mut |members| {
+        let mut kept: Vec<(Vec<u8>, Node)> = Vec::new();
+        for (name, value) in members.drain(..) {
+            let key = decoded(&name);
+            kept.retain(|(n, _)| decoded(n) != key);
+            kept.push((name, value));
+        }
+        *members = kept;
+    });
+    Some(tree.to_bytes())
+}
+
+/// `\u00xx` escapes of a string token with their hex in uppercase.
+fn uppercase_escapes(raw: &mut Vec<u8>) {
+    if !is_string(raw) {
+        return;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i..].starts_with(b"\\u") && i + 6 <= raw.len() {
+            out.extend_from_slice(b"\\u");
+            out.extend(raw[i + 2..i + 6].iter().map(u8::to_ascii_uppercase));
+            i += 6;
+        } else if raw[i] == b'\\' && i + 1 < raw.len() {
+            out.extend_from_slice(&raw[i..i + 2]);
+            i += 2;
+        } else {
+            out.push(raw[i]);
+            i += 1;
+        }
+    }
+    *raw = out;
+}
+
+/// Zeros written as `-0` when the input had a negative zero.
+fn minus_zero_kept(input: &[u8], tree: &mut Node) {
+    let mut negative_zero = false;
+    if let Some(mut source) = parse(input) {
+        each_scalar(&mut source, &mut |raw| {
+            let zero = std::str::from_utf8(raw)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                == Some(0.0);
+            negative_zero |= is_number(raw) && raw.first() == Some(&b'-') && zero;
+        });
+    }
+    if negative_zero {
+        each_scalar(tree, &mut |raw| {
+            if raw == b"0" {
+                *raw = b"-0".to_vec();
+            }
+        });
+    }
+}
+
+/// Integers of more than 15 digits written as the input had them.
+fn big_integers_verbatim(input: &[u8], tree: &mut Node) {
+    let mut big = Vec::new();
+    if let Some(mut source) = parse(input) {
+        each_scalar(&mut source, &mut |raw| {
+            let digits = raw.iter().filter(|b| b.is_ascii_digit()).count();
+            let integer = raw
+                .iter()
+                .enumerate()
+                .all(|(i, b)| b.is_ascii_digit() || (i == 0 && *b == b'-'));
+            if integer && digits > 15 {
+                if let Ok(canonical) = canonicalize(raw) {
+                    big.push((canonical, raw.clone()));
+                }
+            }
+        });
+    }
+    each_scalar(tree, &mut |raw| {
+        if let Some((_, verbatim)) = big.iter().find(|(c, _)| c == raw) {
+            *raw = verbatim.clone();
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(name: &str, input: &str) -> Outcome {
+        let mutant = MUTANTS.iter().find(|m| m.name == name).unwrap();
+        (mutant.answer)(input.as_bytes())
+    }
+
+    fn ok(s: &str) -> Outcome {
+        Outcome::Ok(s.as_bytes().to_vec())
+    }
+
+    fn rejected(kind: &str) -> Outcome {
+        Outcome::Rejected(kind.to_string())
+    }
+
+    #[test]
+    fn each_mutant_has_its_bug() {
+        let cases = [
+            (
+                "utf8-member-order",
+                "{\"\u{ff61}\":1,\"\u{10000}\":2}",
+                ok("{\"\u{ff61}\":1,\"\u{10000}\":2}"),
+            ),
+            (
+                "rust-float-format",
+                "[1e21,1e-7]",
+                ok("[1000000000000000000000,0.0000001]"),
+            ),
+            ("slash-escaped", r#"["a/b"]"#, ok(r#"["a\/b"]"#)),
+            ("uppercase-hex-escapes", r#""\u001f""#, ok(r#""\u001F""#)),
+            ("minus-zero-kept", "[-0.0]", ok("[-0]")),
+            ("exponent-without-plus", "1e21", ok("1e21")),
+            (
+                "big-integers-verbatim",
+                "[9007199254740993]",
+                ok("[9007199254740993]"),
+            ),
+            (
+                "duplicates-accepted",
+                r#"{"a":1,"\u0061":2}"#,
+                ok(r#"{"a":2}"#),
+            ),
+            (
+                "escapes-refused-as-duplicate",
+                r#"{"a":"\u0041"}"#,
+                rejected("duplicate_key"),
+            ),
+            (
+                "pairs-refused-as-lone",
+                r#""\uD83D\uDE00""#,
+                rejected("lone_surrogate"),
+            ),
+            (
+                "large-exponents-refused",
+                "[1e300]",
+                rejected("number_out_of_range"),
+            ),
+            (
+                "shallow-depth-limit",
+                &format!("{}{}", "[".repeat(21), "]".repeat(21)),
+                rejected("depth_limit"),
+            ),
+            (
+                "astral-refused-as-invalid-utf8",
+                "\"\u{10000}\"",
+                rejected("invalid_utf8"),
+            ),
+            ("empty-containers-refused", "[{}]", rejected("syntax")),
+            (
+                "duplicate-named-syntax",
+                r#"{"a":1,"a":2}"#,
+                rejected("syntax"),
+            ),
+            (
+                "lone-surrogate-named-utf8",
+                r#""\ud800""#,
+                rejected("invalid_utf8"),
+            ),
+            ("out-of-range-named-syntax", "1e400", rejected("syntax")),
+            ("syntax-named-duplicate", "[1,]", rejected("duplicate_key")),
+            (
+                "invalid-utf8-named-syntax",
+                "\"\u{fffd}\"",
+                ok("\"\u{fffd}\""),
+            ),
+        ];
+        for (name, input, want) in cases {
+            assert_eq!(run(name, input), want, "{name} on {input}");
+        }
+        assert_eq!(
+            (MUTANTS
+                .iter()
+                .find(|m| m.name == "invalid-utf8-named-syntax")
+                .unwrap()
+                .answer)(b"\"\xff\""),
+            rejected("syntax")
+        );
+        let deep = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
+        assert_eq!(run("depth-named-syntax", &deep), rejected("syntax"));
+    }
+
+    #[test]
+    fn on_what_it_does_not_touch_each_mutant_is_the_core() {
+        for m in MUTANTS {
+            let input = br#"{"b":[1,2.5,"x"],"a":true}"#;
+            assert_eq!((m.answer)(input), core(input), "{}", m.name);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! JWS mutants: the core decoding base64url with padding, ignoring `crit`, or ignoring `typ`.
+
+use canonfuzz_core::ed25519;
+use canonfuzz_core::jws::base64url_decode;
+
+use super::Mutant;
+use crate::family::Family;
+use crate::gen::jws::JwsCase;
+use crate::impls::jws as verifiers;
+use crate::outcome::Outcome;
+
+fn core(input: &[u8]) -> Outcome {
+    (verifiers::core().answer)(input)
+}
+
+/// The token's signature checked with the case's key and nothing else: what a verifier that
+/// skips a header check answers.
+fn signature_only(input: &[u8]) -> Option<Outcome> {
+    let case = JwsCase::parse(input)?;
+    let mut parts = case.token.split('.');
+    let (header, payload, signature) = (parts.next()?, parts.next()?, parts.next()?);
+    let key = base64url_decode(case.jwk.get("x")?.as_str()?, "x").ok()?;
+    let sig = base64url_decode(signature, "signature").ok()?;
+    let signed = format!("{header}.{payload}");
+    ed25519::verify(&key, signed.as_bytes(), &sig).ok()?;
+    Some(Outcome::Ok(base64url_decode(payload, "payload").ok()?))
+}
+
+/// The core's answer, except that where it refuses with `kind` and `skipped` holds for the
+/// token's header, the signature alone decides.
+fn skips(input: &[u8], kind: &str, skipped: fn(&serde_json::Value) -> bool) -> Outcome {
+    match core(input) {
+        Outcome::Rejected(k) if k == kind && header(input).is_some_and(|h| skipped(&h)) => {
+            signature_only(input).unwrap_or(Outcome::Rejected(k))
+        }
+        other => other,
+    }
+}
+
+/// The token's header, decoded.
+fn header(input: &[u8]) -> Option<serde_json::Value> {
+    let case = JwsCase::parse(input)?;
+    let bytes = base64url_decode(case.token.split('.').next()?, "header").ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Every JWS mutant.
+pub const MUTANTS: [Mutant; 3] = [
+    Mutant {
+        family: Family::Jws,
+        name: "padding-accepted",
+        bug: "base64url segments with = padding decoded, not refused",
+        answer: |input| {
+            let Some(mut case) = JwsCase::parse(input) else {
+                return Outcome::Unsupported;
+            };
+            case.token = case
+                .token
+                .split('.')
+                .map(|s| s.trim_end_matches('='))
+                .collect::<Vec<_>>()
+                .join(".");
+            core(&case.encode())
+        },
+    },
+    Mutant {
+        family: Family::Jws,
+        name: "crit-ignored",
+        bug:
+            "the crit header parameter ignored, so extensions the verifier does not understand pass",
+        answer: |input| skips(input, "crit", |h| h.get("crit").is_some()),
+    },
+    Mutant {
+        family: Family::Jws,
+        name: "typ-ignored",
+        bug: "the typ header parameter never read, so a typ that is not a string passes",
+        answer: |input| {
+            skips(input, "shape", |h| {
+                h.get("typ").is_some_and(|t| !t.is_string())
+            })
+        },
+    },
+];

@@ -1,0 +1,83 @@
+//! verifiable-mcp mutants: the holes the family was built to find, planted back — a verifier
+//! blind to unsigned members and JSON-RPC shapes, to what the response serves beside the
+//! signed payload, to the clock, or falling back to the first key of the set.
+
+use canonfuzz_core::jws::{base64url_decode, Jwks};
+use canonfuzz_core::vmcp::{self, served_parts, verify_served, Clock, Rule};
+
+use super::Mutant;
+use crate::family::Family;
+use crate::gen::vmcp::VmcpCase;
+use crate::impls::vmcp::outcome;
+use crate::outcome::Outcome;
+
+/// The core with the `blind` rules dropped from its verdict, and the clock stopped at zero if
+/// `clockless`.
+fn blind_to(input: &[u8], blind: &[Rule], clockless: bool) -> Outcome {
+    let Some(case) = VmcpCase::parse(input) else {
+        return Outcome::Unsupported;
+    };
+    let Ok(jwks) = Jwks::parse(case.jwks.to_string().as_bytes()) else {
+        return Outcome::Rejected(Rule::Jws.name().to_string());
+    };
+    let served = match served_parts(case.response.as_bytes()) {
+        Ok(served) => served,
+        Err(failure) => return Outcome::Rejected(failure.rule.name().to_string()),
+    };
+    let now = if clockless { 0 } else { case.now };
+    let mut verdict = verify_served(&served, &jwks, Clock::at(now));
+    verdict.failures.retain(|f| !blind.contains(&f.rule));
+    outcome(verdict)
+}
+
+/// The kid in the header of the JWS a response carries.
+fn token_kid(response: &str) -> Option<String> {
+    let r: serde_json::Value = serde_json::from_str(response).ok()?;
+    let holder = r.pointer("/result/_meta").or(r.pointer("/error/data"))?;
+    let jws = holder.get(vmcp::META_KEY)?.get("jws")?.as_str()?;
+    let header = base64url_decode(jws.split('.').next()?, "header").ok()?;
+    let header: serde_json::Value = serde_json::from_slice(&header).ok()?;
+    header.get("kid")?.as_str().map(str::to_string)
+}
+
+/// Every verifiable-mcp mutant.
+pub const MUTANTS: [Mutant; 4] = [
+    Mutant {
+        family: Family::Vmcp,
+        name: "unsigned-members-unchecked",
+        bug: "members outside the signed payload and JSON-RPC shapes SPEC §5 forbids go unchecked",
+        answer: |input| blind_to(input, &[Rule::UnsignedMember, Rule::ResponseShape], false),
+    },
+    Mutant {
+        family: Family::Vmcp,
+        name: "served-payload-unchecked",
+        bug: "isError and the served content never compared with the signed payload",
+        answer: |input| blind_to(input, &[Rule::ServedPayload], false),
+    },
+    Mutant {
+        family: Family::Vmcp,
+        name: "no-clock",
+        bug: "iat, nbf and exp never held to a clock",
+        answer: |input| blind_to(input, &[Rule::Freshness], true),
+    },
+    Mutant {
+        family: Family::Vmcp,
+        name: "first-key-fallback",
+        bug: "a kid no key has answered with the first key of the set",
+        answer: |input| {
+            let Some(mut case) = VmcpCase::parse(input) else {
+                return Outcome::Unsupported;
+            };
+            let keys = case.jwks.get_mut("keys").and_then(|k| k.as_array_mut());
+            if let (Some(kid), Some(keys)) = (token_kid(&case.response), keys) {
+                if !keys.iter().any(|k| k["kid"] == kid.as_str()) {
+                    keys.truncate(1);
+                    if let Some(first) = keys.first_mut() {
+                        first["kid"] = kid.into();
+                    }
+                }
+            }
+            blind_to(&case.encode(), &[], false)
+        },
+    },
+];
