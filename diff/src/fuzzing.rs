@@ -9,10 +9,16 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
+use canonfuzz_core::ekl::{Body, EklError, Salt};
+use canonfuzz_core::ink::transport::Authorization;
+use canonfuzz_core::ink::InkError;
+use canonfuzz_core::jws::{Jwk, Jwks, JwsError, Profile, Verified};
+use canonfuzz_core::vmcp::{Clock, Verification};
 
 use crate::campaign::Harness;
 use crate::compare::{evaluate_with_quorum, Verdict};
 use crate::family::Family;
+use crate::impls::Implementation;
 
 /// The fuzz targets.
 pub const TARGETS: [&str; 8] = [
@@ -65,12 +71,31 @@ fn pinned_key() -> Option<&'static canonfuzz_core::jws::Jwk> {
 /// payload segment encodes, under a signature that verifies over the token's own signing
 /// input with the key reported.
 pub fn jws_check(data: &[u8]) -> Result<(), String> {
-    use canonfuzz_core::jws::{self, Profile};
+    jws_check_with(data, &CORE_JWS)
+}
+
+/// The two ways the `jws` property verifies a token: by `kid` in a set, and with a pinned key.
+pub struct JwsVerifier {
+    /// Verification against a key set.
+    pub from_set: fn(&str, &Jwks, &Profile) -> Result<Verified, JwsError>,
+    /// Verification with one key.
+    pub with_key: fn(&str, &Jwk, &Profile) -> Result<Verified, JwsError>,
+}
+
+/// The core's verifier, which the `jws` target checks.
+pub const CORE_JWS: JwsVerifier = JwsVerifier {
+    from_set: canonfuzz_core::jws::verify,
+    with_key: canonfuzz_core::jws::verify_with_key,
+};
+
+/// [`jws_check`] of another verifier, so that a planted bug can be shown to break it.
+pub fn jws_check_with(data: &[u8], verifier: &JwsVerifier) -> Result<(), String> {
+    use canonfuzz_core::jws;
     let token = String::from_utf8_lossy(data);
-    let from_set = jws::verify(&token, fuzz_jwks(), &Profile::default())
+    let from_set = (verifier.from_set)(&token, fuzz_jwks(), &Profile::default())
         .map(|v| (v.payload, fuzz_jwks().keys.get(v.key_index)));
     let pinned = pinned_key()
-        .and_then(|key| jws::verify_with_key(&token, key, &Profile::default()).ok())
+        .and_then(|key| (verifier.with_key)(&token, key, &Profile::default()).ok())
         .map(|v| (v.payload, pinned_key()));
     for (payload, key) in from_set.ok().into_iter().chain(pinned) {
         let parts: Vec<&str> = token.split('.').collect();
@@ -99,8 +124,15 @@ pub fn jws_check(data: &[u8]) -> Result<(), String> {
 /// shows its client only what was signed — every member a client reads, read by
 /// [`crate::client_view`] apart from the verifier, is covered by the signed wrapper.
 pub fn vmcp_check(data: &[u8]) -> Result<(), String> {
-    let clock = canonfuzz_core::vmcp::Clock::at(FUZZ_NOW);
-    let verdict = canonfuzz_core::vmcp::verify_response(data, fuzz_jwks(), clock);
+    vmcp_check_with(data, canonfuzz_core::vmcp::verify_response)
+}
+
+/// [`vmcp_check`] of another verifier, so that a planted bug can be shown to break it.
+pub fn vmcp_check_with(
+    data: &[u8],
+    verify: fn(&[u8], &Jwks, Clock) -> Verification,
+) -> Result<(), String> {
+    let verdict = verify(data, fuzz_jwks(), Clock::at(FUZZ_NOW));
     if !verdict.is_valid() {
         return Ok(());
     }
@@ -183,11 +215,32 @@ const EKL_SALT: [u8; 32] = [0x5a; 32];
 /// fingerprint must equal the fingerprint of its body taken out by a JSON parser and
 /// canonicalized on its own — the core cuts the body from the whole's canonical form.
 pub fn ekl_check(data: &[u8]) -> Result<(), String> {
-    use canonfuzz_core::ekl;
-    let salt = ekl::Salt::from_hex(&crate::vector::to_hex(&EKL_SALT))
+    ekl_check_with(data, &CORE_EKL)
+}
+
+/// A tool result's body and its fingerprint, or why it has none.
+pub type ResultFingerprint = Result<(Body, String), EklError>;
+
+/// The two fingerprints the `ekl` property compares.
+pub struct Fingerprinter {
+    /// A value's salted fingerprint.
+    pub value: fn(&Salt, &[u8]) -> Result<String, EklError>,
+    /// A tool result's body and its fingerprint.
+    pub result: fn(&Salt, &[u8]) -> ResultFingerprint,
+}
+
+/// The core's fingerprints, which the `ekl` target checks.
+pub const CORE_EKL: Fingerprinter = Fingerprinter {
+    value: canonfuzz_core::ekl::fingerprint,
+    result: canonfuzz_core::ekl::result_fingerprint,
+};
+
+/// [`ekl_check`] of other fingerprints, so that a planted bug can be shown to break it.
+pub fn ekl_check_with(data: &[u8], fingerprints: &Fingerprinter) -> Result<(), String> {
+    let salt = Salt::from_hex(&crate::vector::to_hex(&EKL_SALT))
         .map_err(|e| format!("the fuzz salt is unusable: {e}"))?;
-    let as_value = ekl::fingerprint(&salt, data);
-    let Ok((body, from_result)) = ekl::result_fingerprint(&salt, data) else {
+    let as_value = (fingerprints.value)(&salt, data);
+    let Ok((body, from_result)) = (fingerprints.result)(&salt, data) else {
         return Ok(());
     };
     if as_value.is_err() {
@@ -201,7 +254,7 @@ pub fn ekl_check(data: &[u8]) -> Result<(), String> {
         .get(body.name())
         .or_else(|| parsed.get("result").and_then(|r| r.get(body.name())))
         .ok_or("the body named is not in the document")?;
-    let alone = ekl::fingerprint(&salt, holder.to_string().as_bytes())
+    let alone = (fingerprints.value)(&salt, holder.to_string().as_bytes())
         .map_err(|e| format!("the body alone does not fingerprint: {e}"))?;
     if alone == from_result {
         Ok(())
@@ -218,8 +271,16 @@ pub fn ekl_check(data: &[u8]) -> Result<(), String> {
 /// `^INK-Ed25519[ \t]+([A-Za-z0-9_-]{86})(?:[ \t]+keyId=([A-Za-z0-9_:.-]{1,128}))?$` (with the
 /// pattern's whitespace narrowed to spaces and tabs), checked here by a separate reading.
 pub fn ink_header_check(data: &[u8]) -> Result<(), String> {
+    ink_header_check_with(data, canonfuzz_core::ink::transport::parse_authorization)
+}
+
+/// [`ink_header_check`] of another parser, so that a planted bug can be shown to break it.
+pub fn ink_header_check_with(
+    data: &[u8],
+    parse: fn(&str) -> Result<Authorization, InkError>,
+) -> Result<(), String> {
     let text = String::from_utf8_lossy(data);
-    let Ok(parsed) = canonfuzz_core::ink::transport::parse_authorization(&text) else {
+    let Ok(parsed) = parse(&text) else {
         return Ok(());
     };
     let blank = |c: char| c == ' ' || c == '\t';
@@ -259,17 +320,23 @@ pub fn ink_header_check(data: &[u8]) -> Result<(), String> {
 /// signature when they differ in a way no registered policy explains.
 pub fn merkle_check(data: &[u8]) -> Result<(), String> {
     static HARNESS: OnceLock<Harness> = OnceLock::new();
-    let harness = HARNESS.get_or_init(|| {
-        Harness::with(
-            Family::Merkle,
-            vec![
-                Box::new(crate::impls::merkle::core()),
-                Box::new(crate::impls::merkle::ct_merkle()),
-            ],
-        )
-    });
-    let outcomes = harness.outcomes(&[data]).pop().unwrap_or_default();
-    let evaluation = evaluate_with_quorum(Family::Merkle, data, harness.members(), &outcomes, 1);
+    let harness = HARNESS.get_or_init(|| merkle_harness(Box::new(crate::impls::merkle::core())));
+    diverges(harness, data)
+}
+
+/// The `merkle` target's comparison with `core` standing for the core: it and ct-merkle.
+pub fn merkle_harness(core: Box<dyn Implementation>) -> Harness {
+    Harness::with(
+        Family::Merkle,
+        vec![core, Box::new(crate::impls::merkle::ct_merkle())],
+    )
+}
+
+/// The signature of `input` when the core of `harness` diverges from the others on it in a
+/// way no registered policy explains; the others' majority stands as the consensus.
+pub fn diverges(harness: &Harness, input: &[u8]) -> Result<(), String> {
+    let outcomes = harness.outcomes(&[input]).pop().unwrap_or_default();
+    let evaluation = evaluate_with_quorum(harness.family(), input, harness.members(), &outcomes, 1);
     if evaluation.verdict == Verdict::CoreDiverges {
         Err(evaluation.signature)
     } else {
@@ -305,27 +372,29 @@ pub fn jcs_diff_seed(document: &[u8]) -> Vec<u8> {
 
 fn in_process() -> &'static Harness {
     static HARNESS: OnceLock<Harness> = OnceLock::new();
-    HARNESS.get_or_init(|| {
-        let select: Vec<String> = IN_PROCESS.iter().map(|s| s.to_string()).collect();
-        match Harness::new(Family::Jcs, &select) {
-            Ok((harness, _)) => harness,
-            Err(_) => Harness::with(Family::Jcs, Vec::new()),
-        }
-    })
+    HARNESS.get_or_init(|| jcs_diff_harness(None))
+}
+
+/// The `jcs_diff` target's comparison: the in-process implementations, with `core` standing
+/// for the core when given.
+pub fn jcs_diff_harness(core: Option<Box<dyn Implementation>>) -> Harness {
+    let select: Vec<String> = IN_PROCESS.iter().map(|s| s.to_string()).collect();
+    let mut impls = match Harness::new(Family::Jcs, &select) {
+        Ok((harness, _)) => harness.into_implementations(),
+        Err(_) => Vec::new(),
+    };
+    if let Some(core) = core {
+        impls.retain(|i| i.name() != "core");
+        impls.insert(0, core);
+    }
+    Harness::with(Family::Jcs, impls)
 }
 
 /// Compares the core with the in-process implementations on `document`; returns the
 /// signature when the core departs from them in a way no registered policy explains. With only
 /// one independence group in process, that group's majority stands as the consensus.
 pub fn jcs_diff_check(document: &[u8]) -> Result<(), String> {
-    let harness = in_process();
-    let outcomes = harness.outcomes(&[document]).pop().unwrap_or_default();
-    let evaluation = evaluate_with_quorum(Family::Jcs, document, harness.members(), &outcomes, 1);
-    if evaluation.verdict == Verdict::CoreDiverges {
-        Err(evaluation.signature)
-    } else {
-        Ok(())
-    }
+    diverges(in_process(), document)
 }
 
 fn whitespace(u: &mut Unstructured, out: &mut Vec<u8>) -> arbitrary::Result<()> {

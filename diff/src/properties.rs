@@ -11,6 +11,15 @@ use serde_json::Value;
 /// point), holds no insignificant whitespace and sorted members, and means the same JSON value
 /// as the input. Returns what was violated.
 pub fn check_canonical(input: &[u8]) -> Result<(), String> {
+    check_canonical_with(input, canonicalize)
+}
+
+/// [`check_canonical`] of another canonicalizer: the same properties, so that a planted bug
+/// can be shown to break them.
+pub fn check_canonical_with<E: std::fmt::Display>(
+    input: &[u8],
+    canonicalize: impl Fn(&[u8]) -> Result<Vec<u8>, E>,
+) -> Result<(), String> {
     let Ok(out) = canonicalize(input) else {
         return Ok(());
     };
@@ -170,6 +179,74 @@ fn check_shape(out: &[u8]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The core's output changed by `bug`.
+    fn planted(bug: fn(Vec<u8>) -> Vec<u8>) -> impl Fn(&[u8]) -> Result<Vec<u8>, String> {
+        move |input| canonicalize(input).map(bug).map_err(|e| e.to_string())
+    }
+
+    /// Swaps the first two elements of an array of numbers: a canonicalizer that reorders.
+    fn swap_first_two(out: Vec<u8>) -> Vec<u8> {
+        let Ok(Value::Array(mut items)) = serde_json::from_slice(&out) else {
+            return out;
+        };
+        if items.len() >= 2 {
+            items.swap(0, 1);
+        }
+        serde_json::to_vec(&items).unwrap_or(out)
+    }
+
+    #[test]
+    fn every_property_fails_a_canonicalizer_that_breaks_it() {
+        let core = |input: &[u8]| check_canonical(input);
+        // Not a fixed point: the order it writes is not the order it reads.
+        assert_eq!(core(b"[1,2]"), Ok(()));
+        let reorders = check_canonical_with(b"[1,2]", planted(swap_first_two)).unwrap_err();
+        assert!(reorders.contains("not a fixed point"), "{reorders}");
+        // Output it refuses itself.
+        let cut = check_canonical_with(
+            b"[1,2]",
+            planted(|mut o| {
+                o.pop();
+                o
+            }),
+        )
+        .unwrap_err();
+        assert!(cut.contains("is rejected"), "{cut}");
+        // A fixed point of another value.
+        assert_eq!(core(b"[true,1]"), Ok(()));
+        let flips = check_canonical_with(
+            b"[true,1]",
+            planted(|o| {
+                String::from_utf8_lossy(&o)
+                    .replace("true", "false")
+                    .into_bytes()
+            }),
+        )
+        .unwrap_err();
+        assert!(flips.contains("means another value"), "{flips}");
+        // A fixed point of the same value with members in UTF-8 order (serde_json's map),
+        // which RFC 8785 §3.2.3 replaces by UTF-16 order.
+        let names = "{\"\u{ff61}\":1,\"\u{10000}\":2}".as_bytes();
+        assert_eq!(core(names), Ok(()));
+        let utf8_order = check_canonical_with(
+            names,
+            planted(|o| {
+                serde_json::from_slice::<Value>(&o)
+                    .and_then(|v| serde_json::to_vec(&v))
+                    .unwrap_or(o)
+            }),
+        )
+        .unwrap_err();
+        assert!(utf8_order.contains("follows"), "{utf8_order}");
+        // Whitespace kept.
+        let spaced = check_canonical_with(
+            b"[1,2]",
+            planted(|o| String::from_utf8_lossy(&o).replace(',', ", ").into_bytes()),
+        )
+        .unwrap_err();
+        assert!(spaced.contains("whitespace"), "{spaced}");
+    }
 
     #[test]
     fn misordered_members_are_caught() {

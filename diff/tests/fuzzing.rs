@@ -66,31 +66,190 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
 }
 
 #[test]
-fn the_parser_refuses_line_breaks_and_empty_key_ids() {
-    use canonfuzz_diff::fuzzing::ink_header_check;
-    // The check only judges headers the parser accepted; a parser that let these through would
-    // fail it. Here the parser refuses them, so the check passes them on.
+fn the_ink_header_check_fails_a_parser_that_accepts_outside_the_pattern() {
+    use canonfuzz_core::ink::transport::parse_authorization;
+    use canonfuzz_diff::fuzzing::{ink_header_check, ink_header_check_with};
     let sig = "A".repeat(86);
-    for header in [
-        format!("INK-Ed25519 {sig}\r\n"),
-        format!("INK-Ed25519 {sig} keyId="),
-    ] {
-        assert_eq!(ink_header_check(header.as_bytes()), Ok(()));
-        assert!(canonfuzz_core::ink::transport::parse_authorization(&header).is_err());
-    }
+    let hinted = format!("INK-Ed25519 {sig} keyId=sig-2026-03");
+    let broken = format!("INK-Ed25519 {sig}\r\n");
+    assert_eq!(ink_header_check(hinted.as_bytes()), Ok(()));
+    assert!(parse_authorization(&broken).is_err());
+    // A parser that trims line breaks accepts a header INK's pattern refuses.
+    let trims = |h: &str| parse_authorization(h.trim_end_matches(['\r', '\n']));
+    assert!(ink_header_check_with(broken.as_bytes(), trims).is_err());
+    // A parser that loses the key id reads an accepted header wrong.
+    let loses_hint = |h: &str| {
+        parse_authorization(h).map(|mut a| {
+            a.key_id = None;
+            a
+        })
+    };
+    assert!(ink_header_check_with(hinted.as_bytes(), loses_hint).is_err());
+    // One that hands back another signature.
+    let other_signature = |h: &str| {
+        parse_authorization(h).map(|mut a| {
+            a.signature = "B".repeat(86);
+            a
+        })
+    };
+    assert!(ink_header_check_with(hinted.as_bytes(), other_signature).is_err());
 }
 
 #[test]
-fn the_ekl_check_passes_results_whose_body_fingerprints_alike() {
-    // A body whose own fingerprint differs from the result's would be a slicing bug; a body
-    // that is fine passes. (The check compares against serde_json's reading of the body.)
-    assert_eq!(
-        canonfuzz_diff::fuzzing::ekl_check(
-            br#"{"content":[{"type":"text","text":"x"}],"isError":true}"#
-        ),
-        Ok(())
-    );
-    assert_eq!(canonfuzz_diff::fuzzing::ekl_check(b"[1,2]"), Ok(()));
+fn the_ekl_check_fails_fingerprints_that_take_more_than_the_body() {
+    use canonfuzz_core::ekl;
+    use canonfuzz_diff::fuzzing::{ekl_check, ekl_check_with, Fingerprinter, CORE_EKL};
+    let result = br#"{"content":[{"type":"text","text":"x"}],"isError":true}"#;
+    assert_eq!(ekl_check(result), Ok(()));
+    assert_eq!(ekl_check(b"[1,2]"), Ok(()));
+    // A result fingerprinted whole, decorations and all, instead of its body.
+    let whole = Fingerprinter {
+        result: |salt, data| {
+            let (body, _) = ekl::result_fingerprint(salt, data)?;
+            Ok((body, ekl::fingerprint(salt, data)?))
+        },
+        ..CORE_EKL
+    };
+    let why = ekl_check_with(result, &whole).unwrap_err();
+    assert!(why.contains("differs from the body's own"), "{why}");
+    // A value fingerprint that refuses what the result's fingerprint took.
+    let refuses = Fingerprinter {
+        value: |salt, data| match data.first() {
+            Some(b'{') => ekl::fingerprint(salt, b"["),
+            _ => ekl::fingerprint(salt, data),
+        },
+        ..CORE_EKL
+    };
+    let why = ekl_check_with(result, &refuses).unwrap_err();
+    assert!(why.contains("not a fingerprintable value"), "{why}");
+}
+
+/// The JWS of a genuine verifiable-mcp response in the corpus, signed by the test server's
+/// key, which the `jws` target's key set holds.
+fn corpus_token() -> String {
+    let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join("vmcp/forgeries.json"))
+        .unwrap();
+    let valid = file
+        .tests()
+        .find(|t| t.result == canonfuzz_diff::vector::Expectation::Valid && t.response.is_some())
+        .unwrap();
+    let response = valid.response.clone().unwrap();
+    response["result"]["_meta"]["org.jardenberg/verifiable-mcp"]["jws"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn the_jws_check_fails_a_verifier_that_returns_or_accepts_what_was_not_signed() {
+    use canonfuzz_core::jws;
+    use canonfuzz_diff::fuzzing::{fuzz_jwks, jws_check, jws_check_with, JwsVerifier, CORE_JWS};
+    let token = corpus_token();
+    assert!(jws::verify(&token, fuzz_jwks(), &jws::Profile::default()).is_ok());
+    assert_eq!(jws_check(token.as_bytes()), Ok(()));
+    // Another payload than the token's.
+    let extends = JwsVerifier {
+        from_set: |t, s, p| {
+            jws::verify(t, s, p).map(|mut v| {
+                v.payload.push(b' ');
+                v
+            })
+        },
+        ..CORE_JWS
+    };
+    let why = jws_check_with(token.as_bytes(), &extends).unwrap_err();
+    assert!(why.contains("payload its segment does not encode"), "{why}");
+    // A signature never checked: the token with one signature character changed.
+    let (signed, signature) = token.rsplit_once('.').unwrap();
+    let mut bent: Vec<char> = signature.chars().collect();
+    bent[10] = if bent[10] == 'A' { 'B' } else { 'A' };
+    let forged = format!("{signed}.{}", bent.into_iter().collect::<String>());
+    assert!(jws::verify(&forged, fuzz_jwks(), &jws::Profile::default()).is_err());
+    let unchecked = JwsVerifier {
+        from_set: |t, s, p| match jws::verify(t, s, p) {
+            Err(e) if e.kind() == "signature" => Ok(jws::Verified {
+                header: Default::default(),
+                kid: None,
+                key_index: 0,
+                payload: jws::base64url_decode(t.split('.').nth(1).unwrap_or(""), "payload")?,
+            }),
+            other => other,
+        },
+        ..CORE_JWS
+    };
+    let why = jws_check_with(forged.as_bytes(), &unchecked).unwrap_err();
+    assert!(why.contains("does not verify"), "{why}");
+}
+
+#[test]
+fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
+    use canonfuzz_diff::fuzzing::{vmcp_check, vmcp_check_with};
+    // A signed error frame from the corpus with an unsigned result beside it: a verifier that
+    // reads only the error branch calls it valid, yet the client reads a result nobody signed.
+    let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join("vmcp/forgeries.json"))
+        .unwrap();
+    let forged = file
+        .tests()
+        .find(|t| {
+            t.comment
+                .starts_with("a signed error frame with an unsigned result")
+        })
+        .unwrap();
+    let response = forged.response.clone().unwrap().to_string();
+    assert_eq!(vmcp_check(response.as_bytes()), Ok(()));
+    let error_branch_only = |data: &[u8], jwks: &_, clock| {
+        let mut response: serde_json::Value = serde_json::from_slice(data).unwrap_or_default();
+        if let Some(frame) = response.as_object_mut() {
+            frame.remove("result");
+        }
+        canonfuzz_core::vmcp::verify_response(response.to_string().as_bytes(), jwks, clock)
+    };
+    let why = vmcp_check_with(response.as_bytes(), error_branch_only).unwrap_err();
+    assert!(why.contains("both result and error"), "{why}");
+}
+
+#[test]
+fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
+    use canonfuzz_diff::family::Family;
+    use canonfuzz_diff::fuzzing::{diverges, jcs_diff_harness, merkle_harness};
+    use canonfuzz_diff::mutants;
+    // Each Merkle mutant diverges on some generated case within the self-test's budget, with
+    // ct-merkle alone beside it as in the target; the core on none.
+    let budget = canonfuzz_diff::selftest::case_budget(Family::Merkle);
+    let seeds: Vec<Vec<u8>> = (0..budget)
+        .map(|i| canonfuzz_diff::gen::merkle::case(1, i).1)
+        .collect();
+    let core = merkle_harness(Box::new(canonfuzz_diff::impls::merkle::core()));
+    for s in &seeds {
+        assert_eq!(diverges(&core, s), Ok(()), "{}", String::from_utf8_lossy(s));
+    }
+    for mutant in mutants::of(Family::Merkle) {
+        let planted = merkle_harness(Box::new(mutant.implementation()));
+        assert!(
+            seeds.iter().any(|s| diverges(&planted, s).is_err()),
+            "{} passes the merkle check",
+            mutant.name
+        );
+    }
+    // JCS mutants on documents that show their bug; the in-process crates stand as consensus.
+    for (name, document) in [
+        ("utf8-member-order", "{\"\u{ff61}\":1,\"\u{10000}\":2}"),
+        ("escapes-refused-as-duplicate", r#"{"a":"\u0041","b":1}"#),
+        ("duplicate-named-syntax", r#"{"a":1,"a":2}"#),
+        ("minus-zero-kept", "[-0]"),
+    ] {
+        let mutant = mutants::find(Family::Jcs, name).unwrap();
+        assert_eq!(
+            diverges(&jcs_diff_harness(None), document.as_bytes()),
+            Ok(()),
+            "{document}"
+        );
+        let planted = jcs_diff_harness(Some(Box::new(mutant.implementation())));
+        assert!(
+            diverges(&planted, document.as_bytes()).is_err(),
+            "{name} passes the jcs_diff check on {document}"
+        );
+    }
 }
 
 #[test]
@@ -147,25 +306,6 @@ fn vmcp_seeds_reach_a_valid_verdict_and_the_property_holds_on_them() {
     }
     // The published vectors' four positives and the corpus's own valid responses.
     assert!(valid >= 10, "only {valid} seeds verify");
-}
-
-#[test]
-fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
-    // A signed error frame from the corpus with an unsigned result beside it, as the verifier
-    // before this property took it: valid by the error branch, yet the client reads a result
-    // nobody signed.
-    let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join("vmcp/forgeries.json"))
-        .unwrap();
-    let forged = file
-        .tests()
-        .find(|t| {
-            t.comment
-                .starts_with("a signed error frame with an unsigned result")
-        })
-        .unwrap();
-    let response = forged.response.clone().unwrap();
-    let why = canonfuzz_diff::client_view::covered(&response, forged.now.unwrap()).unwrap_err();
-    assert!(why.contains("both result and error"), "{why}");
 }
 
 #[test]
