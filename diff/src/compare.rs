@@ -943,3 +943,87 @@ mod reference_tests {
         assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "error-precedence"));
     }
 }
+
+#[cfg(test)]
+mod family_policy_tests {
+    //! Every registered policy of the families other than JCS (whose policies are pinned on
+    //! written documents above), pinned on both sides of its predicate with the family's own
+    //! generated cases: where its reason holds, and no other policy's does, the outcomes it is
+    //! about are that policy; where no policy's reason holds, the same outcomes diverge.
+    use super::*;
+
+    fn members() -> Vec<Member> {
+        test_members(&[("core", "canonfuzz-core"), ("a", "a"), ("b", "b")])
+    }
+
+    /// The core's and the others' outcomes of the shape a policy is about.
+    fn shaped(expect: Expect) -> Option<(Outcome, Outcome)> {
+        let ok = Outcome::Ok(b"x".to_vec());
+        let err = |kind: &str| Outcome::Rejected(kind.to_string());
+        match expect {
+            Expect::Rejects(kind) => Some((err(kind), ok)),
+            Expect::RejectsWhereOthersAccept => Some((err("rejected"), ok)),
+            Expect::AcceptsWhereOthersReject(kind) => Some((ok, err(kind))),
+            Expect::AcceptsWhereOthersRejectAny => Some((ok, err("another-kind"))),
+            Expect::RejectsFirstProblem(_) => None,
+        }
+    }
+
+    fn verdict(family: Family, input: &[u8], core: &Outcome, others: &Outcome) -> Verdict {
+        let outcomes = [core.clone(), others.clone(), others.clone()];
+        evaluate(family, input, &members(), &outcomes).verdict
+    }
+
+    #[test]
+    fn every_policy_holds_where_its_reason_does_and_nowhere_else() {
+        for family in Family::ALL.into_iter().filter(|f| *f != Family::Jcs) {
+            let campaign = family.campaign().unwrap();
+            let budget = crate::selftest::case_budget(family);
+            let cases: Vec<Vec<u8>> = (0..budget).map(|i| (campaign.generate)(1, i).1).collect();
+            let holding = |c: &[u8]| -> Vec<&str> {
+                campaign
+                    .policies
+                    .iter()
+                    .filter(|p| (p.applies)(c))
+                    .map(|p| p.id)
+                    .collect()
+            };
+            let plain = cases
+                .iter()
+                .find(|c| holding(c).is_empty())
+                .unwrap_or_else(|| panic!("{}: every case has a policy's reason", family.name()));
+            for policy in campaign.policies {
+                let (core, others) = shaped(policy.core).unwrap();
+                let name = format!("{} {}", family.name(), policy.id);
+                let only = cases
+                    .iter()
+                    .find(|c| holding(c) == [policy.id])
+                    .unwrap_or_else(|| {
+                        panic!("{name}: no case in {budget} shows its reason alone")
+                    });
+                assert!(
+                    matches!(verdict(family, only, &core, &others), Verdict::Policy(p) if p.id == policy.id),
+                    "{name}: not explained where its reason holds"
+                );
+                assert_eq!(
+                    verdict(family, plain, &core, &others),
+                    Verdict::CoreDiverges,
+                    "{name}: explains a case its reason does not hold for"
+                );
+                // A policy that has the core refuse is a rule it keeps: accepting where the
+                // reason holds diverges even when everyone else accepts too.
+                if matches!(
+                    policy.core,
+                    Expect::Rejects(_) | Expect::RejectsWhereOthersAccept
+                ) {
+                    assert_eq!(
+                        verdict(family, only, &others, &others),
+                        Verdict::CoreDiverges,
+                        "{name}: a core that stops refusing agrees"
+                    );
+                    assert_eq!(verdict(family, plain, &others, &others), Verdict::Agree);
+                }
+            }
+        }
+    }
+}
