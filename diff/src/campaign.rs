@@ -256,6 +256,18 @@ pub struct Summary {
     /// Per verdict, per independence group (the core's included): the cases in which the group
     /// answered, so a reader sees that the comparison really took place.
     pub voters: BTreeMap<&'static str, BTreeMap<String, u64>>,
+    /// Per generator category: its cases, and per independence group the cases in which the
+    /// group answered, so a reader sees which kinds of input were compared by whom.
+    pub categories: BTreeMap<&'static str, CategoryVotes>,
+}
+
+/// The cases of one generator category and who answered them.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct CategoryVotes {
+    /// Cases generated in the category.
+    pub cases: u64,
+    /// Per independence group, the cases it answered.
+    pub voters: BTreeMap<String, u64>,
 }
 
 /// The independence groups a campaign compares: those it needs (every group of the family's
@@ -307,6 +319,7 @@ struct Tally {
     agreed: Vec<u64>,
     verdicts: BTreeMap<&'static str, u64>,
     voters: BTreeMap<&'static str, BTreeMap<String, u64>>,
+    categories: BTreeMap<&'static str, CategoryVotes>,
     cases: u64,
 }
 
@@ -453,8 +466,13 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                         .map(|(m, _)| m.group.as_str())
                         .collect();
                     let voters = t.voters.entry(evaluation.verdict.name()).or_default();
-                    for group in voted {
+                    for group in &voted {
                         *voters.entry(group.to_string()).or_default() += 1;
+                    }
+                    let class = t.categories.entry(category.name()).or_default();
+                    class.cases += 1;
+                    for group in voted {
+                        *class.voters.entry(group.to_string()).or_default() += 1;
                     }
                     if let Some(consensus) = &evaluation.consensus {
                         for (i, o) in outcomes.iter().enumerate() {
@@ -574,5 +592,6 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         verdicts: tally.verdicts,
         quorum,
         voters: tally.voters,
+        categories: tally.categories,
     })
 }

@@ -138,6 +138,7 @@ pub fn to_json(summary: &Summary) -> Value {
             "allow_missing": summary.quorum.allow_missing,
         },
         "voters": summary.voters,
+        "categories": summary.categories,
         "findings": summary.findings.iter().map(|f| json!({
             "signature": f.signature,
             "diverging": f.evaluation.diverging,

@@ -73,6 +73,28 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
             "{group} did not vote: {summary}"
         );
     }
+    // Per kind of input, who answered it: every generator category, every group in each.
+    let categories = summary["categories"].as_object().unwrap();
+    let total: u64 = categories
+        .values()
+        .map(|c| c["cases"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 3000);
+    for name in ["numbers", "ordering", "escapes", "structure", "rejections"] {
+        let class = &categories[name];
+        for group in [
+            "canonfuzz-core",
+            "rust-serde_json+ryu-js",
+            "node-v8",
+            "cpython",
+        ] {
+            let voted = class["voters"][group].as_u64().unwrap();
+            assert!(
+                voted > 0 && voted <= class["cases"].as_u64().unwrap(),
+                "{name}: {group} answered {voted} cases"
+            );
+        }
+    }
     let findings = summary["findings"].as_array().unwrap();
     assert!(
         !findings.is_empty(),
