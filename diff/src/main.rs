@@ -124,7 +124,8 @@ enum Command {
         /// Run shard I of N: the cases whose index is I modulo N.
         #[arg(long, value_name = "I/N", value_parser = parse_shard, default_value = "0/1")]
         shard: (u64, u64),
-        /// Also write the summary as JSON to FILE.
+        /// Also write the summary as JSON to FILE (`-`: standard output, the summary for
+        /// people then going to standard error).
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
         /// Compare without implementations that cannot run here instead of failing for want
@@ -850,6 +851,12 @@ fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> ExitCode {
 }
 
 fn vectors(dir: PathBuf) -> ExitCode {
+    if !dir.is_dir() {
+        return usage_error(format!(
+            "{} is not a directory: pass the corpus directory (a clone's corpus/)",
+            dir.display()
+        ));
+    }
     let report = run_corpus(&dir);
     for failure in &report.failures {
         println!("{failure}");
@@ -867,7 +874,15 @@ fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage_error(format!("the campaign failed: {e}")),
     };
-    print!("{}", summary::render(&summary));
+    let to_stdout = summary_json.is_some_and(|p| p == Path::new("-"));
+    let human = |text: &str| {
+        if to_stdout {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+    };
+    human(&summary::render(&summary));
     let mut json = summary::to_json(&summary);
     if config.family == Family::Ed25519 {
         let dir = corpus_dir(None);
@@ -875,16 +890,26 @@ fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
             .and_then(|(verifiers, _)| report::ed25519_rows(&verifiers, &dir))
         {
             Ok(rows) => {
-                print!("{}", report::ed25519_markdown(&rows));
+                human(&report::ed25519_markdown(&rows));
                 json["verifier_table"] = report::rows_to_json(&rows);
             }
             Err(e) => eprintln!("WARNING: no accept/reject table: {e}"),
         }
     }
     if let Some(path) = summary_json {
-        let text = serde_json::to_vec_pretty(&json).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text) {
-            return usage_error(format!("cannot write {}: {e}", path.display()));
+        let mut text = serde_json::to_vec_pretty(&json).unwrap_or_default();
+        text.push(b'\n');
+        let written = if to_stdout {
+            let mut stdout = io::stdout().lock();
+            stdout
+                .write_all(&text)
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("stdout: {e}"))
+        } else {
+            canonfuzz_diff::vector::write_atomically(path, &text)
+        };
+        if let Err(e) = written {
+            return usage_error(format!("cannot write the summary JSON: {e}"));
         }
     }
     if summary.core_diverges() {

@@ -354,3 +354,40 @@ fn a_campaign_without_its_quorum_is_red_unless_told_otherwise() {
         assert!(agree[group].as_u64().unwrap() > 100, "{group}: {s}");
     }
 }
+
+#[test]
+fn a_summary_json_of_dash_goes_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(["diff", "--family", "merkle", "--cases", "300", "--no-save"])
+        .args(["--summary-json", "-"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["cases"], 300);
+    assert!(text(&out.stderr).contains("300 cases in"));
+    assert!(!dir.path().join("-").exists(), "a file named - was written");
+}
+
+#[test]
+fn a_summary_json_that_cannot_be_written_is_an_io_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, b"").unwrap();
+    let path = blocker.join("summary.json");
+    let out = canonfuzz(&[
+        "diff",
+        "--family",
+        "merkle",
+        "--cases",
+        "100",
+        "--no-save",
+        "--summary-json",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("cannot write the summary JSON"));
+    assert!(!path.exists());
+}

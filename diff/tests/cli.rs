@@ -449,3 +449,14 @@ fn an_endless_stdin_is_refused_at_the_default_limit() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn vectors_on_a_missing_directory_is_an_io_error() {
+    let out = canonfuzz(&["vectors", "/nonexistent/corpus"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("/nonexistent/corpus is not a directory"),
+        "{stderr}"
+    );
+}
