@@ -36,6 +36,34 @@ pub const CATEGORIES: [&str; 16] = [
     "timestamp-validity",
 ];
 
+/// Every decision [`decide`] takes, with the members its input has (INK's own field names, as
+/// INK's corpus writes a case's `input`): INK's categories, then the seed's (`seed-*`, where
+/// `op` picks the decision).
+pub const DECISIONS: [(&str, &str); 22] = [
+    ("agent-card", "an agent card is well formed: {card}"),
+    ("audit-query-response", "a witness's audit response: {response, witnessPublicKeyHex, expectedMessageId, expectedRequester, expectedServiceDid?, agentKeysHex: {did: hex}, laterCheckpoint?}"),
+    ("connection-payload", "a connection payload of a kind: {kind, payload}"),
+    ("handshake-message", "a handshake message: {message}"),
+    ("inclusion-receipt", "a witness's inclusion receipt: {receipt, witnessPublicKeyHex, event?, eventHash?, laterCheckpoint?}"),
+    ("jcs-number", "INK's JSON profile and canonical form of a body: {bodyRaw}"),
+    ("jcs-string-safety", "the same for strings: {bodyRaw}"),
+    ("key-rotation", "a request signed under a key history: {signInput: {method, path, recipientDid, body, timestamp}, signature, keys: [entries], hintKeyId?, liveAuth?, liveAuthAllowRetired?}"),
+    ("merkle-checkpoint", "a C2SP checkpoint body: {body}"),
+    ("merkle-consistency", "a consistency proof: {first, second, firstRoot, secondRoot, proof}"),
+    ("merkle-inclusion", "an inclusion proof, nodes from the root down: {leafIndex, treeSize, leafHash, rootHash, proof}"),
+    ("merkle-leaf", "an audit event's leaf hash: {eventRaw}"),
+    ("principal-normalization", "an agent id's canonical principal: {agentId}"),
+    ("replay-freshness", "freshness and replay: {replay: {messageTimestamp, receiverClock, nonce, previouslySeenNonces}}"),
+    ("signature-base", "a request's signature over its base: {signInput: {method, path, recipientDid, body, timestamp}, signature, publicKeyHex}"),
+    ("timestamp-validity", "an INK timestamp, as epoch milliseconds: {timestamp}"),
+    ("seed-transport-auth", "op base: the signature base {method, path, recipientDid, body, timestamp}; op request: {.., authorization?, keysOwner, keys}"),
+    ("seed-containment", "op transport {token, requestTransport}, challenge_budget, sender_rate, counterparty {initiator, responder, from}"),
+    ("seed-key-rotation", "a raw message under a key history: {message, signature, messageTimestamp, keyHistory: [entries]}"),
+    ("seed-discovery-gating", "op gate {visibility, authenticated, holdsCapability}, redacted {card}"),
+    ("seed-witness", "op leaf {event, claimedCanonical?}, node {left, right}, checkpoint or chain {checkpoint, signature, witnessPublicKeyHex, previous?}, submit {event, existingEventIds, authenticatedSenderDid}"),
+    ("seed-audit-response", "a witness's signature over an events array: {events, signature, witnessPublicKeyHex}"),
+];
+
 /// One INK vector file.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -212,7 +240,7 @@ fn seed_case(
                 path: text(input, "path")?,
                 recipient_did: text(input, "recipientDid")?,
                 body: body.as_bytes(),
-                authorization: text(input, "authorization")?,
+                authorization: input.get("authorization").and_then(Value::as_str),
                 keys: &directory,
                 allow_retired: false,
                 now: None,
@@ -629,6 +657,20 @@ impl InkVectors {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_decision_listed_is_one_decide_takes() {
+        let listed: Vec<&str> = DECISIONS.iter().map(|(name, _)| *name).collect();
+        for category in CATEGORIES {
+            assert!(listed.contains(&category), "{category} is not listed");
+        }
+        for name in listed {
+            if let Err(why) = decide(name, "{}") {
+                assert!(!why.contains("has no decision"), "{name}: {why}");
+            }
+        }
+        assert!(decide("nonesuch", "{}").unwrap_err().contains("has no decision"));
+    }
 
     fn file(category: &str, cases: Value) -> InkVectors {
         let text = json!({"format": INK_SCHEMA, "category": category, "cases": cases}).to_string();

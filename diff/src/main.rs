@@ -173,7 +173,7 @@ enum Command {
         #[command(subcommand)]
         command: ChallengeCommand,
     },
-    /// INK: check a signed request, or a Merkle inclusion or consistency proof.
+    /// INK: check a signed request or a Merkle proof, or take any other of INK's decisions.
     Ink {
         #[command(subcommand)]
         command: InkCommand,
@@ -393,8 +393,15 @@ enum InkCommand {
         #[arg(long, value_name = "DID")]
         recipient: String,
         /// The Authorization header's value.
-        #[arg(long, value_name = "HEADER")]
-        authorization: String,
+        #[arg(
+            long,
+            value_name = "HEADER",
+            required_unless_present = "no_authorization"
+        )]
+        authorization: Option<String>,
+        /// The request carries no Authorization header (INK rejects it, HTTP 401).
+        #[arg(long, conflicts_with = "authorization")]
+        no_authorization: bool,
         /// The key directory: a JSON object from each sender DID to its key history, an array
         /// of entries (keyId, publicKeyHex, status, validFrom, validUntil, revokedAt). Only
         /// the history of the DID the body's `from` names is used; entries that cannot verify
@@ -413,6 +420,26 @@ enum InkCommand {
         /// The body file, or `-` (default) for stdin.
         #[arg(value_name = "BODY|-")]
         body: Option<PathBuf>,
+    },
+    /// Take any of INK's decisions on an input written as INK's conformance corpus writes a
+    /// case's input (INK's own field names): checkpoints, audit responses and receipts, leaf
+    /// hashes, signature bases, key rotation, principals, timestamps, replay, agent cards and
+    /// the seed's witness, containment and discovery rules. Prints the decision and what an
+    /// acceptance yields (a leaf hash, a canonical form, a key id...). Exits 0 accepted,
+    /// 1 rejected, 2 when the input is not such a case or on I/O error.
+    Decide {
+        /// The decision, named as INK's corpus names its category (see --list).
+        #[arg(required_unless_present = "list", value_name = "CATEGORY")]
+        category: Option<String>,
+        /// List every decision and the members its input has.
+        #[arg(long)]
+        list: bool,
+        /// Print the decision as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The input file, or `-` (default) for stdin.
+        #[arg(value_name = "INPUT.json|-")]
+        file: Option<PathBuf>,
     },
     /// Check a Merkle proof given as JSON: `{"index","size","leafHash","proof","root"}` for
     /// inclusion, `{"first","firstRoot","second","secondRoot","proof"}` for consistency
@@ -472,6 +499,7 @@ fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
             path,
             recipient,
             authorization,
+            no_authorization: _,
             keys,
             allow_retired,
             now,
@@ -492,7 +520,7 @@ fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                 path: &path,
                 recipient_did: &recipient,
                 body: &body,
-                authorization: &authorization,
+                authorization: authorization.as_deref(),
                 keys: &directory,
                 allow_retired,
                 now: now.as_deref(),
@@ -505,6 +533,47 @@ fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                 serde_json::json!({"sender": a.sender, "keyId": a.key.key_id, "keyStatus": a.key.status, "skippedKeys": skipped})
             });
             Ok(ink_decision(json, outcome))
+        }
+        InkCommand::Decide {
+            list: true, json, ..
+        } => {
+            if json {
+                let all: serde_json::Map<String, serde_json::Value> =
+                    canonfuzz_diff::ink::DECISIONS
+                        .iter()
+                        .map(|(name, input)| (name.to_string(), serde_json::json!(input)))
+                        .collect();
+                println!("{}", serde_json::Value::Object(all));
+            } else {
+                for (name, input) in canonfuzz_diff::ink::DECISIONS {
+                    println!("{name:<24} {input}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        InkCommand::Decide {
+            category,
+            json,
+            file,
+            ..
+        } => {
+            let category = category.unwrap_or_default();
+            let Some((_, shape)) = canonfuzz_diff::ink::DECISIONS
+                .iter()
+                .find(|(name, _)| *name == category)
+            else {
+                return Err(usage_error(format!(
+                    "unknown INK decision {category:?}; `canonfuzz ink decide --list` lists them"
+                )));
+            };
+            let input = read_or_exit(file.as_deref())?;
+            let text = String::from_utf8_lossy(&input);
+            match canonfuzz_diff::ink::decide(&category, &text) {
+                Ok(outcome) => Ok(ink_decision(json, outcome.map(serde_json::Value::Object))),
+                Err(why) => Err(usage_error(format!(
+                    "the input is not a {category} case: {why}; it is {shape}"
+                ))),
+            }
         }
         InkCommand::VerifyProof { json, file } => {
             let proof: serde_json::Value =
@@ -524,22 +593,39 @@ fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                     .map(|h| merkle::parse_hash(h.as_str().unwrap_or_default(), "a proof node"))
                     .collect()
             };
-            let outcome = match (
-                number("index"),
-                number("size"),
-                number("first"),
-                number("second"),
-            ) {
-                (Some(index), Some(size), _, _) => (|| {
-                    merkle::verify_inclusion(
-                        index,
-                        size,
-                        &merkle::parse_hash(text("leafHash"), "leafHash")?,
-                        &path()?,
-                        &merkle::parse_hash(text("root"), "root")?,
-                    )
-                })(),
-                (_, _, Some(first), Some(second)) => (|| {
+            const INCLUSION: &str = r#"{"index","size","leafHash","proof","root"}"#;
+            const CONSISTENCY: &str = r#"{"first","firstRoot","second","secondRoot","proof"}"#;
+            let inclusion = number("index").zip(number("size"));
+            let consistency = number("first").zip(number("second"));
+            let (form, needs, shape) = match (inclusion, consistency) {
+                (Some(_), _) => ("inclusion", ["leafHash", "proof", "root"], INCLUSION),
+                (_, Some(_)) => ("consistency", ["firstRoot", "secondRoot", "proof"], CONSISTENCY),
+                (None, None) => {
+                    return Err(usage_error(format!(
+                        "the proof has neither index and size nor first and second; give {INCLUSION} or {CONSISTENCY}"
+                    )))
+                }
+            };
+            if let Some(name) = needs.iter().find(|n| proof.get(**n).is_none()) {
+                let ink_form = if form == "inclusion" {
+                    " (or INK's own form, nodes from the root down, with `canonfuzz ink decide merkle-inclusion`)"
+                } else {
+                    ""
+                };
+                return Err(usage_error(format!(
+                    "the {form} proof has no {name:?}; give {shape}{ink_form}"
+                )));
+            }
+            let outcome = (|| match (inclusion, consistency) {
+                (Some((index, size)), _) => merkle::verify_inclusion(
+                    index,
+                    size,
+                    &merkle::parse_hash(text("leafHash"), "leafHash")?,
+                    &path()?,
+                    &merkle::parse_hash(text("root"), "root")?,
+                ),
+                (_, first_second) => {
+                    let (first, second) = first_second.unwrap_or_default();
                     merkle::verify_consistency(
                         first,
                         second,
@@ -547,13 +633,8 @@ fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                         &merkle::parse_hash(text("secondRoot"), "secondRoot")?,
                         &path()?,
                     )
-                })(),
-                _ => {
-                    return Err(usage_error(
-                        "the proof has neither index and size nor first and second".to_string(),
-                    ))
                 }
-            };
+            })();
             Ok(ink_decision(
                 json,
                 outcome.map(|()| serde_json::json!({"proof": "valid"})),

@@ -460,3 +460,117 @@ fn vectors_on_a_missing_directory_is_an_io_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn ink_decide_takes_every_decision_of_inks_corpus_as_the_library_does() {
+    use canonfuzz_diff::ink::{decide, InkVectors, INK_SCHEMA};
+    let corpus = common::repo_corpus();
+    let manifest = canonfuzz_diff::manifest::Manifest::read(&corpus).unwrap();
+    let mut decided = 0;
+    for entry in manifest.files_of(INK_SCHEMA) {
+        let file = InkVectors::parse(&std::fs::read(corpus.join(&entry.path)).unwrap()).unwrap();
+        for case in &file.cases {
+            let raw = case.input.get();
+            let out = canonfuzz(&["ink", "decide", &file.category, "--json"], raw.as_bytes());
+            let id = format!("{} {}", entry.path, case.case_id);
+            let answer: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{id}: {e}: {}", text(&out.stderr)));
+            // The published decision sets the exit status; the library's, the details.
+            let accepts = case.expect["result"] == "accept";
+            assert_eq!(out.status.code(), Some(if accepts { 0 } else { 1 }), "{id}");
+            match decide(&file.category, raw).unwrap() {
+                Ok(yields) => {
+                    assert_eq!(answer["details"], serde_json::Value::Object(yields), "{id}")
+                }
+                Err(e) => {
+                    assert_eq!(answer["error"]["error"], e.kind, "{id}");
+                    assert_eq!(answer["error"]["message"], e.message, "{id}");
+                }
+            }
+            decided += 1;
+        }
+    }
+    assert!(decided > 100, "only {decided} INK cases");
+}
+
+#[test]
+fn ink_decide_names_what_it_takes() {
+    let out = canonfuzz(&["ink", "decide", "--list"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let listed = text(&out.stdout);
+    for category in canonfuzz_diff::ink::CATEGORIES {
+        assert!(listed.contains(category), "{category} is not listed");
+    }
+    let out = canonfuzz(&["ink", "decide", "nonesuch"], b"{}");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("ink decide --list"));
+    let out = canonfuzz(&["ink", "decide", "merkle-leaf"], b"[1]");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("not a merkle-leaf case") && stderr.contains("{eventRaw}"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn ink_verify_proof_refuses_a_proof_without_its_members_as_usage() {
+    for (proof, says) in [
+        ("{}", "neither index and size nor first and second"),
+        (r#"{"index":0,"size":1,"proof":[]}"#, "no \"leafHash\""),
+        (r#"{"first":1,"second":2,"proof":[]}"#, "no \"firstRoot\""),
+    ] {
+        let out = canonfuzz(&["ink", "verify-proof"], proof.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{proof}");
+        assert!(
+            text(&out.stderr).contains(says),
+            "{proof}: {}",
+            text(&out.stderr)
+        );
+    }
+    // A proof with every member whose values INK refuses is a rejection.
+    let out = canonfuzz(
+        &["ink", "verify-proof"],
+        br#"{"index":0,"size":1,"proof":[],"leafHash":"zz","root":"00"}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_request_without_an_authorization_header_is_said_so_and_rejected() {
+    let case = ink_case("signature-base", 0);
+    let sign = &case["signInput"];
+    let dir = tempfile::tempdir().unwrap();
+    let keys = dir.path().join("keys.json");
+    let directory = serde_json::json!({ sign["body"]["from"].as_str().unwrap(): [
+        {"keyId": "k1", "publicKeyHex": case["publicKeyHex"], "status": "active"}
+    ]});
+    std::fs::write(&keys, directory.to_string()).unwrap();
+    let base = [
+        "ink",
+        "verify-request",
+        "--json",
+        "--path",
+        sign["path"].as_str().unwrap(),
+        "--recipient",
+        sign["recipientDid"].as_str().unwrap(),
+        "--keys",
+        keys.to_str().unwrap(),
+    ];
+    let body = sign["body"].to_string();
+    let out = canonfuzz(
+        &[&base[..], &["--no-authorization"]].concat(),
+        body.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["httpStatus"], 401);
+    assert_eq!(answer["error"]["error"], "invalid_authorization");
+    assert!(answer["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no Authorization header"));
+    // Saying neither is a usage error.
+    let out = canonfuzz(&base, body.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -98,8 +98,8 @@ pub struct Request<'a> {
     pub recipient_did: &'a str,
     /// The body as received.
     pub body: &'a [u8],
-    /// The Authorization header.
-    pub authorization: &'a str,
+    /// The Authorization header, `None` when the request carries none.
+    pub authorization: Option<&'a str>,
     /// The key histories this endpoint knows, by sender DID: each an array of key entries.
     pub keys: &'a Map<String, Value>,
     /// Whether retired keys may authenticate (a rotation grace window).
@@ -119,7 +119,13 @@ pub struct Accepted {
 
 /// Checks a request as an INK endpoint does.
 pub fn verify_request(req: &Request) -> Result<Accepted, InkError> {
-    let auth = parse_authorization(req.authorization)?;
+    let header = req.authorization.ok_or_else(|| {
+        InkError::new(
+            "invalid_authorization",
+            "the request carries no Authorization header; an INK request must be signed",
+        )
+    })?;
+    let auth = parse_authorization(header)?;
     let body: Value = serde_json::from_slice(req.body)
         .map_err(|e| InkError::new("invalid_body", format!("the body is not JSON: {e}")))?;
     let field = |name: &str| {
