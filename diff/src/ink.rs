@@ -669,7 +669,9 @@ mod tests {
                 assert!(!why.contains("has no decision"), "{name}: {why}");
             }
         }
-        assert!(decide("nonesuch", "{}").unwrap_err().contains("has no decision"));
+        assert!(decide("nonesuch", "{}")
+            .unwrap_err()
+            .contains("has no decision"));
     }
 
     fn file(category: &str, cases: Value) -> InkVectors {

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use crate::campaign::Summary;
 use crate::compare::Verdict;
+use crate::outcome::Outcome;
 use crate::vector::excerpt;
 
 /// The summary as text.
@@ -87,6 +88,11 @@ pub fn render(summary: &Summary) -> String {
             f.case
         );
         let _ = writeln!(out, "  {}", f.signature);
+        for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
+            if let Outcome::Crashed(why) = outcome {
+                let _ = writeln!(out, "  {} crashed: {why}", imp.name);
+            }
+        }
         let _ = writeln!(
             out,
             "  minimized ({} bytes): {}",

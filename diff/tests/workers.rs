@@ -19,8 +19,9 @@ fn misbehaving_workers_are_restarted() {
     let outcomes = faulty.run_batch(&inputs);
     let ok = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
     assert_eq!(outcomes[0], ok("a"));
+    // A crash is explained by what the worker last wrote to its stderr.
     assert!(
-        matches!(outcomes[1], Outcome::Crashed(_)),
+        matches!(&outcomes[1], Outcome::Crashed(why) if why.contains("its stderr ended: faulty worker: asked to crash")),
         "{:?}",
         outcomes[1]
     );

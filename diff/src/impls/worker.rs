@@ -6,7 +6,7 @@
 //! that crashes, hangs or answers garbage is restarted; the input it was on is recorded as
 //! crashed or timed out, and the rest of the batch goes on.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -240,7 +240,12 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     answers: Receiver<Vec<u8>>,
+    /// The end of what the worker wrote to standard error, read as it goes.
+    stderr: std::thread::JoinHandle<Vec<u8>>,
 }
+
+/// Bytes of a worker's standard error kept to explain its failure.
+const STDERR_KEPT: usize = 4096;
 
 impl Process {
     fn spawn(runtime: Runtime, script: &Path, library: &str) -> Result<Process, String> {
@@ -250,11 +255,22 @@ impl Process {
             .current_dir(runtime.dir())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start the {library} worker: {e}"))?;
         let stdin = child.stdin.take().ok_or("worker has no stdin")?;
         let stdout = child.stdout.take().ok_or("worker has no stdout")?;
+        let mut errors = child.stderr.take().ok_or("worker has no stderr")?;
+        let stderr = std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            let mut chunk = [0u8; 1024];
+            while let Ok(n @ 1..) = errors.read(&mut chunk) {
+                kept.extend_from_slice(chunk.get(..n).unwrap_or_default());
+                let excess = kept.len().saturating_sub(STDERR_KEPT);
+                kept.drain(..excess);
+            }
+            kept
+        });
         let (send, answers) = mpsc::channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -274,12 +290,24 @@ impl Process {
             child,
             stdin,
             answers,
+            stderr,
         })
     }
 
-    fn kill(mut self) {
+    /// Ends the worker and gives the end of its standard error, `""` when it wrote none.
+    fn kill(mut self) -> String {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let kept = self.stderr.join().unwrap_or_default();
+        String::from_utf8_lossy(&kept).trim().to_string()
+    }
+}
+
+/// `why`, followed by what the worker last wrote to standard error, if anything.
+fn with_stderr(why: &str, stderr: &str) -> String {
+    match stderr.lines().rev().find(|l| !l.trim().is_empty()) {
+        None => why.to_string(),
+        Some(_) => format!("{why}; its stderr ended: {}", stderr.replace('\n', " | ")),
     }
 }
 
@@ -364,36 +392,39 @@ impl WorkerImpl {
                 .write_all(&batch)
                 .and_then(|()| process.stdin.flush())
                 .is_ok();
-            let mut healthy = writer_ok;
+            let mut failure = (!writer_ok).then_some(None);
             for _ in rest {
                 match process.answers.recv_timeout(self.timeout) {
-                    Ok(line) => {
-                        let outcome = parse_answer(&line);
-                        let garbage = matches!(outcome, Outcome::Crashed(_));
-                        outcomes.push(outcome);
-                        if garbage {
-                            healthy = false;
+                    Ok(line) => match parse_answer(&line) {
+                        Outcome::Crashed(why) => {
+                            failure = Some(Some(why));
                             break;
                         }
-                    }
+                        outcome => outcomes.push(outcome),
+                    },
                     Err(RecvTimeoutError::Timeout) => {
                         outcomes.push(Outcome::TimedOut);
-                        healthy = false;
+                        failure = Some(None);
                         break;
                     }
                     Err(RecvTimeoutError::Disconnected) => {
-                        outcomes.push(Outcome::Crashed("the worker process exited".to_string()));
-                        healthy = false;
+                        failure = Some(Some("the worker process exited".to_string()));
                         break;
                     }
                 }
             }
-            if healthy {
-                if let Ok(mut pool) = self.pool.lock() {
-                    pool.push(process);
+            match failure {
+                None => {
+                    if let Ok(mut pool) = self.pool.lock() {
+                        pool.push(process);
+                    }
                 }
-            } else {
-                process.kill();
+                Some(crash) => {
+                    let stderr = process.kill();
+                    if let Some(why) = crash {
+                        outcomes.push(Outcome::Crashed(with_stderr(&why, &stderr)));
+                    }
+                }
             }
         }
         outcomes
