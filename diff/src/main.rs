@@ -173,6 +173,18 @@ enum Command {
         #[command(subcommand)]
         command: ChallengeCommand,
     },
+    /// Print a completion script for a shell: `canonfuzz completions bash > /etc/bash_completion.d/canonfuzz`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout, or with --out write one page per command into DIR.
+    Man {
+        /// A directory for canonfuzz.1 and one canonfuzz-<command>.1 per command.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// INK: check a signed request or a Merkle proof, or take any other of INK's decisions.
     Ink {
         #[command(subcommand)]
@@ -878,6 +890,21 @@ fn corpus_dir(dir: Option<PathBuf>) -> PathBuf {
     })
 }
 
+/// Writes the man pages generated from the command-line definitions.
+fn man(out: Option<&Path>) -> ExitCode {
+    let command = <Cli as clap::CommandFactory>::command();
+    let written = match out {
+        None => clap_mangen::Man::new(command).render(&mut io::stdout()),
+        Some(dir) => {
+            std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(command, dir))
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => usage_error(format!("cannot write the man page: {e}")),
+    }
+}
+
 fn usage_error(message: String) -> ExitCode {
     eprintln!("canonfuzz: {message}");
     ExitCode::from(2)
@@ -1094,6 +1121,12 @@ fn main() -> ExitCode {
         Command::Fingerprint { salt, result, file } => fingerprint(&salt, result, file.as_deref()),
         Command::Challenge { command } => challenge(command),
         Command::Ink { command } => ink(command).unwrap_or_else(|code| code),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "canonfuzz", &mut io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Man { out } => man(out.as_deref()),
         Command::Merge { shards, into } => {
             let into = corpus_dir(into);
             match merge::merge(&shards, &into) {

@@ -574,3 +574,33 @@ fn a_request_without_an_authorization_header_is_said_so_and_rejected() {
     let out = canonfuzz(&base, body.as_bytes());
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn completions_and_man_pages_come_from_the_command_definitions() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = canonfuzz(&["completions", shell], b"");
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = text(&out.stdout);
+        for command in ["canon", "diff", "selftest", "vectors", "decide"] {
+            assert!(
+                script.contains(command),
+                "{shell} completion lacks {command}"
+            );
+        }
+    }
+    assert_eq!(
+        canonfuzz(&["completions", "tcsh"], b"").status.code(),
+        Some(2)
+    );
+    let page = canonfuzz(&["man"], b"");
+    assert_eq!(page.status.code(), Some(0));
+    assert!(text(&page.stdout).starts_with(".ie"));
+    assert!(text(&page.stdout).contains(".TH canonfuzz 1"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = canonfuzz(&["man", "--out", dir.path().to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    for page in ["canonfuzz.1", "canonfuzz-diff.1", "canonfuzz-ink-decide.1"] {
+        let roff = std::fs::read_to_string(dir.path().join(page)).unwrap();
+        assert!(roff.contains(".SH"), "{page}");
+    }
+}
