@@ -80,13 +80,7 @@ impl Harness {
 
     /// A harness over the given implementations of `family`.
     pub fn with(family: Family, impls: Vec<Box<dyn Implementation>>) -> Harness {
-        let members = impls
-            .iter()
-            .map(|i| Member {
-                name: i.name().to_string(),
-                group: i.group().to_string(),
-            })
-            .collect();
+        let members = canonfuzz_props::impls::members(&impls);
         Harness {
             family,
             impls,

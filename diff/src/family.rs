@@ -4,8 +4,8 @@
 //! the others on purpose.
 
 use crate::compare::{
-    Policy, ED25519_POLICIES, EKL_POLICIES, INK_POLICIES, JCS_POLICIES, JWS_POLICIES,
-    MERKLE_POLICIES, VMCP_POLICIES,
+    Rules, ED25519_POLICIES, EKL_POLICIES, INK_POLICIES, JCS_RULES, JWS_POLICIES, MERKLE_RULES,
+    VMCP_POLICIES,
 };
 use crate::gen::{self, Category};
 use crate::impls::{self, Implementation};
@@ -39,10 +39,9 @@ pub struct Campaign {
     pub generate: fn(seed: u64, index: u64) -> (Category, Vec<u8>),
     /// Every implementation compared, the core first.
     pub implementations: fn() -> Vec<Box<dyn Implementation>>,
-    /// Registered, deliberate differences of the core.
-    pub policies: &'static [Policy],
-    /// The group whose answer stands in when the independent groups reach no consensus.
-    pub reference_group: &'static str,
+    /// Its registered, deliberate differences of the core, and the group whose answer stands
+    /// in when the independent groups reach no consensus.
+    pub rules: Rules,
     /// Why that group.
     pub reference_reason: &'static str,
 }
@@ -50,56 +49,69 @@ pub struct Campaign {
 static JCS: Campaign = Campaign {
     generate: gen::jcs_case,
     implementations: impls::jcs,
-    policies: &JCS_POLICIES,
-    reference_group: "node-v8",
+    rules: JCS_RULES,
     reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
 };
 
 static ED25519: Campaign = Campaign {
     generate: gen::ed25519::case,
     implementations: impls::ed25519,
-    policies: &ED25519_POLICIES,
-    reference_group: "libsodium",
+    rules: Rules {
+        family: "ed25519",
+        policies: &ED25519_POLICIES,
+        reference_group: "libsodium",
+    },
     reference_reason: "libsodium's answer, the verifier most deployments link",
 };
 
 static JWS: Campaign = Campaign {
     generate: gen::jws::case,
     implementations: impls::jws,
-    policies: &JWS_POLICIES,
-    reference_group: "panva-jose",
+    rules: Rules {
+        family: "jws",
+        policies: &JWS_POLICIES,
+        reference_group: "panva-jose",
+    },
     reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
 };
 
 static EKL: Campaign = Campaign {
     generate: gen::ekl::case,
     implementations: impls::ekl,
-    policies: &EKL_POLICIES,
-    reference_group: "node-v8",
+    rules: Rules {
+        family: "ekl",
+        policies: &EKL_POLICIES,
+        reference_group: "node-v8",
+    },
     reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
 };
 
 static INK: Campaign = Campaign {
     generate: gen::ink::case,
     implementations: impls::ink,
-    policies: &INK_POLICIES,
-    reference_group: "node-v8",
+    rules: Rules {
+        family: "ink",
+        policies: &INK_POLICIES,
+        reference_group: "node-v8",
+    },
     reference_reason: "V8's answer, as INK's reference implementation runs on it",
 };
 
 static VMCP: Campaign = Campaign {
     generate: gen::vmcp::case,
     implementations: impls::vmcp,
-    policies: &VMCP_POLICIES,
-    reference_group: "node-v8",
+    rules: Rules {
+        family: "vmcp",
+        policies: &VMCP_POLICIES,
+        reference_group: "node-v8",
+    },
     reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
 };
 
 static MERKLE: Campaign = Campaign {
     generate: gen::merkle::case,
     implementations: impls::merkle,
-    policies: &MERKLE_POLICIES,
-    reference_group: "ct-merkle",
+    rules: MERKLE_RULES,
     reference_reason:
         "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
 };
@@ -163,6 +175,18 @@ impl Family {
             Family::Ink => Some(&INK),
             Family::Vmcp => Some(&VMCP),
         }
+    }
+
+    /// What the family's verdicts rest on; a family without a campaign registers nothing.
+    pub fn rules(self) -> Rules {
+        self.campaign().map_or(
+            Rules {
+                family: self.name(),
+                policies: &[],
+                reference_group: "",
+            },
+            |c| c.rules,
+        )
     }
 
     /// The names of the families with a campaign, for `--family`.

@@ -45,7 +45,7 @@ fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(O
                     Some((Outcome::Rejected(String::new()), why))
                 }
                 Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny => {
-                    answer_of(&|s| s.group == campaign.reference_group)
+                    answer_of(&|s| s.group == campaign.rules.reference_group)
                         .or_else(|| answer_of(&|s| s.name != CORE))
                         .map(|(name, o)| (o, format!("{why}; output as {name} writes it")))
                         .or_else(|| {

@@ -3,7 +3,6 @@
 
 pub mod campaign;
 pub mod canon;
-pub mod client_view;
 pub mod compare;
 pub mod conformance;
 pub mod family;
@@ -17,10 +16,7 @@ pub mod input;
 pub mod manifest;
 pub mod merge;
 pub mod mutants;
-pub mod outcome;
-pub mod properties;
 pub mod published;
-pub mod reading;
 pub mod report;
 pub mod selftest;
 pub mod shrink;
@@ -28,6 +24,8 @@ pub mod summary;
 pub mod tree;
 pub mod triage;
 pub mod vector;
+
+pub use canonfuzz_props::{client_view, outcome, properties, reading};
 
 /// Cases a campaign runs when given neither `--cases` nor `--duration`.
 pub const DEFAULT_CASES: u64 = 100_000;

@@ -6,6 +6,7 @@
 //! when they are valid UTF-8, and otherwise as `inputHex` with a readable copy, `inputText`,
 //! in which each byte that is not UTF-8 shows as `\xNN`.
 
+pub use canonfuzz_props::hex::{from_hex, to_hex};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -295,29 +296,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
     serde_json::to_string(value).map_err(|e| e.to_string())
-}
-
-/// Lowercase hex of `bytes`.
-pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
-
-/// The bytes of a hex string (either case).
-pub fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if !hex.len().is_multiple_of(2) {
-        return Err(format!("hex has an odd number of digits ({})", hex.len()));
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| {
-            hex.get(i..i + 2)
-                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-                .ok_or_else(|| format!("not a hex digit pair at position {i}"))
-        })
-        .collect()
 }
 
 /// Bytes quoted for a message, shortened past 160 characters.

@@ -211,7 +211,7 @@ fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
 #[test]
 fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
     use canonfuzz_diff::family::Family;
-    use canonfuzz_diff::fuzzing::{diverges, jcs_diff_harness, merkle_harness};
+    use canonfuzz_diff::fuzzing::{jcs_diff_panel, merkle_panel};
     use canonfuzz_diff::mutants;
     // Each Merkle mutant diverges on some generated case within the self-test's budget, with
     // ct-merkle alone beside it as in the target; the core on none.
@@ -219,14 +219,14 @@ fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
     let seeds: Vec<Vec<u8>> = (0..budget)
         .map(|i| canonfuzz_diff::gen::merkle::case(1, i).1)
         .collect();
-    let core = merkle_harness(Box::new(canonfuzz_diff::impls::merkle::core()));
+    let core = merkle_panel(Box::new(canonfuzz_diff::impls::merkle::core()));
     for s in &seeds {
-        assert_eq!(diverges(&core, s), Ok(()), "{}", String::from_utf8_lossy(s));
+        assert_eq!(core.diverges(s), Ok(()), "{}", String::from_utf8_lossy(s));
     }
     for mutant in mutants::of(Family::Merkle) {
-        let planted = merkle_harness(Box::new(mutant.implementation()));
+        let planted = merkle_panel(Box::new(mutant.implementation()));
         assert!(
-            seeds.iter().any(|s| diverges(&planted, s).is_err()),
+            seeds.iter().any(|s| planted.diverges(s).is_err()),
             "{} passes the merkle check",
             mutant.name
         );
@@ -240,13 +240,13 @@ fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
     ] {
         let mutant = mutants::find(Family::Jcs, name).unwrap();
         assert_eq!(
-            diverges(&jcs_diff_harness(None), document.as_bytes()),
+            jcs_diff_panel(None).diverges(document.as_bytes()),
             Ok(()),
             "{document}"
         );
-        let planted = jcs_diff_harness(Some(Box::new(mutant.implementation())));
+        let planted = jcs_diff_panel(Some(Box::new(mutant.implementation())));
         assert!(
-            diverges(&planted, document.as_bytes()).is_err(),
+            planted.diverges(document.as_bytes()).is_err(),
             "{name} passes the jcs_diff check on {document}"
         );
     }

@@ -1,11 +1,11 @@
 //! Any bytes as an INK Authorization header: the parser must never panic and must accept
-//! exactly INK's header pattern (see `canonfuzz_diff::fuzzing::ink_header_check`).
+//! exactly INK's header pattern (see `canonfuzz_props::fuzz::ink_header_check`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(violation) = canonfuzz_diff::fuzzing::ink_header_check(data) {
+    if let Err(violation) = canonfuzz_props::fuzz::ink_header_check(data) {
         panic!("{violation}");
     }
 });

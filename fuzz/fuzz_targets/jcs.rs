@@ -1,11 +1,11 @@
 //! Any bytes into the canonicalizer: it must never panic, and whatever it accepts must come
-//! out canonical (see `canonfuzz_diff::properties::check_canonical`).
+//! out canonical (see `canonfuzz_props::properties::check_canonical`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(violation) = canonfuzz_diff::properties::check_canonical(data) {
+    if let Err(violation) = canonfuzz_props::properties::check_canonical(data) {
         panic!("{violation}");
     }
 });

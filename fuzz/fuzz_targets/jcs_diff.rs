@@ -1,13 +1,13 @@
 //! Structure-aware documents through the core and the in-process JCS crates; a disagreement
 //! that the policy registry does not explain aborts with its signature
-//! (see `canonfuzz_diff::fuzzing`). `canonfuzz triage` turns the artifact into a vector.
+//! (see `canonfuzz_props::fuzz`). `canonfuzz triage` turns the artifact into a vector.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let document = canonfuzz_diff::fuzzing::jcs_diff_document(data);
-    if let Err(signature) = canonfuzz_diff::fuzzing::jcs_diff_check(&document) {
+    let document = canonfuzz_props::fuzz::jcs_diff_document(data);
+    if let Err(signature) = canonfuzz_props::fuzz::jcs_diff_check(&document) {
         panic!("the core diverges: {signature}");
     }
 });

@@ -1,12 +1,12 @@
 //! Any bytes as a compact JWS against a fixed key set and a pinned key: the verifier must never
 //! panic, and must never accept a token that does not verify or hand its caller other bytes
-//! than the token's payload (see `canonfuzz_diff::fuzzing::jws_check`).
+//! than the token's payload (see `canonfuzz_props::fuzz::jws_check`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(violation) = canonfuzz_diff::fuzzing::jws_check(data) {
+    if let Err(violation) = canonfuzz_props::fuzz::jws_check(data) {
         panic!("{violation}");
     }
 });

@@ -1,12 +1,12 @@
 //! Any bytes as a Merkle case (root, inclusion or consistency proof): the core must never
 //! panic and must agree with ct-merkle wherever no registered policy says otherwise (see
-//! `canonfuzz_diff::fuzzing::merkle_check`).
+//! `canonfuzz_props::fuzz::merkle_check`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(signature) = canonfuzz_diff::fuzzing::merkle_check(data) {
+    if let Err(signature) = canonfuzz_props::fuzz::merkle_check(data) {
         panic!("{signature}");
     }
 });

@@ -7,30 +7,15 @@
 //! Each variant is signed over the text the token carries (or, for encoding variants, over
 //! the canonical text it stands for), so a verifier's answer turns on the variant alone.
 
-use base64::alphabet::URL_SAFE;
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD_NO_PAD};
-use base64::engine::{DecodePaddingMode, Engine};
+use base64::engine::general_purpose::STANDARD_NO_PAD;
+use base64::engine::Engine;
+pub use canonfuzz_props::base64url::lax_decode;
+use canonfuzz_props::base64url::{strict, STRICT};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 
 use super::ed25519::{add_order, edge_flags, scalar, sign, Part};
 use super::{Category, Rng};
-
-/// RFC 7515's base64url: no padding, zero unused bits.
-const STRICT: GeneralPurpose = GeneralPurpose::new(
-    &URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::RequireNone),
-);
-
-/// What lax decoders take: padding or none, any unused bits.
-const LAX: GeneralPurpose = GeneralPurpose::new(
-    &URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
-        .with_decode_allow_trailing_bits(true),
-);
 
 /// One JWS verification: a compact token and the single key it is checked against.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,28 +53,6 @@ impl JwsCase {
             _ => None,
         }
     }
-}
-
-/// Decodes base64url the way the most forgiving libraries do: whitespace skipped, either
-/// alphabet, padding optional, unused bits ignored.
-pub fn lax_decode(text: &str) -> Option<Vec<u8>> {
-    let cleaned: String = text
-        .chars()
-        .filter(|c| !c.is_ascii_whitespace())
-        .map(|c| match c {
-            '+' => '-',
-            '/' => '_',
-            c => c,
-        })
-        .collect();
-    LAX.decode(cleaned).ok()
-}
-
-/// Whether `text` is base64url exactly as RFC 7515 writes it.
-fn strict(text: &str) -> bool {
-    STRICT
-        .decode(text)
-        .is_ok_and(|bytes| STRICT.encode(bytes) == text)
 }
 
 /// Whether any segment of the token, or the key's `x`, is not strict base64url while a lax

@@ -5,133 +5,14 @@
 //! The proofs are built here by RFC 9162's PATH and SUBPROOF definitions over the whole tree,
 //! not by the core, whose verifier is what the campaign tests.
 
-use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{Category, Rng};
-use crate::vector::{from_hex, to_hex};
 
 /// A SHA-256 digest.
 pub type Hash = [u8; 32];
 
-/// One Merkle question.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MerkleCase {
-    /// The root of the tree over these leaves' data.
-    Root {
-        /// Each leaf's data.
-        leaves: Vec<Vec<u8>>,
-    },
-    /// Whether `leaf` (its data) is at `index` in the tree of `size` leaves with `root`.
-    Inclusion {
-        /// The leaf index, from 0.
-        index: u64,
-        /// The tree size.
-        size: u64,
-        /// The leaf's data.
-        leaf: Vec<u8>,
-        /// The audit path.
-        proof: Vec<Vec<u8>>,
-        /// The claimed root.
-        root: Vec<u8>,
-    },
-    /// Whether the tree of `first` leaves is a prefix of the tree of `second` leaves.
-    Consistency {
-        /// The earlier size.
-        first: u64,
-        /// The later size.
-        second: u64,
-        /// The earlier root.
-        first_root: Vec<u8>,
-        /// The later root.
-        second_root: Vec<u8>,
-        /// The consistency proof.
-        proof: Vec<Vec<u8>>,
-    },
-}
-
-fn hexes(list: &[Vec<u8>]) -> Vec<String> {
-    list.iter().map(|h| to_hex(h)).collect()
-}
-
-impl MerkleCase {
-    /// The case as a campaign input: one JSON line, hashes and data in hex.
-    pub fn encode(&self) -> Vec<u8> {
-        let value = match self {
-            MerkleCase::Root { leaves } => json!({"op": "root", "leaves": hexes(leaves)}),
-            MerkleCase::Inclusion {
-                index,
-                size,
-                leaf,
-                proof,
-                root,
-            } => json!({"op": "inclusion", "index": index, "size": size, "leaf": to_hex(leaf),
-                "proof": hexes(proof), "root": to_hex(root)}),
-            MerkleCase::Consistency {
-                first,
-                second,
-                first_root,
-                second_root,
-                proof,
-            } => json!({"op": "consistency", "first": first, "second": second,
-                "firstRoot": to_hex(first_root), "secondRoot": to_hex(second_root),
-                "proof": hexes(proof)}),
-        };
-        value.to_string().into_bytes()
-    }
-
-    /// Reads a campaign input back; `None` when it is not one.
-    pub fn parse(input: &[u8]) -> Option<MerkleCase> {
-        let v: Value = serde_json::from_slice(input).ok()?;
-        let hex = |name: &str| from_hex(v.get(name)?.as_str()?).ok();
-        let list = |name: &str| -> Option<Vec<Vec<u8>>> {
-            v.get(name)?
-                .as_array()?
-                .iter()
-                .map(|h| from_hex(h.as_str()?).ok())
-                .collect()
-        };
-        let num = |name: &str| v.get(name)?.as_u64();
-        match v.get("op")?.as_str()? {
-            "root" => Some(MerkleCase::Root {
-                leaves: list("leaves")?,
-            }),
-            "inclusion" => Some(MerkleCase::Inclusion {
-                index: num("index")?,
-                size: num("size")?,
-                leaf: hex("leaf")?,
-                proof: list("proof")?,
-                root: hex("root")?,
-            }),
-            "consistency" => Some(MerkleCase::Consistency {
-                first: num("first")?,
-                second: num("second")?,
-                first_root: hex("firstRoot")?,
-                second_root: hex("secondRoot")?,
-                proof: list("proof")?,
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// Whether a consistency case starts from the empty tree.
-pub fn first_size_is_zero(input: &[u8]) -> bool {
-    matches!(
-        MerkleCase::parse(input),
-        Some(MerkleCase::Consistency { first: 0, .. })
-    )
-}
-
-/// Whether a case names a size or index past 2^53 - 1.
-pub fn size_past_safe_integers(input: &[u8]) -> bool {
-    const MAX: u64 = (1 << 53) - 1;
-    match MerkleCase::parse(input) {
-        Some(MerkleCase::Inclusion { index, size, .. }) => index > MAX || size > MAX,
-        Some(MerkleCase::Consistency { first, second, .. }) => first > MAX || second > MAX,
-        _ => false,
-    }
-}
+pub use canonfuzz_props::merkle_case::{first_size_is_zero, size_past_safe_integers, MerkleCase};
 
 fn leaf_hash(data: &[u8]) -> Hash {
     Sha256::new()

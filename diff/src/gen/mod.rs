@@ -13,7 +13,7 @@ mod numbers;
 mod strings;
 pub mod vmcp;
 
-pub(crate) use strings::{escape, TRICKY};
+pub use canonfuzz_props::tricky::{escape, TRICKY};
 mod structure;
 
 /// A small, fast, deterministic generator (SplitMix64).

@@ -3,43 +3,17 @@
 //! ones whose features would clash with the harness's, run as worker processes (`worker.rs`)
 //! speaking a line protocol.
 
-mod core;
 pub mod ed25519;
 pub mod ekl;
-pub mod in_process;
 pub mod ink;
 pub mod jws;
-pub mod merkle;
-mod rust;
 pub mod vmcp;
 pub mod worker;
 
-use crate::outcome::Outcome;
-
-pub use self::core::{answer as core_answer, CoreImpl, CORE_GROUP};
-pub use self::rust::{json_canon, serde_jcs, serde_json_canonicalizer};
-
-/// An implementation under comparison: answers the inputs of one family.
-pub trait Implementation: Send + Sync {
-    /// A short stable name, used in signatures and vectors.
-    fn name(&self) -> &str;
-    /// The pinned version of the implementation.
-    fn version(&self) -> String;
-    /// Implementations sharing code (a parser, a number formatter, curve arithmetic) share a
-    /// group; the consensus counts one vote per group.
-    fn group(&self) -> &str;
-    /// Answers each input; one outcome per input, in order.
-    fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome>;
-    /// Whether the implementation runs inside this process; others are waited on from a
-    /// thread of their own.
-    fn in_process(&self) -> bool {
-        true
-    }
-    /// Whether the implementation ran (a worker whose runtime is missing did not).
-    fn available(&self) -> Result<(), String> {
-        Ok(())
-    }
-}
+pub use canonfuzz_props::impls::jcs::{
+    answer as core_answer, json_canon, serde_jcs, serde_json_canonicalizer, CoreImpl,
+};
+pub use canonfuzz_props::impls::{in_process, merkle, Implementation, CORE_GROUP};
 
 /// Every JCS canonicalizer, the core first.
 pub fn jcs() -> Vec<Box<dyn Implementation>> {

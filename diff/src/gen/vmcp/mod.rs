@@ -8,7 +8,7 @@
 //! A case travels as one JSON line `{"jwks":{..},"now":N,"response":"<text>"}`: the response as
 //! a string, so that every byte of it (duplicate names, any nesting) reaches every verifier.
 
-pub mod server;
+pub use canonfuzz_props::test_server as server;
 
 use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS, TYP};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};

@@ -1,12 +1,48 @@
-//! Third-party Rust JCS crates, in process. Each serializes a `serde_json::Value`, so the input
-//! is parsed by serde_json first; all three depend on serde_json with `float_roundtrip`, and
-//! nothing in this crate may enable `arbitrary_precision` or `preserve_order`, which would
-//! change their parsing (a test below guards it).
+//! JCS canonicalizers in process: the core, and third-party Rust crates. Each crate serializes
+//! a `serde_json::Value`, so the input is parsed by serde_json first; all three depend on
+//! serde_json with `float_roundtrip`, and nothing in this build may enable
+//! `arbitrary_precision` or `preserve_order`, which would change their parsing (a test below
+//! guards it).
 
+use canonfuzz_core::jcs::Canonicalizer;
 use serde_json::Value;
 
-use super::Implementation;
+use super::{Implementation, CORE_GROUP};
 use crate::outcome::{classify_message, Outcome};
+
+/// `canonfuzz_core::jcs` with its default limits.
+#[derive(Debug, Default)]
+pub struct CoreImpl;
+
+impl Implementation for CoreImpl {
+    fn name(&self) -> &str {
+        "core"
+    }
+
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").to_string()
+    }
+
+    fn group(&self) -> &str {
+        CORE_GROUP
+    }
+
+    fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+        let mut canonicalizer = Canonicalizer::default();
+        inputs
+            .iter()
+            .map(|input| answer(&mut canonicalizer, input))
+            .collect()
+    }
+}
+
+/// The core's answer for one input, as an outcome.
+pub fn answer(canonicalizer: &mut Canonicalizer, input: &[u8]) -> Outcome {
+    match canonicalizer.canonicalize(input) {
+        Ok(out) => Outcome::Ok(out),
+        Err(e) => Outcome::Rejected(e.kind().as_str().to_string()),
+    }
+}
 
 /// A crate that canonicalizes a parsed `serde_json::Value`.
 pub struct SerdeValueImpl {

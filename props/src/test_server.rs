@@ -53,7 +53,7 @@ pub fn signer() -> Result<Signer, String> {
 
 /// `sha256:<hex>` of `bytes`, as the wrapper's digests are written.
 pub fn sha256_label(bytes: &[u8]) -> String {
-    format!("sha256:{}", crate::vector::to_hex(&Sha256::digest(bytes)))
+    format!("sha256:{}", crate::hex::to_hex(&Sha256::digest(bytes)))
 }
 
 /// The RFC 8785 form of `value` (empty when it has none).

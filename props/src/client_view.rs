@@ -31,7 +31,7 @@ fn canonical(value: &Value) -> Option<Vec<u8>> {
 fn digest(text: &str) -> String {
     format!(
         "sha256:{}",
-        crate::vector::to_hex(&Sha256::digest(text.as_bytes()))
+        canonfuzz_core::ekl::to_hex(&Sha256::digest(text.as_bytes()))
     )
 }
 

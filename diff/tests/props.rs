@@ -1,0 +1,63 @@
+//! The independent readings the verdicts and fuzz targets rest on, checked against the
+//! campaign's generated documents and the corpus.
+
+use canonfuzz_diff::manifest::Manifest;
+use canonfuzz_diff::vector::{VectorFile, JCS_SCHEMA};
+use canonfuzz_props::properties::check_canonical;
+use canonfuzz_props::reading::read;
+
+#[test]
+fn the_reading_and_the_core_agree_on_generated_documents() {
+    // Two readings written apart: where the core accepts, the reading finds no problem;
+    // where it refuses, it names one of the kinds the reading says may come first.
+    for index in 0..20_000 {
+        let (_, input) = canonfuzz_diff::gen::jcs_case(5, index);
+        let reading = read(&input);
+        match canonfuzz_core::jcs::canonicalize(&input) {
+            Ok(_) => assert!(reading.problems.is_empty(), "{reading:?}: {input:?}"),
+            Err(e) => assert!(
+                reading.first_problems().contains(e.kind().as_str()),
+                "core {} / reading {:?}: {:?}",
+                e.kind().as_str(),
+                reading.problems,
+                String::from_utf8_lossy(&input)
+            ),
+        }
+    }
+}
+
+#[test]
+fn every_corpus_input_keeps_the_properties() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let manifest = Manifest::read(&dir).unwrap();
+    let mut checked = 0;
+    for entry in manifest.files_of(JCS_SCHEMA) {
+        let file = VectorFile::read(&dir.join(&entry.path)).unwrap();
+        for test in file.tests() {
+            let input = test.input_bytes().unwrap();
+            if let Err(e) = check_canonical(&input) {
+                panic!("{} tcId {}: {e}", entry.path, test.tc_id);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000);
+}
+
+#[test]
+fn both_trees_accept_and_root_alike() {
+    use canonfuzz_props::impls::merkle::{core, ct_merkle};
+    use canonfuzz_props::impls::Implementation;
+    use canonfuzz_props::outcome::Outcome;
+    let mut accepted = 0;
+    for i in 0..300 {
+        let (_, input) = canonfuzz_diff::gen::merkle::case(11, i);
+        let a = core().run_batch(&[&input]);
+        let b = ct_merkle().run_batch(&[&input]);
+        if let (Outcome::Ok(x), Outcome::Ok(y)) = (&a[0], &b[0]) {
+            assert_eq!(x, y, "case {i}");
+            accepted += 1;
+        }
+    }
+    assert!(accepted > 100, "only {accepted} cases accepted by both");
+}

@@ -1,0 +1,807 @@
+//! The agreement verdict for one input: who agrees with whom, what the independent
+//! implementations' consensus is, and whether the core departs from it by registered policy.
+//!
+//! Implementations that share code are not independent votes. Each implementation belongs to a
+//! group (the Rust crates share serde_json's parser and ryu-style number formatting, the two
+//! npm libraries share V8, the two PyPI libraries share CPython); a group votes for the answer
+//! most of its members give, and the consensus is the answer a strict majority of the voting
+//! groups other than the core's own give; one group alone is no consensus. Without one, the
+//! family's reference group's answer stands in (for JCS, V8's: RFC 8785 defers to ECMAScript).
+//!
+//! The JCS and Merkle policies live here, beside the readings their predicates rest on, so
+//! that the fuzz targets judge with them; the harness registers the other families'.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use crate::merkle_case;
+use crate::outcome::Outcome;
+use crate::reading;
+
+/// The name and group of one implementation, as the comparison needs them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The implementation's name.
+    pub name: String,
+    /// Its independence group.
+    pub group: String,
+}
+
+/// The name the core goes by.
+pub const CORE: &str = "core";
+
+/// A deliberate difference between the core and other implementations.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    /// A stable identifier.
+    pub id: &'static str,
+    /// What the core answers.
+    pub core: Expect,
+    /// Which inputs the difference is about; elsewhere the same outcomes are a divergence.
+    pub applies: fn(&[u8]) -> bool,
+    /// Why the core answers differently.
+    pub reason: &'static str,
+}
+
+/// Policies are told apart by their identifiers.
+impl PartialEq for Policy {
+    fn eq(&self, other: &Policy) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Policy {}
+
+/// A pattern over outcomes.
+#[derive(Debug, Clone, Copy)]
+pub enum Expect {
+    /// Rejected with this kind, where others accept or reject for another reason.
+    Rejects(&'static str),
+    /// Rejected, whatever the kind, where others accept.
+    RejectsWhereOthersAccept,
+    /// Accepted, where others reject with this kind.
+    AcceptsWhereOthersReject(&'static str),
+    /// Accepted, where others reject for whatever reason.
+    AcceptsWhereOthersRejectAny,
+    /// Rejected, as others do, naming one of the kinds the function reads off the input as
+    /// those the core may name first.
+    RejectsFirstProblem(fn(&[u8]) -> BTreeSet<&'static str>),
+}
+
+/// The kinds the core may name first for a document, by an independent reading of it.
+fn first_problems(input: &[u8]) -> BTreeSet<&'static str> {
+    reading::read(input).first_problems()
+}
+
+/// Whether the document's first problems (see [`first_problems`]) include `kind`.
+fn first_problem_is(input: &[u8], kind: &str) -> bool {
+    first_problems(input).contains(kind)
+}
+
+fn duplicate_names(input: &[u8]) -> bool {
+    first_problem_is(input, "duplicate_key")
+}
+
+fn lone_surrogates(input: &[u8]) -> bool {
+    first_problem_is(input, "lone_surrogate")
+}
+
+fn number_range(input: &[u8]) -> bool {
+    first_problem_is(input, "number_out_of_range")
+}
+
+fn past_depth_bound(input: &[u8]) -> bool {
+    first_problem_is(input, "depth_limit")
+}
+
+/// The deepest nesting serde_json reads (its recursion limit refuses 128 levels), past which
+/// it refuses what RFC 8785 allows.
+const SERDE_JSON_DEPTH: usize = 127;
+
+/// Whether a valid document nests deeper than serde_json reads but within the core's bound.
+fn deeper_than_readers_go(input: &[u8]) -> bool {
+    let r = reading::read(input);
+    r.problems.is_empty() && r.depth > SERDE_JSON_DEPTH
+}
+
+/// Whether a valid document has a member with serde_json's private marker name.
+fn names_serde_json_marker(input: &[u8]) -> bool {
+    let r = reading::read(input);
+    r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
+}
+
+/// Whether the document has two or more distinct problems, counting nesting past what
+/// serde_json reads as one (the serde_json-based crates meet it before anything after it).
+fn several_problems(input: &[u8]) -> bool {
+    let r = reading::read(input);
+    let too_deep_for_serde_json = r.depth > SERDE_JSON_DEPTH && !r.problems.contains("depth_limit");
+    r.problems.len() + usize::from(too_deep_for_serde_json) >= 2
+}
+
+/// Every registered policy difference of the JCS family, with its reason. Differences listed
+/// here are reported as policy, never silently dropped. `error-precedence` comes first: where
+/// a document has several problems and everyone rejects, the difference is which one is named,
+/// not a rule the others skip.
+pub const JCS_POLICIES: [Policy; 7] = [
+    Policy {
+        id: "error-precedence",
+        core: Expect::RejectsFirstProblem(first_problems),
+        applies: several_problems,
+        reason: "when a document breaks several rules the core reports invalid UTF-8 first, then the first grammar error, then the first I-JSON rule in reading order; others report whichever problem their parser meets, or the only one they check",
+    },
+    Policy {
+        id: "duplicate-names",
+        core: Expect::Rejects("duplicate_key"),
+        applies: duplicate_names,
+        reason: "I-JSON (RFC 7493 §2.3), which RFC 8785 §3.1 requires, forbids duplicate member names; implementations that keep the last member sign a document whose meaning another parser may read differently",
+    },
+    Policy {
+        id: "lone-surrogates",
+        core: Expect::Rejects("lone_surrogate"),
+        applies: lone_surrogates,
+        reason: "I-JSON (RFC 7493 §2.1) requires strings to be valid Unicode; an escaped lone surrogate has no UTF-8 form to canonicalize to",
+    },
+    Policy {
+        id: "number-range",
+        core: Expect::Rejects("number_out_of_range"),
+        applies: number_range,
+        reason: "a number beyond the double range has no RFC 8785 §3.2.2.3 serialization; writing null or Infinity would change the value",
+    },
+    Policy {
+        id: "depth-bound",
+        core: Expect::Rejects("depth_limit"),
+        applies: past_depth_bound,
+        reason: "the core bounds nesting (default 10,000 levels) so that no document can exhaust its memory; deeper documents are refused, not crashed on",
+    },
+    Policy {
+        id: "deep-nesting",
+        core: Expect::AcceptsWhereOthersReject("depth_limit"),
+        applies: deeper_than_readers_go,
+        reason: "RFC 8785 sets no nesting limit; the core accepts up to 10,000 levels where serde_json stops at 128 and CPython near 1,000",
+    },
+    Policy {
+        id: "serde-json-marker-name",
+        core: Expect::AcceptsWhereOthersReject("syntax"),
+        applies: names_serde_json_marker,
+        reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker",
+    },
+];
+
+/// The Merkle family's registered differences.
+pub const MERKLE_POLICIES: [Policy; 2] = [
+    Policy {
+        id: "empty-prefix",
+        core: Expect::AcceptsWhereOthersRejectAny,
+        applies: merkle_case::first_size_is_zero,
+        reason: "RFC 9162 §2.1.4 defines consistency for 0 < m < n only; INK's corpus (merkle-consistency, empty-prefix-accepts) takes the empty tree as a prefix of every tree, with the empty tree's root and an empty proof, which libraries that follow the RFC's range refuse",
+    },
+    Policy {
+        id: "safe-integer-sizes",
+        core: Expect::Rejects("size"),
+        applies: merkle_case::size_past_safe_integers,
+        reason: "INK bounds tree sizes to 2^53 - 1 so that a JavaScript implementation reads the same number (merkle-consistency, second-above-safe-integer-rejects); libraries with 64-bit sizes go on",
+    },
+];
+
+/// What a family's verdicts rest on: its name in signatures, its registered policies, and the
+/// group whose answer stands in when the independent groups reach no consensus.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    /// The family's name, as signatures begin.
+    pub family: &'static str,
+    /// Its registered differences.
+    pub policies: &'static [Policy],
+    /// The group whose answer stands in without a consensus.
+    pub reference_group: &'static str,
+}
+
+/// The JCS family's rules: RFC 8785 defers to ECMAScript, so V8's answer stands in.
+pub const JCS_RULES: Rules = Rules {
+    family: "jcs",
+    policies: &JCS_POLICIES,
+    reference_group: "node-v8",
+};
+
+/// The Merkle family's rules: ct-merkle is the only other verifier of consistency proofs.
+pub const MERKLE_RULES: Rules = Rules {
+    family: "merkle",
+    policies: &MERKLE_POLICIES,
+    reference_group: "ct-merkle",
+};
+
+/// The kind of a rejection, `None` for other outcomes.
+fn rejection(outcome: &Outcome) -> Option<&str> {
+    match outcome {
+        Outcome::Rejected(kind) => Some(kind),
+        _ => None,
+    }
+}
+
+impl Policy {
+    fn explains(&self, input: &[u8], core: &Outcome, consensus: &Outcome) -> bool {
+        let outcomes = match self.core {
+            Expect::Rejects(kind) => {
+                rejection(core) == Some(kind) && rejection(consensus) != Some(kind)
+            }
+            Expect::RejectsWhereOthersAccept => {
+                rejection(core).is_some() && matches!(consensus, Outcome::Ok(_))
+            }
+            Expect::AcceptsWhereOthersReject(kind) => {
+                matches!(core, Outcome::Ok(_)) && rejection(consensus) == Some(kind)
+            }
+            Expect::AcceptsWhereOthersRejectAny => {
+                matches!(core, Outcome::Ok(_)) && rejection(consensus).is_some()
+            }
+            Expect::RejectsFirstProblem(first) => {
+                rejection(core).is_some_and(|kind| first(input).contains(kind))
+                    && rejection(consensus).is_some()
+            }
+        };
+        outcomes && (self.applies)(input)
+    }
+
+    /// Whether the core's answer breaks this policy: the policy has the core refuse, its reason
+    /// holds for the input, and the core accepted (or, for error precedence, named a problem
+    /// the input's first problems do not include). A registered difference is a rule the core
+    /// keeps, not only an excuse for differing: a core that stops keeping it diverges even
+    /// where lenient implementations agree with it.
+    fn broken_by(&self, input: &[u8], core: &Outcome) -> bool {
+        let kept = match (self.core, core) {
+            (Expect::Rejects(_) | Expect::RejectsWhereOthersAccept, o) => rejection(o).is_some(),
+            (Expect::RejectsFirstProblem(first), o) => {
+                rejection(o).is_some_and(|kind| first(input).contains(kind))
+            }
+            (Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny, _) => true,
+        };
+        core.is_answer() && !kept && (self.applies)(input)
+    }
+}
+
+/// Whether two answers agree: equal bytes, or rejections of the same kind (a rejection whose
+/// kind could not be mapped, `other`, agrees with any rejection).
+pub fn agree(a: &Outcome, b: &Outcome) -> bool {
+    match (a, b) {
+        (Outcome::Ok(x), Outcome::Ok(y)) => x == y,
+        (Outcome::Rejected(x), Outcome::Rejected(y)) => x == y || x == "other" || y == "other",
+        _ => false,
+    }
+}
+
+/// The verdict for one input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every implementation that answered agrees.
+    Agree,
+    /// The core differs from the consensus, as a registered policy says it should.
+    Policy(&'static Policy),
+    /// The core differs from the consensus of the independent implementations, or breaks a
+    /// rule it registered as policy where the rule's reason holds.
+    CoreDiverges,
+    /// Third parties disagree among themselves (or crash, or hang); the core sides with the
+    /// consensus, or there is none.
+    ThirdParties,
+}
+
+impl Verdict {
+    /// A stable name for reports and vectors.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Agree => "agree",
+            Verdict::Policy(_) => "policy",
+            Verdict::CoreDiverges => "core_diverges",
+            Verdict::ThirdParties => "third_parties_disagree",
+        }
+    }
+}
+
+/// The comparison of every implementation's outcome for one input.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The consensus of the independent groups (or the reference group's answer), when there
+    /// is one.
+    pub consensus: Option<Outcome>,
+    /// Implementations whose answer differs from the consensus (or crashed or hung).
+    pub diverging: Vec<String>,
+    /// The stable signature: family, implementations and outcome classes (for agreement, only
+    /// that).
+    pub signature: String,
+}
+
+/// Compares the outcomes of `members` (same order) for `input`, a case of the family whose
+/// `rules` are given.
+pub fn evaluate(
+    rules: &Rules,
+    input: &[u8],
+    members: &[Member],
+    outcomes: &[Outcome],
+) -> Evaluation {
+    evaluate_with_quorum(rules, input, members, outcomes, 2)
+}
+
+/// [`evaluate`], with the number of voting groups a consensus needs set by the caller: a fuzz
+/// target that has only one independent group in process accepts that group's answer.
+pub fn evaluate_with_quorum(
+    rules: &Rules,
+    input: &[u8],
+    members: &[Member],
+    outcomes: &[Outcome],
+    quorum: usize,
+) -> Evaluation {
+    let pairs: Vec<(&Member, &Outcome)> = members.iter().zip(outcomes).collect();
+    let (policies, reference) = (rules.policies, rules.reference_group);
+    let consensus = consensus(&pairs, quorum, reference);
+    let core = pairs.iter().find(|(m, _)| m.name == CORE).map(|(_, o)| *o);
+    let failed = |o: &Outcome| matches!(o, Outcome::Crashed(_) | Outcome::TimedOut);
+    let answers: Vec<&Outcome> = outcomes.iter().filter(|o| o.is_answer()).collect();
+    let all_agree = answers
+        .windows(2)
+        .all(|w| matches!(w, [a, b] if agree(a, b)))
+        && answers.iter().all(|a| agree(a, answers[0]))
+        && !outcomes.iter().any(failed);
+    let breaks_policy = core.is_some_and(|c| policies.iter().any(|p| p.broken_by(input, c)));
+    let mut diverging: Vec<String> = pairs
+        .iter()
+        .filter(|(_, o)| {
+            failed(o) || (o.is_answer() && consensus.as_ref().is_some_and(|c| !agree(o, c)))
+        })
+        .map(|(m, _)| m.name.clone())
+        .collect();
+    if breaks_policy && !diverging.iter().any(|n| n == CORE) {
+        diverging.push(CORE.to_string());
+    }
+    let verdict = if breaks_policy {
+        Verdict::CoreDiverges
+    } else if all_agree {
+        Verdict::Agree
+    } else {
+        match (core, &consensus) {
+            (Some(core), Some(consensus)) if core.is_answer() && !agree(core, consensus) => {
+                match policies.iter().find(|p| p.explains(input, core, consensus)) {
+                    Some(policy) => Verdict::Policy(policy),
+                    None => Verdict::CoreDiverges,
+                }
+            }
+            (Some(core), _) if failed(core) => Verdict::CoreDiverges,
+            _ => Verdict::ThirdParties,
+        }
+    };
+    let signature = if verdict == Verdict::Agree {
+        format!("{}: all agree", rules.family)
+    } else {
+        signature(rules.family, &pairs)
+    };
+    Evaluation {
+        verdict,
+        consensus,
+        diverging,
+        signature,
+    }
+}
+
+/// The answer a strict majority of the voting independent groups give (the core's group does
+/// not vote), when at least `quorum` groups vote; otherwise the `reference` group's answer. A
+/// group votes for the answer a strict majority of its answering members give.
+fn consensus(pairs: &[(&Member, &Outcome)], quorum: usize, reference: &str) -> Option<Outcome> {
+    let mut groups: Vec<&str> = pairs.iter().map(|(m, _)| m.group.as_str()).collect();
+    groups.dedup();
+    groups.sort_unstable();
+    groups.dedup();
+    let core_group = pairs
+        .iter()
+        .find(|(m, _)| m.name == CORE)
+        .map(|(m, _)| m.group.as_str());
+    let votes: Vec<&Outcome> = groups
+        .iter()
+        .filter(|g| Some(**g) != core_group)
+        .filter_map(|g| {
+            let answers: Vec<&Outcome> = pairs
+                .iter()
+                .filter(|(m, o)| m.group == *g && o.is_answer())
+                .map(|(_, o)| *o)
+                .collect();
+            majority(&answers)
+        })
+        .collect();
+    if votes.len() >= quorum {
+        if let Some(m) = majority(&votes) {
+            return Some(m.clone());
+        }
+    }
+    let reference: Vec<&Outcome> = pairs
+        .iter()
+        .filter(|(m, o)| m.group == reference && o.is_answer())
+        .map(|(_, o)| *o)
+        .collect();
+    majority(&reference).cloned()
+}
+
+/// The answer more than half of `answers` agree with, preferring one whose rejection kind is
+/// known.
+fn majority<'a>(answers: &[&'a Outcome]) -> Option<&'a Outcome> {
+    let mut candidates: Vec<&&Outcome> = answers.iter().collect();
+    candidates.sort_by_key(|o| rejection(o) == Some("other"));
+    candidates
+        .into_iter()
+        .find(|c| answers.iter().filter(|a| agree(a, c)).count() * 2 > answers.len())
+        .copied()
+}
+
+/// `family: a=ok(A) b=error(kind) c=crashed ...`, names sorted, accepted outputs lettered by
+/// first appearance; implementations that cannot express the input are left out.
+fn signature(family: &str, pairs: &[(&Member, &Outcome)]) -> String {
+    let mut sorted: Vec<&(&Member, &Outcome)> = pairs.iter().collect();
+    sorted.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+    let mut outputs: Vec<&[u8]> = Vec::new();
+    let mut text = format!("{family}:");
+    for (member, outcome) in sorted {
+        let class = match outcome {
+            Outcome::Ok(bytes) => {
+                let index = outputs.iter().position(|o| o == bytes).unwrap_or_else(|| {
+                    outputs.push(bytes);
+                    outputs.len() - 1
+                });
+                let letter = char::from(b'A' + (index % 26) as u8);
+                format!("ok({letter})")
+            }
+            Outcome::Rejected(kind) => format!("error({kind})"),
+            Outcome::Crashed(_) => "crashed".to_string(),
+            Outcome::TimedOut => "timed_out".to_string(),
+            Outcome::Unsupported => continue,
+        };
+        let _ = write!(text, " {}={class}", member.name);
+    }
+    text
+}
+
+/// Members named and grouped as given: how tests state who answered.
+pub fn members_of(pairs: &[(&str, &str)]) -> Vec<Member> {
+    pairs
+        .iter()
+        .map(|(n, g)| Member {
+            name: n.to_string(),
+            group: g.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn members() -> Vec<Member> {
+        members_of(&[
+            ("core", "canonfuzz-core"),
+            ("serde_jcs", "rust"),
+            ("json-canon", "rust"),
+            ("node", "node-v8"),
+            ("py", "cpython"),
+        ])
+    }
+
+    fn ok(s: &str) -> Outcome {
+        Outcome::Ok(s.as_bytes().to_vec())
+    }
+
+    fn err(k: &str) -> Outcome {
+        Outcome::Rejected(k.to_string())
+    }
+
+    #[test]
+    fn agreement_and_divergence() {
+        let e = evaluate(
+            &JCS_RULES,
+            b"",
+            &members(),
+            &[ok("1"), ok("1"), ok("1"), ok("1"), err("other")],
+        );
+        assert_eq!(e.verdict, Verdict::ThirdParties);
+        assert_eq!(e.diverging, vec!["py"]);
+        let e = evaluate(
+            &JCS_RULES,
+            b"",
+            &members(),
+            &[ok("2"), ok("1"), ok("1"), ok("1"), ok("1")],
+        );
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+        assert_eq!(
+            e.signature,
+            "jcs: core=ok(A) json-canon=ok(B) node=ok(B) py=ok(B) serde_jcs=ok(B)"
+        );
+        let e = evaluate(
+            &JCS_RULES,
+            b"",
+            &members(),
+            &[
+                err("syntax"),
+                err("syntax"),
+                err("other"),
+                err("syntax"),
+                Outcome::Unsupported,
+            ],
+        );
+        assert_eq!(e.verdict, Verdict::Agree);
+    }
+
+    #[test]
+    fn shared_code_counts_once() {
+        // Both Rust crates say A, but they are one group; v8 and cpython say B.
+        let e = evaluate(
+            &JCS_RULES,
+            b"",
+            &members(),
+            &[ok("A"), ok("A"), ok("A"), ok("B"), ok("B")],
+        );
+        assert_eq!(e.consensus, Some(ok("B")));
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+    }
+
+    #[test]
+    fn registered_policy_is_reported_as_such() {
+        let e = evaluate(
+            &JCS_RULES,
+            br#"{"a":1,"a":2}"#,
+            &members(),
+            &[err("duplicate_key"), ok("{}"), ok("{}"), ok("{}"), ok("{}")],
+        );
+        assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "duplicate-names"));
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let e = evaluate(
+            &JCS_RULES,
+            deep.as_bytes(),
+            &members(),
+            &[
+                ok("[]"),
+                err("depth_limit"),
+                err("depth_limit"),
+                ok("[]"),
+                err("depth_limit"),
+            ],
+        );
+        assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "deep-nesting"));
+    }
+
+    #[test]
+    fn a_core_that_stops_keeping_its_policy_diverges_even_where_others_agree_with_it() {
+        // Everyone, the core included, keeps the last of two duplicate names: agreement among
+        // lenient implementations, but the core's duplicate-names policy says it refuses.
+        let dup = br#"{"a":1,"a":2}"#;
+        let all_accept = [
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+            ok("{\"a\":2}"),
+        ];
+        let e = evaluate(&JCS_RULES, dup, &members(), &all_accept);
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+        assert_eq!(e.diverging, ["core"]);
+        // Keeping the policy, the same input is policy, not a divergence.
+        let mut kept = all_accept.clone();
+        kept[0] = err("duplicate_key");
+        let e = evaluate(&JCS_RULES, dup, &members(), &kept);
+        assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "duplicate-names"));
+        // Where the policy's reason does not hold, agreement stays agreement.
+        let e = evaluate(&JCS_RULES, br#"{"a":2}"#, &members(), &all_accept);
+        assert_eq!(e.verdict, Verdict::Agree);
+        // An error-precedence policy is broken by naming a problem that is not first.
+        let several = br#"{"a":1,"a":"\ud800"}"#;
+        let rejections = |core: &str| {
+            [
+                err(core),
+                err("other"),
+                err("other"),
+                err("syntax"),
+                err("other"),
+            ]
+        };
+        let e = evaluate(
+            &JCS_RULES,
+            several,
+            &members(),
+            &rejections("duplicate_key"),
+        );
+        assert_ne!(e.verdict, Verdict::CoreDiverges);
+        let e = evaluate(
+            &JCS_RULES,
+            several,
+            &members(),
+            &rejections("number_out_of_range"),
+        );
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+    }
+
+    #[test]
+    fn crashes_and_hangs_are_findings() {
+        let e = evaluate(
+            &JCS_RULES,
+            b"",
+            &members(),
+            &[ok("1"), ok("1"), ok("1"), Outcome::TimedOut, ok("1")],
+        );
+        assert_eq!(e.verdict, Verdict::ThirdParties);
+        assert_eq!(e.diverging, vec!["node"]);
+        assert!(e.signature.contains("node=timed_out"));
+    }
+}
+
+#[cfg(test)]
+mod jcs_policy_tests {
+    use super::*;
+
+    fn members() -> Vec<Member> {
+        members_of(&[
+            ("core", "canonfuzz-core"),
+            ("node", "node-v8"),
+            ("py", "cpython"),
+        ])
+    }
+
+    fn verdict(input: &str, core: Outcome, others: Outcome) -> Verdict {
+        evaluate(
+            &JCS_RULES,
+            input.as_bytes(),
+            &members(),
+            &[core, others.clone(), others],
+        )
+        .verdict
+    }
+
+    fn ok() -> Outcome {
+        Outcome::Ok(b"[]".to_vec())
+    }
+
+    fn err(kind: &str) -> Outcome {
+        Outcome::Rejected(kind.to_string())
+    }
+
+    fn policy(v: Verdict) -> Option<&'static str> {
+        match v {
+            Verdict::Policy(p) => Some(p.id),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn each_policy_holds_where_its_reason_does_and_nowhere_else() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let (past, within, beyond_serde, shallow) =
+            (deep(10_001), deep(10_000), deep(200), deep(100));
+        // (policy, core, others, an input where the reason holds, one where it does not)
+        let cases: [(&str, Outcome, Outcome, &str, &str); 8] = [
+            (
+                "duplicate-names",
+                err("duplicate_key"),
+                ok(),
+                r#"{"a":1,"\u0061":2}"#,
+                r#"{"a":1,"\u00e9":2}"#,
+            ),
+            (
+                "lone-surrogates",
+                err("lone_surrogate"),
+                ok(),
+                r#"["\ud800"]"#,
+                r#"["\ud83d\ude00"]"#,
+            ),
+            (
+                "number-range",
+                err("number_out_of_range"),
+                ok(),
+                "[1e400]",
+                "[1e300]",
+            ),
+            ("depth-bound", err("depth_limit"), ok(), &past, &within),
+            (
+                "deep-nesting",
+                ok(),
+                err("depth_limit"),
+                &beyond_serde,
+                &shallow,
+            ),
+            (
+                "serde-json-marker-name",
+                ok(),
+                err("syntax"),
+                r#"{"$serde_json::private::RawValue":0}"#,
+                r#"{"a":0}"#,
+            ),
+            (
+                "error-precedence",
+                err("duplicate_key"),
+                err("lone_surrogate"),
+                r#"{"a":1,"a":"\ud800"}"#,
+                r#"{"a":1,"a":2,}"#,
+            ),
+            (
+                "error-precedence",
+                err("number_out_of_range"),
+                err("duplicate_key"),
+                r#"{"a":1e400,"a":1}"#,
+                r#"{"a":1e400,"a":1,}"#,
+            ),
+        ];
+        for (id, core, others, holds, not) in cases {
+            assert_eq!(
+                policy(verdict(holds, core.clone(), others.clone())),
+                Some(id),
+                "{id}: {holds:.40}"
+            );
+            assert_eq!(
+                verdict(not, core, others),
+                Verdict::CoreDiverges,
+                "{id}: {not:.40}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_false_rejection_of_a_valid_document_is_red_whatever_kind_it_names() {
+        for kind in [
+            "duplicate_key",
+            "lone_surrogate",
+            "number_out_of_range",
+            "depth_limit",
+            "syntax",
+        ] {
+            let v = verdict(r#"{"a":"\u00e9","b":[1.5]}"#, err(kind), ok());
+            assert_eq!(v, Verdict::CoreDiverges, "{kind}");
+        }
+    }
+
+    #[test]
+    fn a_case_goes_to_the_policy_whose_reason_holds() {
+        // A duplicate and a lone surrogate: the others reject too, so it is not the
+        // "others keep the last member" reason but the precedence one.
+        let v = verdict(
+            r#"{"a":"\ud800","a":1}"#,
+            err("duplicate_key"),
+            err("lone_surrogate"),
+        );
+        assert_eq!(policy(v), Some("error-precedence"));
+        // One problem that serde_json-based crates report as a syntax error: the core's kind
+        // is the right one, and the policy about that problem explains it.
+        let v = verdict(r#""\ud800""#, err("lone_surrogate"), err("syntax"));
+        assert_eq!(policy(v), Some("lone-surrogates"));
+        // A truncated document nested past serde_json's limit: the crates meet their depth
+        // limit first, the core reports the truncation; not so where the nesting is shallow.
+        let cut = |n: usize| "[".repeat(n);
+        let v = verdict(&cut(200), err("syntax"), err("depth_limit"));
+        assert_eq!(policy(v), Some("error-precedence"));
+        assert_eq!(
+            verdict(&cut(100), err("syntax"), err("depth_limit")),
+            Verdict::CoreDiverges
+        );
+    }
+}
+
+#[cfg(test)]
+mod reference_tests {
+    use super::*;
+
+    #[test]
+    fn without_a_consensus_the_reference_group_decides() {
+        let members = members_of(&[
+            ("core", "canonfuzz-core"),
+            ("rs", "rust"),
+            ("node", "node-v8"),
+            ("py", "cpython"),
+        ]);
+        let o = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
+        let e = evaluate(&JCS_RULES, b"", &members, &[o("1"), o("2"), o("1"), o("3")]);
+        assert_eq!(e.consensus, Some(o("1")));
+        assert_eq!(e.verdict, Verdict::ThirdParties);
+        let e = evaluate(
+            &JCS_RULES,
+            b"[1e400,]",
+            &members,
+            &[
+                Outcome::Rejected("syntax".into()),
+                Outcome::Rejected("number_out_of_range".into()),
+                Outcome::Rejected("number_out_of_range".into()),
+                o("3"),
+            ],
+        );
+        assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "error-precedence"));
+    }
+}
