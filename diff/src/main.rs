@@ -877,17 +877,19 @@ fn vmcp_verify(
     })
 }
 
-/// The corpus directory: the one given, else `./corpus`, else the repository's own.
+/// The corpus directory: the one given, else `$CANONFUZZ_CORPUS`, else `./corpus`, else the
+/// build tree's while it exists.
 fn corpus_dir(dir: Option<PathBuf>) -> PathBuf {
-    dir.unwrap_or_else(|| {
-        let local = PathBuf::from("corpus");
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        if local.is_dir() || !repo.is_dir() {
-            local
-        } else {
-            repo
-        }
-    })
+    dir.or_else(|| std::env::var_os("CANONFUZZ_CORPUS").map(PathBuf::from))
+        .unwrap_or_else(|| {
+            let local = PathBuf::from("corpus");
+            let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+            if local.is_dir() || !repo.is_dir() {
+                local
+            } else {
+                repo
+            }
+        })
 }
 
 /// Writes the man pages generated from the command-line definitions.

@@ -391,3 +391,35 @@ fn a_summary_json_that_cannot_be_written_is_an_io_error() {
     assert!(text(&out.stderr).contains("cannot write the summary JSON"));
     assert!(!path.exists());
 }
+
+#[test]
+fn the_tool_runs_outside_the_clone_with_its_workers_unpacked_into_its_home() {
+    let home = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(["diff", "--cases", "300", "--no-save"])
+        .args(["--impls", "node-canonicalize,python-rfc8785"])
+        .env("CANONFUZZ_HOME", home.path())
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("300 cases in"), "{stdout}");
+    assert!(stdout.contains("cpython, node-v8"), "{stdout}");
+    let oracles = home.path().join("oracles");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("oracles");
+    for file in [
+        "node/worker.mjs",
+        "python/worker.py",
+        "python/requirements.txt",
+    ] {
+        assert_eq!(
+            std::fs::read(oracles.join(file)).unwrap(),
+            std::fs::read(source.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    assert!(oracles.join("node/node_modules").is_dir());
+    assert!(oracles.join("python/.venv").is_dir());
+}

@@ -1,12 +1,14 @@
 //! The implementations under comparison, behind one trait, by family. In-process libraries
-//! are adapted in `rust.rs` (JCS), `ed25519.rs` and `jws.rs`; Node and Python ones, and Rust
-//! ones whose features would clash with the harness's, run as worker processes (`worker.rs`)
-//! speaking a line protocol.
+//! are adapted in `ed25519.rs` and `jws.rs` (JCS and Merkle in `canonfuzz_props::impls`);
+//! Node and Python ones, and Rust ones whose features would clash with the harness's, run as
+//! worker processes (`worker.rs`) speaking a line protocol, from the programs `oracles.rs`
+//! finds.
 
 pub mod ed25519;
 pub mod ekl;
 pub mod ink;
 pub mod jws;
+pub mod oracles;
 pub mod vmcp;
 pub mod worker;
 

@@ -21,13 +21,6 @@ use crate::outcome::{classify_message, Outcome};
 /// How long a worker may take over one input before it is restarted.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The directory holding the worker scripts and their pinned dependencies.
-pub fn oracles_dir() -> PathBuf {
-    std::env::var_os("CANONFUZZ_ORACLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("oracles"))
-}
-
 /// The runtime a worker needs, and how to install its pinned dependencies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Runtime {
@@ -39,7 +32,8 @@ enum Runtime {
 
 impl Runtime {
     fn dir(self) -> PathBuf {
-        oracles_dir().join(match self {
+        let oracles = super::oracles::dir().unwrap_or_else(|_| super::oracles::location().0);
+        oracles.join(match self {
             Runtime::Node => "node",
             Runtime::Python => "python",
             Runtime::Rust => "rust",
@@ -76,6 +70,7 @@ impl Runtime {
     /// version, or why the runtime cannot be used. Concurrent canonfuzz processes take turns
     /// through a lock file, so only one installs.
     fn prepare(self) -> Result<String, String> {
+        super::oracles::dir()?;
         let dir = self.dir();
         let lock = std::fs::File::create(dir.join(".install.lock"))
             .map_err(|e| format!("{}: {e}", dir.display()))?;
