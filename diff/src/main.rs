@@ -699,7 +699,7 @@ fn fingerprint(salt: &str, result: bool, file: Option<&Path>) -> ExitCode {
 
 fn challenge(command: ChallengeCommand) -> ExitCode {
     let (ChallengeCommand::Prove { inputs } | ChallengeCommand::Verify { inputs, .. }) = &command;
-    let credential = match input::read_file(&inputs.credential_file) {
+    let credential = match read_or_exit(Some(&inputs.credential_file)) {
         Ok(mut bytes) => {
             for end in [b'\n', b'\r'] {
                 if bytes.last() == Some(&end) {
@@ -708,12 +708,7 @@ fn challenge(command: ChallengeCommand) -> ExitCode {
             }
             bytes
         }
-        Err(e) => {
-            return usage_error(format!(
-                "cannot read {}: {e}",
-                inputs.credential_file.display()
-            ))
-        }
+        Err(code) => return code,
     };
     let (challenge, endpoint) = (&inputs.challenge, &inputs.endpoint);
     match &command {

@@ -36,6 +36,12 @@ fn case_of(file: &VectorFile) -> u64 {
 pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
     let mut chosen: BTreeMap<String, (u64, PathBuf)> = BTreeMap::new();
     for shard in shards {
+        if !shard.is_dir() {
+            return Err(format!(
+                "{} is not a directory: pass each shard's corpus directory (its --out)",
+                shard.display()
+            ));
+        }
         for dir in MERGED {
             let Ok(entries) = std::fs::read_dir(shard.join(dir)) else {
                 continue;
