@@ -50,7 +50,13 @@ pub struct Config {
     /// Compare without implementations that cannot run here, rather than fail for want of a
     /// quorum; the summary says which groups voted.
     pub allow_missing: bool,
+    /// The corpus a finding is new to when it holds no vector of its signature (saved or not).
+    pub known: Option<PathBuf>,
 }
+
+/// Set when the user interrupts a campaign (Ctrl-C): it stops taking cases, minimizes none,
+/// and ends with a summary of what it ran; vectors saved as found stay, marked unminimized.
+pub static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The implementations of one family under comparison.
 pub struct Harness {
@@ -205,6 +211,10 @@ pub struct Finding {
     pub count: u64,
     /// The vector written for it, relative to the corpus, if one was written.
     pub vector: Option<String>,
+    /// Whether the known corpus held no vector of its signature when the campaign met it.
+    pub new: bool,
+    /// Whether `minimized` is the minimizer's result (an interrupted campaign minimizes none).
+    pub is_minimized: bool,
 }
 
 /// Per implementation: how often it agreed with the consensus.
@@ -247,6 +257,10 @@ pub struct Summary {
     pub verdicts: BTreeMap<&'static str, u64>,
     /// Which independence groups the campaign needed and which voted.
     pub quorum: Quorum,
+    /// Whether the user interrupted the campaign before it ran every case.
+    pub interrupted: bool,
+    /// The cases it was to run (of this shard), when bounded by a count.
+    pub planned: Option<u64>,
     /// Per verdict, per independence group (the core's included): the cases in which the group
     /// answered, so a reader sees that the comparison really took place.
     pub voters: BTreeMap<&'static str, BTreeMap<String, u64>>,
@@ -435,7 +449,9 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                     Some(l) => (start + BATCH).min(l),
                     None => start + BATCH,
                 };
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if deadline.is_some_and(|d| Instant::now() >= d)
+                    || INTERRUPTED.load(Ordering::Relaxed)
+                {
                     break;
                 }
                 let cases: Vec<(u64, Category, Vec<u8>)> = (start..end)
@@ -494,6 +510,14 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                                 evaluation: evaluation.clone(),
                                 count: 0,
                                 vector: None,
+                                new: config.known.as_ref().is_none_or(|dir| {
+                                    !dir.join(findings::vector_path(
+                                        config.family,
+                                        &evaluation.signature,
+                                    ))
+                                    .exists()
+                                }),
+                                is_minimized: false,
                             };
                             if let Some(dir) = &config.out {
                                 save_as_found(
@@ -541,7 +565,11 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     });
     pool.install(|| {
         found.par_iter_mut().for_each(|f| {
+            if INTERRUPTED.load(Ordering::Relaxed) {
+                return;
+            }
             f.minimized = harness.minimize(&f.input, &f.signature);
+            f.is_minimized = true;
             if let Some((outcomes, evaluation)) = harness.run(&[&f.minimized]).into_iter().next() {
                 f.outcomes = outcomes;
                 f.evaluation = evaluation;
@@ -587,5 +615,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         quorum,
         voters: tally.voters,
         categories: tally.categories,
+        interrupted: INTERRUPTED.load(Ordering::Relaxed),
+        planned: limit,
     })
 }

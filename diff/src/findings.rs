@@ -360,8 +360,13 @@ pub fn write_vector(
         schema: family.schema().to_string(),
         number_of_tests: 1,
         header: vec![format!(
-            "{}, minimized; the implementations' verdict: {}.",
+            "{}, {}; the implementations' verdict: {}.",
             origin.source(finding),
+            if finding.is_minimized {
+                "minimized"
+            } else {
+                "not minimized (the campaign was interrupted before minimizing it)"
+            },
             finding.evaluation.verdict.name()
         )],
         notes,

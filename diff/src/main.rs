@@ -44,6 +44,12 @@ struct Cli {
     /// a unit (64KiB, 32MiB, 1GiB). Refused input exits 1 with error[too_large].
     #[arg(long, global = true, value_name = "SIZE", default_value = "32MiB", value_parser = input::parse_size)]
     max_input_bytes: u64,
+    /// Show less: no progress bar, and of a campaign only its headline, quorum and totals.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Show more: every finding, with its signature, crashes and minimized input.
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -974,7 +980,14 @@ fn vectors(dir: PathBuf) -> ExitCode {
     }
 }
 
-fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
+fn diff(config: &Config, summary_json: Option<&Path>, detail: summary::Detail) -> ExitCode {
+    // The first Ctrl-C ends the campaign with a summary of what ran; a second ends the process.
+    let _ = ctrlc::set_handler(|| {
+        if campaign::INTERRUPTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("\ncanonfuzz: interrupted; finishing the summary (Ctrl-C again to quit now)");
+    });
     let summary = match campaign::run(config) {
         Ok(s) => s,
         Err(e) => return usage_error(format!("the campaign failed: {e}")),
@@ -987,7 +1000,16 @@ fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
             print!("{text}");
         }
     };
-    human(&summary::render(&summary));
+    let terminal = if to_stdout {
+        std::io::stderr().is_terminal()
+    } else {
+        std::io::stdout().is_terminal()
+    };
+    human(&summary::render(
+        &summary,
+        detail,
+        summary::Paint::for_terminal(terminal),
+    ));
     let mut json = summary::to_json(&summary);
     if config.family == Family::Ed25519 {
         let dir = corpus_dir(None);
@@ -1019,6 +1041,9 @@ fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
     }
     if summary.core_diverges() {
         ExitCode::from(1)
+    } else if summary.interrupted {
+        // A campaign that did not run its cases has not shown the core agrees.
+        ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
     }
@@ -1027,6 +1052,11 @@ fn diff(config: &Config, summary_json: Option<&Path>) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     input::set_limit(cli.max_input_bytes);
+    let detail = match (cli.quiet, cli.verbose) {
+        (true, _) => summary::Detail::Quiet,
+        (_, true) => summary::Detail::Verbose,
+        _ => summary::Detail::Normal,
+    };
     match cli.command {
         Command::Canon {
             file,
@@ -1065,6 +1095,7 @@ fn main() -> ExitCode {
             let Some(family) = Family::from_name(&family) else {
                 return usage_error(format!("unknown family {family:?}"));
             };
+            let known = out.clone();
             let config = Config {
                 family,
                 cases,
@@ -1076,10 +1107,11 @@ fn main() -> ExitCode {
                 impls,
                 out: (!no_save).then(|| corpus_dir(out)),
                 shard,
-                progress: true,
+                progress: !cli.quiet,
                 allow_missing,
+                known: Some(corpus_dir(known)),
             };
-            diff(&config, summary_json.as_deref())
+            diff(&config, summary_json.as_deref(), detail)
         }
         Command::Jws {
             command:

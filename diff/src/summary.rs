@@ -5,52 +5,107 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use crate::campaign::Summary;
+use crate::campaign::{Finding, Summary};
 use crate::compare::Verdict;
 use crate::outcome::Outcome;
 use crate::vector::excerpt;
 
-/// The summary as text.
-pub fn render(summary: &Summary) -> String {
+/// How much of a campaign's end a person is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// The headline, the quorum and the totals.
+    Quiet,
+    /// Also one line per finding, grouped by verdict and by who differs, with findings that
+    /// differ only in error kinds folded, and the implementation table.
+    Normal,
+    /// Also the folded findings, and each finding's signature, crashes and minimized input.
+    Verbose,
+}
+
+/// ANSI colours for a terminal, or none.
+#[derive(Debug, Clone, Copy)]
+pub struct Paint(pub bool);
+
+impl Paint {
+    /// Colour for `stream` when it is a terminal and `NO_COLOR` is unset or empty.
+    pub fn for_terminal(is_terminal: bool) -> Paint {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Paint(is_terminal && !no_color)
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// The verdicts in the order a person reads them, with their headings and colours.
+const SECTIONS: [(&str, &str, &str); 3] = [
+    ("core_diverges", "core diverges", "1;31"),
+    ("policy", "registered policy", "33"),
+    ("third_parties_disagree", "third parties disagree", "36"),
+];
+
+/// Whether a finding's answers are all rejections, differing only in the kind they name.
+fn labels_only(finding: &Finding) -> bool {
+    finding
+        .outcomes
+        .iter()
+        .filter(|o| !matches!(o, Outcome::Unsupported))
+        .all(|o| matches!(o, Outcome::Rejected(_)))
+}
+
+/// Who a finding is about: the policy for a policy finding, else who differs.
+fn cause(finding: &Finding) -> String {
+    match finding.evaluation.verdict {
+        Verdict::Policy(p) => format!("{} (core)", p.id),
+        _ if finding.evaluation.diverging.is_empty() => "(no consensus)".to_string(),
+        _ => finding.evaluation.diverging.join(","),
+    }
+}
+
+/// `text` cut to `width` characters, `…` marking a cut.
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// The summary as text, for an 80-column terminal.
+pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     let mut out = String::new();
+    let ran = match (summary.interrupted, summary.planned) {
+        (true, Some(planned)) => format!("{} of {planned} cases (interrupted)", summary.cases),
+        (true, None) => format!("{} cases (interrupted)", summary.cases),
+        (false, _) => format!("{} cases", summary.cases),
+    };
     let _ = writeln!(
         out,
-        "canonfuzz diff --family {}: {} cases in {:.1}s ({:.0} cases/s), seed {}; {} findings minimized in {:.1}s",
+        "canonfuzz diff --family {}: {ran} in {:.1}s ({:.0} cases/s), seed {}; {} findings {} in {:.1}s",
         summary.family.name(),
-        summary.cases,
         summary.elapsed.as_secs_f64(),
         summary.cases_per_second(),
         summary.seed,
         summary.findings.len(),
+        if summary.interrupted { "left unminimized" } else { "minimized" },
         summary.shrink_elapsed.as_secs_f64()
     );
     for (name, why) in &summary.missing {
         let _ = writeln!(out, "WARNING: {name} did not run: {why}");
-    }
-    let _ = writeln!(
-        out,
-        "\n{:<26} {:<14} {:<24} {:>10} {:>9}",
-        "implementation", "version", "group", "agreement", "findings"
-    );
-    for s in &summary.impls {
-        let rate = if s.answered == 0 {
-            "-".to_string()
-        } else {
-            format!("{:.2}%", 100.0 * s.agreed as f64 / s.answered as f64)
-        };
-        let version: String = s.version.chars().take(14).collect();
-        let _ = writeln!(
-            out,
-            "{:<26} {:<14} {:<24} {:>10} {:>9}",
-            s.name, version, s.group, rate, s.findings
-        );
     }
     let verdicts: Vec<String> = summary
         .verdicts
         .iter()
         .map(|(v, n)| format!("{v} {n}"))
         .collect();
-    let _ = writeln!(out, "\ncases by verdict: {}", verdicts.join(", "));
+    let _ = writeln!(out, "cases by verdict: {}", verdicts.join(", "));
     let q = &summary.quorum;
     let present: Vec<&str> = q.present.iter().map(String::as_str).collect();
     let _ = writeln!(
@@ -68,40 +123,19 @@ pub fn render(summary: &Summary) -> String {
     if !q.absent().is_empty() {
         let _ = writeln!(
             out,
-            "WARNING: compared without {} (--allow-missing)",
-            q.absent().join(", ")
+            "{}",
+            paint.paint(
+                "1;31",
+                &format!(
+                    "WARNING: compared without {} (--allow-missing)",
+                    q.absent().join(", ")
+                )
+            )
         );
     }
-    if summary.findings.is_empty() {
-        let _ = writeln!(out, "no disagreements");
-    }
-    for f in &summary.findings {
-        let reason = match f.evaluation.verdict {
-            Verdict::Policy(p) => format!(" [policy {}]", p.id),
-            _ => String::new(),
-        };
-        let _ = writeln!(
-            out,
-            "\n{}{reason} ({} cases, first case {})",
-            f.evaluation.verdict.name(),
-            f.count,
-            f.case
-        );
-        let _ = writeln!(out, "  {}", f.signature);
-        for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
-            if let Outcome::Crashed(why) = outcome {
-                let _ = writeln!(out, "  {} crashed: {why}", imp.name);
-            }
-        }
-        let _ = writeln!(
-            out,
-            "  minimized ({} bytes): {}",
-            f.minimized.len(),
-            excerpt(&f.minimized)
-        );
-        if let Some(v) = &f.vector {
-            let _ = writeln!(out, "  vector: {v}");
-        }
+    if detail != Detail::Quiet {
+        findings(&mut out, summary, detail, paint);
+        table(&mut out, summary);
     }
     for (name, why) in &summary.missing {
         let _ = writeln!(
@@ -109,19 +143,138 @@ pub fn render(summary: &Summary) -> String {
             "\nWARNING: {name} did not run, so this campaign compared without it: {why}"
         );
     }
-    let diverges = summary
-        .findings
-        .iter()
-        .filter(|f| f.evaluation.verdict == Verdict::CoreDiverges)
-        .count();
+    let count = |verdict: &str| {
+        summary
+            .findings
+            .iter()
+            .filter(|f| f.evaluation.verdict.name() == verdict)
+            .count()
+    };
+    let new = summary.findings.iter().filter(|f| f.new).count();
+    let diverges = count("core_diverges");
+    let totals = format!(
+        "{} findings ({new} new): {diverges} where the core diverges, {} registered policy, {} among third parties",
+        summary.findings.len(),
+        count("policy"),
+        count("third_parties_disagree"),
+    );
     let _ = writeln!(
         out,
-        "\n{} findings: {diverges} where the core diverges, {} registered policy, {} among third parties",
-        summary.findings.len(),
-        summary.findings.iter().filter(|f| matches!(f.evaluation.verdict, Verdict::Policy(_))).count(),
-        summary.findings.iter().filter(|f| f.evaluation.verdict == Verdict::ThirdParties).count(),
+        "\n{}",
+        if diverges > 0 {
+            paint.paint("1;31", &totals)
+        } else {
+            totals
+        }
     );
     out
+}
+
+/// One line per finding, by verdict and cause: `new`, who differs, a short input, the vector.
+fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
+    if summary.findings.is_empty() {
+        let _ = writeln!(out, "\nno disagreements");
+        return;
+    }
+    let dir = format!("{}/findings/", summary.family.name());
+    for (verdict, heading, colour) in SECTIONS {
+        let mut these: Vec<&Finding> = summary
+            .findings
+            .iter()
+            .filter(|f| f.evaluation.verdict.name() == verdict)
+            .collect();
+        if these.is_empty() {
+            continue;
+        }
+        these.sort_by(|a, b| cause(a).cmp(&cause(b)).then(b.count.cmp(&a.count)));
+        let cases: u64 = these.iter().map(|f| f.count).sum();
+        let _ = writeln!(
+            out,
+            "\n{} — {} findings, {cases} cases (vectors in {dir})",
+            paint.paint(colour, heading),
+            these.len()
+        );
+        let fold = detail == Detail::Normal && verdict != "core_diverges";
+        let folded = these.iter().filter(|f| fold && labels_only(f)).count();
+        for f in these.iter().filter(|f| !(fold && labels_only(f))) {
+            let vector = f
+                .vector
+                .as_deref()
+                .and_then(|v| v.strip_prefix(&dir))
+                .unwrap_or("-");
+            let marker = if f.new {
+                paint.paint("32", "new")
+            } else {
+                "   ".to_string()
+            };
+            let shown = if f.is_minimized {
+                excerpt(&f.minimized)
+            } else {
+                format!("(unminimized) {}", excerpt(&f.minimized))
+            };
+            let _ = writeln!(
+                out,
+                "  {marker} {:<22} {:<26} {vector}",
+                clip(&cause(f), 22),
+                clip(&shown, 26),
+            );
+            if detail == Detail::Verbose {
+                let _ = writeln!(
+                    out,
+                    "      {} ({} cases, first case {})",
+                    f.signature, f.count, f.case
+                );
+                for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
+                    if let Outcome::Crashed(why) = outcome {
+                        let _ = writeln!(out, "      {} crashed: {why}", imp.name);
+                    }
+                }
+                let _ = writeln!(
+                    out,
+                    "      input ({} bytes): {}",
+                    f.minimized.len(),
+                    excerpt(&f.minimized)
+                );
+            } else {
+                for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
+                    if let Outcome::Crashed(why) = outcome {
+                        let _ = writeln!(out, "      {} crashed: {}", imp.name, clip(why, 60));
+                    }
+                }
+            }
+        }
+        if folded > 0 {
+            let _ = writeln!(
+                out,
+                "  ... and {folded} where all reject, naming different error kinds (--verbose lists them)"
+            );
+        }
+    }
+}
+
+/// Per implementation: version, group, agreement with the consensus and findings.
+fn table(out: &mut String, summary: &Summary) {
+    let _ = writeln!(
+        out,
+        "\n{:<26} {:<14} {:<22} {:>9} {:>5}",
+        "implementation", "version", "group", "agreement", "finds"
+    );
+    for s in &summary.impls {
+        let rate = if s.answered == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.2}%", 100.0 * s.agreed as f64 / s.answered as f64)
+        };
+        let _ = writeln!(
+            out,
+            "{:<26} {:<14} {:<22} {:>9} {:>5}",
+            clip(&s.name, 26),
+            clip(&s.version, 14),
+            clip(&s.group, 22),
+            rate,
+            s.findings
+        );
+    }
 }
 
 /// The summary in the `--summary-json` shape.

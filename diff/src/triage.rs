@@ -136,6 +136,8 @@ pub fn triage(
         evaluation,
         count: 1,
         vector: None,
+        new: true,
+        is_minimized: true,
     };
     let roster = harness.roster();
     let name = format!(

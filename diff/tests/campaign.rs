@@ -423,3 +423,42 @@ fn the_tool_runs_outside_the_clone_with_its_workers_unpacked_into_its_home() {
     assert!(oracles.join("node/node_modules").is_dir());
     assert!(oracles.join("python/.venv").is_dir());
 }
+
+#[test]
+fn an_interrupted_campaign_ends_with_a_partial_summary_and_is_not_green() {
+    let corpus = corpus_copy();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args([
+            "diff",
+            "--cases",
+            "100000000",
+            "--impls",
+            "serde_jcs,node-canonicalize",
+        ])
+        .args(["--out", corpus.path().to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let signal = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signal.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("of 100000000 cases (interrupted)") && stdout.contains("left unminimized"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("findings ("), "{stdout}");
+    // What it found is saved as found, and says it is not minimized.
+    let saved: Vec<_> = std::fs::read_dir(corpus.path().join("jcs/findings"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter(|v| v.contains("not minimized"))
+        .collect();
+    assert!(!saved.is_empty(), "{stdout}");
+}
