@@ -1,0 +1,47 @@
+//! `canon`: the canonical bytes of one document, or of each line.
+
+use std::io::{self, BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use canonfuzz_core::jcs::{Canonicalizer, Options};
+use canonfuzz_diff::input;
+
+use crate::exit::{open_input, read_or_exit, usage_error, Failure};
+
+pub(crate) fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> ExitCode {
+    let name = file
+        .as_ref()
+        .map_or("stdin".into(), |p| p.display().to_string());
+    let mut canonicalizer = Canonicalizer::new(Options { max_depth });
+    let stdout = io::stdout().lock();
+    if jsonl {
+        let reader = match open_input(file.as_deref()) {
+            Ok(r) => r,
+            Err(e) => return usage_error(format!("cannot open {name}: {e}")),
+        };
+        return match canonfuzz_diff::canon::run_jsonl(
+            BufReader::with_capacity(1 << 16, reader),
+            stdout,
+            &mut canonicalizer,
+            input::limit(),
+        ) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => usage_error(format!("reading {name} or writing stdout failed: {e}")),
+        };
+    }
+    let input = match read_or_exit(file.as_deref()) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    match canonicalizer.canonicalize(&input) {
+        Ok(out) => {
+            let mut stdout = stdout;
+            match stdout.write_all(&out).and_then(|()| stdout.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => usage_error(format!("writing stdout failed: {e}")),
+            }
+        }
+        Err(e) => Failure::Rejected(Some(e.to_string())).exit(),
+    }
+}

@@ -1,0 +1,168 @@
+//! The corpus commands: `vectors`, `manifest`, `merge`, `seeds`, `triage`, `report`, `import`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use canonfuzz_diff::campaign::Harness;
+use canonfuzz_diff::conformance::run_corpus;
+use canonfuzz_diff::family::Family;
+use canonfuzz_diff::import::{import, SourceKind};
+use canonfuzz_diff::manifest::Manifest;
+use canonfuzz_diff::vector::excerpt;
+use canonfuzz_diff::{fuzzing, merge, report, triage};
+
+use crate::exit::{corpus_dir, rejected, usage_error};
+
+pub(crate) fn vectors(dir: PathBuf) -> ExitCode {
+    if !dir.is_dir() {
+        return usage_error(format!(
+            "{} is not a directory: pass the corpus directory (a clone's corpus/)",
+            dir.display()
+        ));
+    }
+    let report = run_corpus(&dir);
+    for failure in &report.failures {
+        println!("{failure}");
+    }
+    println!("{}", report.summary());
+    if report.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        rejected()
+    }
+}
+
+/// Rebuilds the manifest of the corpus `dir`.
+pub(crate) fn manifest(dir: Option<PathBuf>) -> ExitCode {
+    let dir = corpus_dir(dir);
+    match Manifest::build(&dir).and_then(|m| m.write(&dir).map(|()| m)) {
+        Ok(m) => {
+            let tests: usize = m.files.iter().map(|f| f.number_of_tests).sum();
+            println!(
+                "{}: {} files, {tests} tests",
+                dir.join("manifest.json").display(),
+                m.files.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(e),
+    }
+}
+
+/// Merges the shards' findings into the corpus `into`.
+pub(crate) fn merge(shards: &[PathBuf], into: Option<PathBuf>) -> ExitCode {
+    let into = corpus_dir(into);
+    match merge::merge(shards, &into) {
+        Ok(added) => {
+            for path in &added {
+                println!("added {path}");
+            }
+            println!("{} vectors merged into {}", added.len(), into.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(e),
+    }
+}
+
+/// Writes a seed corpus per fuzz target from the corpus's vectors.
+pub(crate) fn seeds(corpus: Option<PathBuf>, out: Option<PathBuf>) -> ExitCode {
+    let out = out.unwrap_or_else(|| corpus_dir(None).join("../fuzz/corpus"));
+    match fuzzing::write_seeds(&corpus_dir(corpus), &out) {
+        Ok(n) => {
+            println!(
+                "wrote seeds from {n} documents, every JWS, verifiable-mcp and adapter-profile vector and 256 Merkle cases for {} into {}",
+                fuzzing::TARGETS.join(", "),
+                out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(e),
+    }
+}
+
+/// Turns fuzzer artifacts into regression vectors in the corpus `out`.
+pub(crate) fn triage(
+    artifacts: &[PathBuf],
+    target: Option<&str>,
+    out: Option<PathBuf>,
+) -> ExitCode {
+    let corpus = corpus_dir(out);
+    let harness = match Harness::new(Family::Jcs, &[]) {
+        Ok((h, missing)) => {
+            for (name, why) in &missing {
+                eprintln!("WARNING: {name} did not run: {why}");
+            }
+            h
+        }
+        Err(e) => return usage_error(e),
+    };
+    for artifact in artifacts {
+        let result = triage::target_of(artifact, target)
+            .and_then(|t| triage::triage(&harness, artifact, &t, &corpus));
+        match result {
+            Ok(t) => {
+                println!("{} ({})", t.artifact.display(), t.target);
+                match &t.failure {
+                    Some(f) => println!("  reproduces: {f}"),
+                    None => println!("  no longer reproduces; kept as a regression vector"),
+                }
+                println!(
+                    "  minimized ({} bytes): {}",
+                    t.minimized.len(),
+                    excerpt(&t.minimized)
+                );
+                println!("  {}", t.signature);
+                match &t.vector {
+                    Some(v) => println!("  vector: {}", corpus.join(v).display()),
+                    None => {
+                        println!("  no vector: no implementation gives an expected result")
+                    }
+                }
+            }
+            Err(e) => return usage_error(e),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes the conformance report of every implementation over the corpus.
+pub(crate) fn report(out: &Path, corpus: Option<PathBuf>, impls: &[String]) -> ExitCode {
+    let built = Harness::new(Family::Jcs, impls).and_then(|(jcs, mut missing)| {
+        let (ed25519, more) = Harness::new(Family::Ed25519, &[])?;
+        missing.extend(more);
+        let (jws, more) = Harness::new(Family::Jws, &[])?;
+        missing.extend(more);
+        for (name, why) in &missing {
+            eprintln!("WARNING: {name} did not run: {why}");
+        }
+        let harnesses = report::Harnesses {
+            jcs: &jcs,
+            ed25519: &ed25519,
+            jws: &jws,
+        };
+        report::build(&harnesses, &corpus_dir(corpus))
+    });
+    match built.and_then(|m| m.write(out).map(|paths| (m, paths))) {
+        Ok((matrix, (md, html))) => {
+            print!("{}", matrix.markdown());
+            println!("\nwrote {} and {}", md.display(), html.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(e),
+    }
+}
+
+/// Converts published third-party data into a vector file in the corpus.
+pub(crate) fn import_data(
+    source: SourceKind,
+    path: Option<&Path>,
+    corpus: Option<PathBuf>,
+) -> ExitCode {
+    match import(source, path, &corpus_dir(corpus)) {
+        Ok((target, count)) => {
+            println!("wrote {count} tests to {}", target.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(e),
+    }
+}

@@ -1,0 +1,30 @@
+//! `completions` and `man`, generated from the command-line definitions.
+
+use std::io;
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::exit::usage_error;
+use crate::Cli;
+
+/// Writes the man pages generated from the command-line definitions.
+pub(crate) fn man(out: Option<&Path>) -> ExitCode {
+    let command = <Cli as clap::CommandFactory>::command();
+    let written = match out {
+        None => clap_mangen::Man::new(command).render(&mut io::stdout()),
+        Some(dir) => {
+            std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(command, dir))
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => usage_error(format!("cannot write the man page: {e}")),
+    }
+}
+
+/// Prints the completion script for `shell`.
+pub(crate) fn completions(shell: clap_complete::Shell) -> ExitCode {
+    let mut command = <Cli as clap::CommandFactory>::command();
+    clap_complete::generate(shell, &mut command, "canonfuzz", &mut io::stdout());
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,81 @@
+//! The one place a command's exit status is chosen: 0 success, 1 rejected input or a failed
+//! check, 2 usage, I/O or harness failure; and the readers every command shares.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use canonfuzz_diff::input;
+
+/// Why a command did not succeed.
+pub(crate) enum Failure {
+    /// The input was rejected or a check failed (exit 1); the message, when the command has
+    /// not said it already, goes to stderr as it is.
+    Rejected(Option<String>),
+    /// A usage, I/O or harness failure (exit 2); the message goes to stderr after
+    /// `canonfuzz: `.
+    Usage(String),
+}
+
+impl Failure {
+    /// Says why, and gives the exit status.
+    pub(crate) fn exit(self) -> ExitCode {
+        match self {
+            Failure::Rejected(message) => {
+                if let Some(m) = message {
+                    eprintln!("{m}");
+                }
+                ExitCode::from(1)
+            }
+            Failure::Usage(message) => {
+                eprintln!("canonfuzz: {message}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+/// A usage, I/O or harness failure: says why, exits 2.
+pub(crate) fn usage_error(message: String) -> ExitCode {
+    Failure::Usage(message).exit()
+}
+
+/// A rejection the command has already reported: exits 1.
+pub(crate) fn rejected() -> ExitCode {
+    Failure::Rejected(None).exit()
+}
+
+/// Reads a file, or stdin for `-` or nothing, within the input limit; on failure says why
+/// and gives the exit status: 1 for an input refused as too large, 2 when it cannot be read.
+pub(crate) fn read_or_exit(file: Option<&Path>) -> Result<Vec<u8>, ExitCode> {
+    input::read(file).map_err(|e| {
+        if e.is_refusal() {
+            Failure::Rejected(Some(format!("canonfuzz: {e}"))).exit()
+        } else {
+            Failure::Usage(e.to_string()).exit()
+        }
+    })
+}
+
+/// The corpus directory: the one given, else `$CANONFUZZ_CORPUS`, else `./corpus`, else the
+/// build tree's while it exists.
+pub(crate) fn corpus_dir(dir: Option<PathBuf>) -> PathBuf {
+    dir.or_else(|| std::env::var_os("CANONFUZZ_CORPUS").map(PathBuf::from))
+        .unwrap_or_else(|| {
+            let local = PathBuf::from("corpus");
+            let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+            if local.is_dir() || !repo.is_dir() {
+                local
+            } else {
+                repo
+            }
+        })
+}
+
+pub(crate) fn open_input(file: Option<&Path>) -> io::Result<Box<dyn Read>> {
+    match file {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin().lock())),
+        Some(p) => Ok(Box::new(std::fs::File::open(p)?)),
+    }
+}

@@ -1,0 +1,424 @@
+//! `canonfuzz`: canonicalize JSON the RFC 8785 way, verify what signed-JSON protocols sign,
+//! run differential campaigns and the conformance corpus. This file holds the command-line
+//! definitions and hands each command to its module; the work is the library's, and every
+//! exit status is chosen in `exit.rs`.
+
+mod campaign;
+mod canon;
+mod corpus;
+mod docs;
+mod exit;
+mod ink;
+mod profile;
+mod verify;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
+use canonfuzz_diff::campaign::Config;
+use canonfuzz_diff::family::Family;
+use canonfuzz_diff::import::SourceKind;
+use canonfuzz_diff::{input, summary};
+use clap::{Parser, Subcommand};
+
+use crate::exit::{corpus_dir, usage_error};
+use crate::ink::InkCommand;
+use crate::profile::ChallengeCommand;
+use crate::verify::{JwkCommand, JwsCommand, VmcpCommand};
+
+const ABOUT: &str =
+    "Test signed-JSON implementations: strict RFC 8785 canonicalization and a conformance corpus.";
+
+const LONG_ABOUT: &str = "\
+canonfuzz canonicalizes JSON exactly as RFC 8785 (JCS) requires, holds input to I-JSON \
+(RFC 7493), and replays a corpus of conformance vectors against its core.
+
+Every rejection has a stable kind: syntax, invalid_utf8, lone_surrogate, duplicate_key, \
+number_out_of_range, depth_limit.";
+
+const EXAMPLES: &str = "\
+Examples:
+  canonfuzz canon doc.json                 canonical bytes of one document on stdout
+  echo '{\"b\":1,\"a\":1e21}' | canonfuzz canon   prints {\"a\":1e+21,\"b\":1}
+  canonfuzz canon --jsonl cases.jsonl      one answer line per input line
+  canonfuzz vectors                        run every vector in corpus/
+  canonfuzz manifest                       re-count and re-digest corpus/ after editing it
+
+Exit status: 0 success, 1 rejected input or failed vectors, 2 usage or I/O error.";
+
+#[derive(Parser)]
+#[command(name = "canonfuzz", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
+pub(crate) struct Cli {
+    /// Refuse any input (a file, stdin, one line of --jsonl) larger than this: bytes, or with
+    /// a unit (64KiB, 32MiB, 1GiB). Refused input exits 1 with error[too_large].
+    #[arg(long, global = true, value_name = "SIZE", default_value = "32MiB", value_parser = input::parse_size)]
+    max_input_bytes: u64,
+    /// Show less: no progress bar, and of a campaign only its headline, quorum and totals.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Show more: every finding, with its signature, crashes and minimized input.
+    #[arg(long, short, global = true)]
+    verbose: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the RFC 8785 canonical form of a JSON text to stdout.
+    ///
+    /// On bad input, exits 1 and prints `error[<kind>] at line L, column C: <message>` to
+    /// stderr. With --jsonl, reads one JSON text per line and answers each with one line:
+    /// {"ok":"<canonical text>"} or {"error":{"kind":..,"message":..,"offset":N}}; exits 0
+    /// unless reading fails.
+    Canon {
+        /// The input file; `-` or nothing reads stdin.
+        #[arg(value_name = "FILE|-")]
+        file: Option<PathBuf>,
+        /// One JSON text per input line, one JSON answer per output line.
+        #[arg(long)]
+        jsonl: bool,
+        /// Deepest nesting of arrays and objects accepted.
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
+        max_depth: usize,
+    },
+    /// Run every conformance vector in the corpus against the core.
+    ///
+    /// Checks the manifest (every file listed, digests and counts current) and each file's
+    /// shape, runs every test, prints each failure with its file, tcId and input, and ends
+    /// with `N passed, N failed`.
+    Vectors {
+        /// The corpus directory.
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Rebuild corpus/manifest.json from the vector files present.
+    ///
+    /// Run it after adding or editing a vector file; `canonfuzz vectors` refuses a manifest
+    /// whose digests or counts are stale.
+    Manifest {
+        /// The corpus directory.
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Run a differential campaign: generate inputs, compare every implementation, minimize
+    /// and save each disagreement as a vector.
+    ///
+    /// Exits 0 when the core agrees with the consensus of the independent implementations or
+    /// differs only by registered policy, 1 when the core has a new divergence, 2 when the
+    /// harness itself failed.
+    Diff {
+        /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
+        /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
+        /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs) or ink
+        /// (INK leaf hashes and signature bases).
+        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws", "vmcp", "merkle", "ekl", "ink"])]
+        family: String,
+        /// Number of cases to run (default 100,000 when --duration is not given either).
+        #[arg(long, value_name = "N")]
+        cases: Option<u64>,
+        /// Run for this long instead: e.g. 90s, 10m, 1h.
+        #[arg(long, value_name = "D", value_parser = parse_duration)]
+        duration: Option<Duration>,
+        /// The seed every input derives from.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Batches in flight, and worker processes per external implementation (default:
+        /// twice the cores, since a batch waits on its workers).
+        #[arg(long, value_name = "J")]
+        jobs: Option<usize>,
+        /// Compare the core with these implementations only (comma-separated names).
+        #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+        impls: Vec<String>,
+        /// Corpus directory findings are saved into.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Save no vectors.
+        #[arg(long)]
+        no_save: bool,
+        /// Run shard I of N: the cases whose index is I modulo N.
+        #[arg(long, value_name = "I/N", value_parser = parse_shard, default_value = "0/1")]
+        shard: (u64, u64),
+        /// Also write the summary as JSON to FILE (`-`: standard output, the summary for
+        /// people then going to standard error).
+        #[arg(long, value_name = "FILE")]
+        summary_json: Option<PathBuf>,
+        /// Compare without implementations that cannot run here instead of failing for want
+        /// of a quorum (exit 2); the summary names the groups that did not vote.
+        #[arg(long)]
+        allow_missing: bool,
+    },
+    /// Verify a compact JWS (EdDSA) against a JWK set.
+    ///
+    /// Prints the verdict, the kid and key used, and the payload. Exits 0 when the token
+    /// verifies, 1 when it does not (saying which rule it breaks), 2 on a usage or I/O error.
+    Jws {
+        #[command(subcommand)]
+        command: JwsCommand,
+    },
+    /// Verify a verifiable-mcp signed response.
+    Vmcp {
+        #[command(subcommand)]
+        command: VmcpCommand,
+    },
+    /// JSON Web Key tools.
+    Jwk {
+        #[command(subcommand)]
+        command: JwkCommand,
+    },
+    /// The adapter profile's salted fingerprint of one JSON value, or of a tool result's body.
+    ///
+    /// Prints SHA-256(salt ‖ JCS(value)) in lowercase hex. With --result the input is a whole
+    /// MCP tool result (or a JSON-RPC response carrying one) and the fingerprint covers its
+    /// structuredContent when present, else its content array; which one is said on stderr.
+    /// Exits 1 when the input is not I-JSON or has no body, 2 on a bad salt or I/O error.
+    Fingerprint {
+        /// The salt: exactly 64 hex digits (32 bytes).
+        #[arg(long, value_name = "HEX")]
+        salt: String,
+        /// The input is a tool result: fingerprint its body.
+        #[arg(long)]
+        result: bool,
+        /// The input file, or `-` (default) for stdin.
+        #[arg(value_name = "FILE|-")]
+        file: Option<PathBuf>,
+    },
+    /// The adapter profile's endpoint challenge proof.
+    Challenge {
+        #[command(subcommand)]
+        command: ChallengeCommand,
+    },
+    /// Print a completion script for a shell: `canonfuzz completions bash > /etc/bash_completion.d/canonfuzz`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout, or with --out write one page per command into DIR.
+    Man {
+        /// A directory for canonfuzz.1 and one canonfuzz-<command>.1 per command.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// INK: check a signed request or a Merkle proof, or take any other of INK's decisions.
+    Ink {
+        #[command(subcommand)]
+        command: InkCommand,
+    },
+    /// Merge the findings of sharded campaigns (each shard's corpus directory) into a corpus.
+    ///
+    /// For each signature the vector from the lowest case index wins, as in one unsharded
+    /// campaign over the same cases, so the result does not depend on which machine ran which
+    /// shard; vectors the corpus already holds are kept.
+    Merge {
+        /// The shards' corpus directories.
+        #[arg(required = true, value_name = "SHARD_DIR")]
+        shards: Vec<PathBuf>,
+        /// The corpus to merge into.
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
+    },
+    /// Write a seed corpus per fuzz target from the vectors (default fuzz/corpus/<target>/).
+    Seeds {
+        /// The corpus directory the seeds come from.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Where the per-target seed directories go.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Turn fuzzer artifacts into regression vectors.
+    ///
+    /// Reproduces each artifact as its target saw it, minimizes it while it fails the same
+    /// way (or, if it no longer fails, while every implementation answers as they do now), and
+    /// writes a vector to corpus/jcs/regressions/ whose expected result comes from the
+    /// independent implementations, so that cargo test replays it from then on.
+    Triage {
+        /// Artifacts, e.g. fuzz/artifacts/jcs/crash-<digest>.
+        #[arg(required = true, value_name = "ARTIFACT")]
+        artifacts: Vec<PathBuf>,
+        /// The target that produced them, when their path does not say.
+        #[arg(long, value_name = "TARGET")]
+        target: Option<String>,
+        /// The corpus directory to write into.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Run every implementation over every vector in the corpus and write the conformance
+    /// matrix (implementation × category) as Markdown and as a colour-coded HTML page.
+    Report {
+        /// Where to write conformance.md and conformance.html.
+        #[arg(long, value_name = "DIR", default_value = "target/canonfuzz-report")]
+        out: PathBuf,
+        /// The corpus directory.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Implementations to include besides the core (comma-separated names).
+        #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+        impls: Vec<String>,
+    },
+    /// Prove a campaign turns red on a wrong core: run every family with planted mutants of
+    /// its core in the core's place.
+    ///
+    /// Each mutant (classic canonicalization bugs, false rejections with every JCS error kind
+    /// and wrong kinds; Ed25519 small-order, non-canonical and S >= L acceptance; JWS padding,
+    /// crit and typ ignored; Merkle off-by-one index, empty proof, duplicated odd node; fields
+    /// left out of adapter-profile and INK hashes; verifiable-mcp holes) must show "core
+    /// diverges" on a case where the real core does not, within its family's case budget.
+    /// Exits 1 if one does not, 2 if an implementation could not run.
+    Selftest {
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The seed the cases derive from.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Only these families (repeatable; default every family).
+        #[arg(long = "family", value_name = "F")]
+        families: Vec<String>,
+    },
+    /// Convert published third-party test data into a vector file in the corpus.
+    Import {
+        /// Which kind of data PATH holds.
+        #[arg(value_enum)]
+        source: SourceKind,
+        /// The data (not needed for rfc8785-appendix-b).
+        path: Option<PathBuf>,
+        /// The corpus directory to write into.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+    },
+}
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(text.len()),
+    );
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration such as 90s, 10m or 1h"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(format!("unknown unit {unit:?}; use s, m or h")),
+    };
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+    match parsed {
+        Some((i, n)) if n > 0 && i < n => Ok((i, n)),
+        _ => Err(format!(
+            "{text:?} is not a shard I/N with I < N, such as 0/4"
+        )),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    input::set_limit(cli.max_input_bytes);
+    let detail = match (cli.quiet, cli.verbose) {
+        (true, _) => summary::Detail::Quiet,
+        (_, true) => summary::Detail::Verbose,
+        _ => summary::Detail::Normal,
+    };
+    match cli.command {
+        Command::Canon {
+            file,
+            jsonl,
+            max_depth,
+        } => canon::canon(file, jsonl, max_depth),
+        Command::Vectors { dir } => corpus::vectors(corpus_dir(dir)),
+        Command::Manifest { dir } => corpus::manifest(dir),
+        Command::Diff {
+            family,
+            cases,
+            duration,
+            seed,
+            jobs,
+            impls,
+            out,
+            no_save,
+            shard,
+            summary_json,
+            allow_missing,
+        } => {
+            let Some(family) = Family::from_name(&family) else {
+                return usage_error(format!("unknown family {family:?}"));
+            };
+            let known = out.clone();
+            let config = Config {
+                family,
+                cases,
+                duration,
+                seed,
+                jobs: jobs.unwrap_or_else(|| {
+                    2 * std::thread::available_parallelism().map_or(2, |n| n.get())
+                }),
+                impls,
+                out: (!no_save).then(|| corpus_dir(out)),
+                shard,
+                progress: !cli.quiet,
+                allow_missing,
+                known: Some(corpus_dir(known)),
+            };
+            campaign::diff(&config, summary_json.as_deref(), detail)
+        }
+        Command::Jws {
+            command:
+                JwsCommand::Verify {
+                    jwks,
+                    jwk,
+                    typ,
+                    token,
+                },
+        } => verify::jws_verify(jwks.as_deref(), jwk.as_deref(), typ, token)
+            .unwrap_or_else(|code| code),
+        Command::Vmcp {
+            command:
+                VmcpCommand::Verify {
+                    jwks,
+                    now,
+                    max_age,
+                    json,
+                    file,
+                },
+        } => verify::vmcp_verify(&jwks, now, max_age, json, file.as_deref())
+            .unwrap_or_else(|code| code),
+        Command::Jwk {
+            command: JwkCommand::Thumbprint { file },
+        } => verify::thumbprint(file.as_deref()),
+        Command::Fingerprint { salt, result, file } => {
+            profile::fingerprint(&salt, result, file.as_deref())
+        }
+        Command::Challenge { command } => profile::challenge(command),
+        Command::Ink { command } => ink::ink(command).unwrap_or_else(|code| code),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man { out } => docs::man(out.as_deref()),
+        Command::Merge { shards, into } => corpus::merge(&shards, into),
+        Command::Seeds { corpus, out } => corpus::seeds(corpus, out),
+        Command::Triage {
+            artifacts,
+            target,
+            out,
+        } => corpus::triage(&artifacts, target.as_deref(), out),
+        Command::Report { out, corpus, impls } => corpus::report(&out, corpus, &impls),
+        Command::Selftest {
+            json,
+            seed,
+            families,
+        } => campaign::selftest(json, seed, &families),
+        Command::Import {
+            source,
+            path,
+            corpus,
+        } => corpus::import_data(source, path.as_deref(), corpus),
+    }
+}

@@ -1,0 +1,216 @@
+//! `jws verify`, `vmcp verify` and `jwk thumbprint`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use canonfuzz_core::{jws, vmcp};
+use clap::Subcommand;
+
+use crate::exit::{read_or_exit, rejected, usage_error, Failure};
+
+#[derive(Subcommand)]
+pub(crate) enum JwsCommand {
+    /// Verify one token.
+    ///
+    /// With --jwks the token's kid picks the key (a token without kid, or naming no key of
+    /// the set, is refused: a set is never searched by position); with --jwk the one key given
+    /// is pinned, and a kid in the token must be its kid.
+    Verify {
+        /// The JWK set (`{"keys":[...]}`) to verify against.
+        #[arg(
+            long,
+            value_name = "FILE",
+            required_unless_present = "jwk",
+            conflicts_with = "jwk"
+        )]
+        jwks: Option<PathBuf>,
+        /// One JWK to verify against, pinned.
+        #[arg(long, value_name = "FILE")]
+        jwk: Option<PathBuf>,
+        /// The typ the token must carry.
+        #[arg(long, value_name = "TYP")]
+        typ: Option<String>,
+        /// The token, a file holding it, or `-` (default) for stdin.
+        #[arg(value_name = "TOKEN|FILE|-")]
+        token: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum VmcpCommand {
+    /// Verify an MCP tool result, resource or JSON-RPC response against the server's JWK set.
+    ///
+    /// Valid means the key the JWS names signed a canonical wrapper that is fresh at --now and
+    /// covers every member a client of that kind of response reads; members outside what the
+    /// specification lets a response carry are refused. Exits 0 when every rule holds, 1
+    /// naming every rule that failed, 2 on usage or I/O errors.
+    Verify {
+        /// The server's JWK set.
+        #[arg(long, value_name = "FILE")]
+        jwks: PathBuf,
+        /// The current time (Unix seconds) that iat, nbf and exp are held to (default: the
+        /// system clock).
+        #[arg(long, value_name = "UNIX")]
+        now: Option<u64>,
+        /// The oldest acceptable iat, in seconds before now (default: any age).
+        #[arg(long, value_name = "SECONDS")]
+        max_age: Option<u64>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The response file, or `-` (default) for stdin.
+        #[arg(value_name = "RESULT.json|-")]
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum JwkCommand {
+    /// Print the RFC 7638 thumbprint of a JWK.
+    Thumbprint {
+        /// The JWK file, or `-` (default) for stdin.
+        #[arg(value_name = "JWK.json|-")]
+        file: Option<PathBuf>,
+    },
+}
+
+/// Reads a key set (or, pinned, one key) file.
+pub(crate) fn read_keys<T>(
+    path: &Path,
+    parse: fn(&[u8]) -> Result<T, jws::JwsError>,
+) -> Result<T, ExitCode> {
+    let bytes = read_or_exit(Some(path))?;
+    parse(&bytes).map_err(|e| usage_error(format!("{}: error[{}] {e}", path.display(), e.kind())))
+}
+
+/// The keys a token is checked with: a set searched by kid, or one pinned key.
+pub(crate) enum Keys {
+    Set(jws::Jwks),
+    Pinned(Box<jws::Jwk>),
+}
+
+pub(crate) fn jws_verify(
+    jwks: Option<&Path>,
+    jwk: Option<&Path>,
+    typ: Option<String>,
+    token: Option<String>,
+) -> Result<ExitCode, ExitCode> {
+    let keys = match (jwks, jwk) {
+        (Some(set), _) => Keys::Set(read_keys(set, jws::Jwks::parse)?),
+        (None, Some(key)) => Keys::Pinned(Box::new(read_keys(key, jws::Jwk::parse)?)),
+        (None, None) => return Err(usage_error("give --jwks SET or --jwk KEY".into())),
+    };
+    let token = match token.as_deref() {
+        Some(t) if t.matches('.').count() == 2 && !Path::new(t).exists() => t.to_string(),
+        other => String::from_utf8_lossy(&read_or_exit(other.map(Path::new))?)
+            .trim()
+            .to_string(),
+    };
+    let profile = jws::Profile { typ };
+    let verified = match &keys {
+        Keys::Set(set) => jws::verify(&token, set, &profile),
+        Keys::Pinned(key) => jws::verify_with_key(&token, key, &profile),
+    };
+    Ok(match verified {
+        Ok(v) => {
+            let key = match &keys {
+                Keys::Set(set) => set.keys.get(v.key_index),
+                Keys::Pinned(key) => Some(key.as_ref()),
+            };
+            let thumbprint = key.map_or_else(String::new, |k| {
+                k.thumbprint().unwrap_or_else(|e| format!("(none: {e})"))
+            });
+            println!("valid");
+            println!("kid: {}", v.kid.as_deref().unwrap_or("(none)"));
+            match keys {
+                Keys::Set(_) => println!(
+                    "key: #{} in the set, RFC 7638 thumbprint {thumbprint}",
+                    v.key_index
+                ),
+                Keys::Pinned(_) => {
+                    println!("key: the pinned key, RFC 7638 thumbprint {thumbprint}")
+                }
+            }
+            println!("payload: {}", String::from_utf8_lossy(&v.payload));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("invalid: error[{}] {e}", e.kind());
+            rejected()
+        }
+    })
+}
+
+pub(crate) fn vmcp_verify(
+    jwks: &Path,
+    now: Option<u64>,
+    max_age: Option<u64>,
+    json: bool,
+    file: Option<&Path>,
+) -> Result<ExitCode, ExitCode> {
+    let set = read_keys(jwks, jws::Jwks::parse)?;
+    let response = read_or_exit(file)?;
+    let now = now.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    let v = vmcp::verify_response(&response, &set, vmcp::Clock { now, max_age });
+    let payload = v
+        .payload
+        .as_deref()
+        .and_then(|p| serde_json::from_slice::<serde_json::Value>(p).ok());
+    if json {
+        let failures: Vec<serde_json::Value> = v
+            .failures
+            .iter()
+            .map(|f| serde_json::json!({"rule": f.rule.name(), "message": f.message}))
+            .collect();
+        let out = serde_json::json!({
+            "valid": v.is_valid(),
+            "kind": v.kind.map(vmcp::Kind::name),
+            "kid": v.kid,
+            "key_index": v.key_index,
+            "failures": failures,
+            "payload": payload,
+        });
+        println!("{out}");
+    } else {
+        println!("{}", if v.is_valid() { "valid" } else { "invalid" });
+        if let Some(kind) = v.kind {
+            println!("kind: {}", kind.name());
+        }
+        if let Some(kid) = &v.kid {
+            println!("kid: {kid}");
+        }
+        if let (Some(i), Some(key)) = (v.key_index, v.key_index.and_then(|i| set.keys.get(i))) {
+            println!(
+                "key: #{i} in the set, RFC 7638 thumbprint {}",
+                key.thumbprint().unwrap_or_default()
+            );
+        }
+        for f in &v.failures {
+            println!("failed [{}]: {}", f.rule.name(), f.message);
+        }
+        if let Some(p) = &v.payload {
+            println!("payload: {}", String::from_utf8_lossy(p));
+        }
+    }
+    Ok(if v.is_valid() {
+        ExitCode::SUCCESS
+    } else {
+        rejected()
+    })
+}
+
+/// Prints the RFC 7638 thumbprint of the key in `file`.
+pub(crate) fn thumbprint(file: Option<&Path>) -> ExitCode {
+    match read_or_exit(file).map(|b| jws::Jwk::parse(&b).and_then(|k| k.thumbprint())) {
+        Ok(Ok(t)) => {
+            println!("{t}");
+            ExitCode::SUCCESS
+        }
+        Ok(Err(e)) => Failure::Rejected(Some(format!("canonfuzz: error[{}] {e}", e.kind()))).exit(),
+        Err(code) => code,
+    }
+}
