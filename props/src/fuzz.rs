@@ -16,7 +16,7 @@ use canonfuzz_core::ink::InkError;
 use canonfuzz_core::jws::{Jwk, Jwks, JwsError, Profile, Verified};
 use canonfuzz_core::vmcp::{Clock, Verification};
 
-use crate::impls::jcs::{json_canon, serde_jcs, serde_json_canonicalizer, CoreImpl};
+use crate::impls::jcs::{rust_crates, CoreImpl};
 use crate::impls::Implementation;
 use crate::outcome::Outcome;
 use crate::verdict::{evaluate_with_quorum, Member, Rules, Verdict, JCS_RULES, MERKLE_RULES};
@@ -317,17 +317,11 @@ pub fn jcs_diff_seed(document: &[u8]) -> Vec<u8> {
 }
 
 /// The `jcs_diff` target's comparison: `core` (the core itself when `None`) and the in-process
-/// Rust crates serde_jcs, serde_json_canonicalizer and json-canon.
+/// Rust crates ([`crate::impls::jcs::RUST_CRATES`]).
 pub fn jcs_diff_panel(core: Option<Box<dyn Implementation>>) -> Panel {
-    Panel::new(
-        JCS_RULES,
-        vec![
-            core.unwrap_or_else(|| Box::new(CoreImpl)),
-            Box::new(serde_jcs()),
-            Box::new(serde_json_canonicalizer()),
-            Box::new(json_canon()),
-        ],
-    )
+    let mut impls = vec![core.unwrap_or_else(|| Box::new(CoreImpl))];
+    impls.extend(rust_crates());
+    Panel::new(JCS_RULES, impls)
 }
 
 /// Compares the core with the in-process implementations on `document`; returns the

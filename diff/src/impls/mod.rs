@@ -12,19 +12,16 @@ pub mod oracles;
 pub mod vmcp;
 pub mod worker;
 
-pub use canonfuzz_props::impls::jcs::{
-    answer as core_answer, json_canon, serde_jcs, serde_json_canonicalizer, CoreImpl,
-};
+pub use canonfuzz_props::impls::jcs::{answer as core_answer, rust_crates, CoreImpl};
 pub use canonfuzz_props::impls::{in_process, merkle, Implementation, CORE_GROUP};
 
 /// Every JCS canonicalizer, the core first.
 pub fn jcs() -> Vec<Box<dyn Implementation>> {
-    vec![
-        Box::new(CoreImpl),
-        Box::new(serde_jcs()),
-        Box::new(serde_json_canonicalizer()),
-        Box::new(json_canon()),
-        Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8")),
+    let mut every: Vec<Box<dyn Implementation>> = vec![Box::new(CoreImpl)];
+    every.extend(rust_crates());
+    every.extend([
+        Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8"))
+            as Box<dyn Implementation>,
         Box::new(worker::node(
             "node-json-canonicalize",
             "json-canonicalize",
@@ -32,7 +29,8 @@ pub fn jcs() -> Vec<Box<dyn Implementation>> {
         )),
         Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
         Box::new(worker::python("python-jcs", "jcs", "cpython")),
-    ]
+    ]);
+    every
 }
 
 /// Every Ed25519 verifier, the core first.

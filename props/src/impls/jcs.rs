@@ -45,37 +45,40 @@ pub fn answer(canonicalizer: &mut Canonicalizer, input: &[u8]) -> Outcome {
 }
 
 /// A crate that canonicalizes a parsed `serde_json::Value`.
+#[derive(Clone, Copy)]
 pub struct SerdeValueImpl {
     name: &'static str,
     version: &'static str,
     canonicalize: fn(&Value) -> Result<Vec<u8>, String>,
 }
 
-/// serde_jcs, pinned in Cargo.toml.
-pub fn serde_jcs() -> SerdeValueImpl {
+/// Every Rust JCS crate compared in process, each pinned in Cargo.toml. Adding one is an
+/// entry here and its dependency line: the campaign, the `jcs_diff` fuzz target, the report
+/// and the lockfile test take the list from here.
+pub const RUST_CRATES: [SerdeValueImpl; 3] = [
     SerdeValueImpl {
         name: "serde_jcs",
         version: "0.2.0",
         canonicalize: |v| serde_jcs::to_vec(v).map_err(|e| e.to_string()),
-    }
-}
-
-/// serde_json_canonicalizer, pinned in Cargo.toml.
-pub fn serde_json_canonicalizer() -> SerdeValueImpl {
+    },
     SerdeValueImpl {
         name: "serde_json_canonicalizer",
         version: "0.4.1",
         canonicalize: |v| serde_json_canonicalizer::to_vec(v).map_err(|e| e.to_string()),
-    }
-}
-
-/// json-canon, pinned in Cargo.toml.
-pub fn json_canon() -> SerdeValueImpl {
+    },
     SerdeValueImpl {
         name: "json-canon",
         version: "0.1.3",
         canonicalize: |v| json_canon::to_vec(v).map_err(|e| e.to_string()),
-    }
+    },
+];
+
+/// The Rust JCS crates as implementations.
+pub fn rust_crates() -> Vec<Box<dyn Implementation>> {
+    RUST_CRATES
+        .iter()
+        .map(|c| Box::new(*c) as Box<dyn Implementation>)
+        .collect()
 }
 
 impl SerdeValueImpl {
@@ -128,7 +131,7 @@ mod tests {
     fn pinned_versions_match_the_lockfile() {
         let lock =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
-        for imp in [serde_jcs(), serde_json_canonicalizer(), json_canon()] {
+        for imp in RUST_CRATES {
             let entry = format!("name = \"{}\"\nversion = \"{}\"", imp.name, imp.version);
             assert!(
                 lock.contains(&entry),
