@@ -60,7 +60,7 @@ pub const DECISIONS: [(&str, &str); 22] = [
     ("seed-containment", "op transport {token, requestTransport}, challenge_budget, sender_rate, counterparty {initiator, responder, from}"),
     ("seed-key-rotation", "a raw message under a key history: {message, signature, messageTimestamp, keyHistory: [entries]}"),
     ("seed-discovery-gating", "op gate {visibility, authenticated, holdsCapability}, redacted {card}"),
-    ("seed-witness", "op leaf {event, claimedCanonical?}, node {left, right}, checkpoint or chain {checkpoint, signature, witnessPublicKeyHex, previous?}, submit {event, existingEventIds, authenticatedSenderDid}"),
+    ("seed-witness", "op leaf {event, claimedCanonical?}, node {left, right}, root {leafHashes}, checkpoint or chain {checkpoint, signature, witnessPublicKeyHex, previous?}, submit {event, existingEventIds, authenticatedSenderDid}"),
     ("seed-audit-response", "a witness's signature over an events array: {events, signature, witnessPublicKeyHex}"),
 ];
 
@@ -323,6 +323,24 @@ fn seed_case(
                 m.insert("canonicalString".into(), json!(canonical));
                 m.insert("leafHash".into(), json!(crate::vector::to_hex(&leaf)));
                 Ok(m)
+            })
+        }
+        ("seed-witness", "root") => {
+            let leaves: Result<Vec<merkle::Hash>, InkError> = input
+                .get("leafHashes")
+                .and_then(Value::as_array)
+                .ok_or("the input has no leafHashes array")?
+                .iter()
+                .map(|h| merkle::parse_hash(h.as_str().unwrap_or_default(), "a leaf hash"))
+                .collect();
+            leaves.map(|leaves| {
+                let mut m = Map::new();
+                m.insert(
+                    "rootHash".into(),
+                    json!(crate::vector::to_hex(&merkle::root(&leaves))),
+                );
+                m.insert("treeSize".into(), json!(leaves.len()));
+                m
             })
         }
         ("seed-witness", "node") => {

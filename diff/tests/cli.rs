@@ -604,3 +604,35 @@ fn completions_and_man_pages_come_from_the_command_definitions() {
         assert!(roff.contains(".SH"), "{page}");
     }
 }
+
+#[test]
+fn ink_decide_computes_a_trees_root_as_rfc_9162_defines_it() {
+    use sha2::{Digest, Sha256};
+    let (a, b) = ([0x11u8; 32], [0x22u8; 32]);
+    let hex = |bytes: &[u8]| canonfuzz_diff::vector::to_hex(bytes);
+    // RFC 9162 §2.1.1: MTH of two leaves is SHA-256(0x01 || left || right); of none, SHA-256().
+    let node = Sha256::new()
+        .chain_update([1u8])
+        .chain_update(a)
+        .chain_update(b)
+        .finalize();
+    for (leaves, root) in [
+        (vec![], hex(&Sha256::digest(b""))),
+        (vec![hex(&a)], hex(&a)),
+        (vec![hex(&a), hex(&b)], hex(&node)),
+    ] {
+        let input = serde_json::json!({"op": "root", "leafHashes": leaves}).to_string();
+        let out = canonfuzz(
+            &["ink", "decide", "seed-witness", "--json"],
+            input.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(answer["details"]["rootHash"], root, "{input}");
+    }
+    let out = canonfuzz(
+        &["ink", "decide", "seed-witness"],
+        br#"{"op":"root","leafHashes":["zz"]}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
