@@ -636,3 +636,30 @@ fn ink_decide_computes_a_trees_root_as_rfc_9162_defines_it() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn ed25519_verify_decides_every_wycheproof_case_as_published() {
+    let path = common::repo_corpus().join("ed25519/wycheproof.json");
+    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mut checked = 0;
+    for group in file["testGroups"].as_array().unwrap() {
+        for test in group["tests"].as_array().unwrap() {
+            let msg = canonfuzz_diff::vector::from_hex(test["msg"].as_str().unwrap()).unwrap();
+            let out = canonfuzz(
+                &[
+                    "ed25519",
+                    "verify",
+                    "--key",
+                    test["publicKey"].as_str().unwrap(),
+                    "--sig",
+                    test["sig"].as_str().unwrap(),
+                ],
+                &msg,
+            );
+            let want = if test["result"] == "valid" { 0 } else { 1 };
+            assert_eq!(out.status.code(), Some(want), "tcId {}", test["tcId"]);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 151);
+}

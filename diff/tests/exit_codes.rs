@@ -117,6 +117,16 @@ fn every_subcommand_exits_by_the_one_rule() {
             2,
         ),
         (vec!["man", "--out", "/proc/none/here"], "", 2),
+        (
+            vec!["ed25519", "verify", "--key", "zz", "--sig", "00"],
+            "",
+            2,
+        ),
+        (
+            vec!["ed25519", "verify", "--key", "00", "--sig", "00", missing],
+            "",
+            2,
+        ),
         (vec!["nonesuch"], "", 2),
     ];
     for (args, stdin, want) in cases {

@@ -26,7 +26,7 @@ use clap::{Parser, Subcommand};
 use crate::exit::{corpus_dir, usage_error};
 use crate::ink::InkCommand;
 use crate::profile::ChallengeCommand;
-use crate::verify::{JwkCommand, JwsCommand, VmcpCommand};
+use crate::verify::{Ed25519Command, JwkCommand, JwsCommand, VmcpCommand};
 
 const ABOUT: &str =
     "Test signed-JSON implementations: strict RFC 8785 canonicalization and a conformance corpus.";
@@ -149,6 +149,11 @@ enum Command {
         /// of a quorum (exit 2); the summary names the groups that did not vote.
         #[arg(long)]
         allow_missing: bool,
+    },
+    /// Verify an Ed25519 signature under the core's strict policy.
+    Ed25519 {
+        #[command(subcommand)]
+        command: Ed25519Command,
     },
     /// Verify a compact JWS (EdDSA) against a JWK set.
     ///
@@ -395,6 +400,9 @@ fn main() -> ExitCode {
         Command::Jwk {
             command: JwkCommand::Thumbprint { file },
         } => verify::thumbprint(file.as_deref()),
+        Command::Ed25519 {
+            command: Ed25519Command::Verify { key, sig, message },
+        } => verify::ed25519_verify(&key, &sig, message.as_deref()),
         Command::Fingerprint { salt, result, file } => {
             profile::fingerprint(&salt, result, file.as_deref())
         }
