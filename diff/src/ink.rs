@@ -412,6 +412,68 @@ fn seed_case(
     })
 }
 
+/// Checks a Merkle proof given as JSON, RFC 9162's audit path from the leaf up:
+/// `{"index","size","leafHash","proof","root"}` for inclusion,
+/// `{"first","firstRoot","second","secondRoot","proof"}` for consistency (hashes in lowercase
+/// hex). `Err` says what the proof lacks; `Ok(Err)` is INK's rejection of a value.
+pub fn verify_proof(proof: &Value) -> Result<Result<Value, InkError>, String> {
+    let text = |name: &str| proof.get(name).and_then(|v| v.as_str()).unwrap_or_default();
+    let number = |name: &str| proof.get(name).and_then(|v| v.as_u64());
+    let path = || -> Result<Vec<merkle::Hash>, InkError> {
+        proof
+            .get("proof")
+            .and_then(|p| p.as_array())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|h| merkle::parse_hash(h.as_str().unwrap_or_default(), "a proof node"))
+            .collect()
+    };
+    const INCLUSION: &str = r#"{"index","size","leafHash","proof","root"}"#;
+    const CONSISTENCY: &str = r#"{"first","firstRoot","second","secondRoot","proof"}"#;
+    let inclusion = number("index").zip(number("size"));
+    let consistency = number("first").zip(number("second"));
+    let (form, needs, shape) = match (inclusion, consistency) {
+        (Some(_), _) => ("inclusion", ["leafHash", "proof", "root"], INCLUSION),
+        (_, Some(_)) => ("consistency", ["firstRoot", "secondRoot", "proof"], CONSISTENCY),
+        (None, None) => {
+            return Err(format!(
+                "the proof has neither index and size nor first and second; give {INCLUSION} or {CONSISTENCY}"
+            ))
+        }
+    };
+    if let Some(name) = needs.iter().find(|n| proof.get(**n).is_none()) {
+        let ink_form = if form == "inclusion" {
+            " (or INK's own form, nodes from the root down, with `canonfuzz ink decide merkle-inclusion`)"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "the {form} proof has no {name:?}; give {shape}{ink_form}"
+        ));
+    }
+    let outcome = (|| match (inclusion, consistency) {
+        (Some((index, size)), _) => merkle::verify_inclusion(
+            index,
+            size,
+            &merkle::parse_hash(text("leafHash"), "leafHash")?,
+            &path()?,
+            &merkle::parse_hash(text("root"), "root")?,
+        ),
+        (_, first_second) => {
+            let (first, second) = first_second.unwrap_or_default();
+            merkle::verify_consistency(
+                first,
+                second,
+                &merkle::parse_hash(text("firstRoot"), "firstRoot")?,
+                &merkle::parse_hash(text("secondRoot"), "secondRoot")?,
+                &path()?,
+            )
+        }
+    })();
+    Ok(outcome.map(|()| json!({"proof": "valid"})))
+}
+
 /// INK's decision on one input of `category`, given as written: `Ok(Ok(yields))` accepts with
 /// what the acceptance yields, `Ok(Err(why))` rejects; `Err` means the case is unreadable.
 pub fn decide(category: &str, raw: &str) -> Result<Result<Map<String, Value>, InkError>, String> {

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::campaign::Harness;
+use crate::family::Family;
 use crate::gen::ed25519::Ed25519Case;
 use crate::gen::jws::JwsCase;
 use crate::manifest::Manifest;
@@ -57,6 +58,22 @@ pub struct VerifierRow {
     pub cctv_accepted: (usize, usize),
     /// Wycheproof cases answered as Wycheproof publishes, and how many there are.
     pub wycheproof_agree: (usize, usize),
+}
+
+/// The table a family's campaign prints beside its findings, as Markdown and as JSON, when it
+/// has one: for Ed25519, every verifier's answers over the corpus's published cases (the
+/// speccheck, CCTV and Wycheproof verdicts), since campaign findings are chosen because they
+/// disagree and say nothing of how often a verifier is right.
+pub fn campaign_table(
+    family: Family,
+    impls: &[String],
+    corpus: &Path,
+) -> Option<Result<(String, serde_json::Value), String>> {
+    (family == Family::Ed25519).then(|| {
+        let (verifiers, _) = Harness::new(Family::Ed25519, impls)?;
+        let rows = ed25519_rows(&verifiers, corpus)?;
+        Ok((ed25519_markdown(&rows), rows_to_json(&rows)))
+    })
 }
 
 /// Every verifier of an Ed25519 harness over the speccheck, CCTV and Wycheproof vectors.

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use canonfuzz_diff::campaign::{self, Config, Harness};
+use canonfuzz_diff::campaign::{self, Config};
 use canonfuzz_diff::family::Family;
 use canonfuzz_diff::{report, selftest, summary};
 
@@ -45,17 +45,13 @@ pub(crate) fn diff(
         summary::Paint::for_terminal(terminal),
     ));
     let mut json = summary::to_json(&summary);
-    if config.family == Family::Ed25519 {
-        let dir = corpus_dir(None);
-        match Harness::new(Family::Ed25519, &config.impls)
-            .and_then(|(verifiers, _)| report::ed25519_rows(&verifiers, &dir))
-        {
-            Ok(rows) => {
-                human(&report::ed25519_markdown(&rows));
-                json["verifier_table"] = report::rows_to_json(&rows);
-            }
-            Err(e) => eprintln!("WARNING: no accept/reject table: {e}"),
+    match report::campaign_table(config.family, &config.impls, &corpus_dir(None)) {
+        Some(Ok((text, table))) => {
+            human(&text);
+            json["verifier_table"] = table;
         }
+        Some(Err(e)) => eprintln!("WARNING: no accept/reject table: {e}"),
+        None => {}
     }
     if let Some(path) = summary_json {
         let mut text = serde_json::to_vec_pretty(&json).unwrap_or_default();

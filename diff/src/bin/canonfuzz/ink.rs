@@ -123,7 +123,7 @@ pub(crate) fn ink_decision(
 }
 
 pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
-    use canonfuzz_core::ink::{merkle, transport, InkError};
+    use canonfuzz_core::ink::transport;
     match command {
         InkCommand::VerifyRequest {
             method,
@@ -212,64 +212,8 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                     Ok(v) => v,
                     Err(e) => return Err(usage_error(format!("the proof is not JSON: {e}"))),
                 };
-            let text = |name: &str| proof.get(name).and_then(|v| v.as_str()).unwrap_or_default();
-            let number = |name: &str| proof.get(name).and_then(|v| v.as_u64());
-            let path = || -> Result<Vec<merkle::Hash>, InkError> {
-                proof
-                    .get("proof")
-                    .and_then(|p| p.as_array())
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|h| merkle::parse_hash(h.as_str().unwrap_or_default(), "a proof node"))
-                    .collect()
-            };
-            const INCLUSION: &str = r#"{"index","size","leafHash","proof","root"}"#;
-            const CONSISTENCY: &str = r#"{"first","firstRoot","second","secondRoot","proof"}"#;
-            let inclusion = number("index").zip(number("size"));
-            let consistency = number("first").zip(number("second"));
-            let (form, needs, shape) = match (inclusion, consistency) {
-                (Some(_), _) => ("inclusion", ["leafHash", "proof", "root"], INCLUSION),
-                (_, Some(_)) => ("consistency", ["firstRoot", "secondRoot", "proof"], CONSISTENCY),
-                (None, None) => {
-                    return Err(usage_error(format!(
-                        "the proof has neither index and size nor first and second; give {INCLUSION} or {CONSISTENCY}"
-                    )))
-                }
-            };
-            if let Some(name) = needs.iter().find(|n| proof.get(**n).is_none()) {
-                let ink_form = if form == "inclusion" {
-                    " (or INK's own form, nodes from the root down, with `canonfuzz ink decide merkle-inclusion`)"
-                } else {
-                    ""
-                };
-                return Err(usage_error(format!(
-                    "the {form} proof has no {name:?}; give {shape}{ink_form}"
-                )));
-            }
-            let outcome = (|| match (inclusion, consistency) {
-                (Some((index, size)), _) => merkle::verify_inclusion(
-                    index,
-                    size,
-                    &merkle::parse_hash(text("leafHash"), "leafHash")?,
-                    &path()?,
-                    &merkle::parse_hash(text("root"), "root")?,
-                ),
-                (_, first_second) => {
-                    let (first, second) = first_second.unwrap_or_default();
-                    merkle::verify_consistency(
-                        first,
-                        second,
-                        &merkle::parse_hash(text("firstRoot"), "firstRoot")?,
-                        &merkle::parse_hash(text("secondRoot"), "secondRoot")?,
-                        &path()?,
-                    )
-                }
-            })();
-            Ok(ink_decision(
-                json,
-                outcome.map(|()| serde_json::json!({"proof": "valid"})),
-            ))
+            let outcome = canonfuzz_diff::ink::verify_proof(&proof).map_err(usage_error)?;
+            Ok(ink_decision(json, outcome))
         }
     }
 }
