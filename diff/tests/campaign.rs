@@ -426,21 +426,26 @@ fn the_tool_runs_outside_the_clone_with_its_workers_unpacked_into_its_home() {
 
 #[test]
 fn an_interrupted_campaign_ends_with_a_partial_summary_and_is_not_green() {
+    // A corpus without findings, so that the first one met is saved where it can be seen.
     let corpus = corpus_copy();
+    let findings = corpus.path().join("jcs/findings");
+    std::fs::remove_dir_all(&findings).unwrap();
+    let rebuilt = canonfuzz(&["manifest", corpus.path().to_str().unwrap()]);
+    assert_eq!(rebuilt.status.code(), Some(0));
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
-        .args([
-            "diff",
-            "--cases",
-            "100000000",
-            "--impls",
-            "serde_jcs,node-canonicalize",
-        ])
+        .args(["diff", "--cases", "100000000"])
+        .args(["--impls", "serde_jcs,node-canonicalize"])
         .args(["--out", corpus.path().to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    // Interrupt once the campaign has saved a finding as it met it.
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(&findings).map_or(0, |d| d.count()) == 0 {
+        assert!(started.elapsed().as_secs() < 120, "no finding was saved");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     let signal = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -455,10 +460,13 @@ fn an_interrupted_campaign_ends_with_a_partial_summary_and_is_not_green() {
     );
     assert!(stdout.contains("findings ("), "{stdout}");
     // What it found is saved as found, and says it is not minimized.
-    let saved: Vec<_> = std::fs::read_dir(corpus.path().join("jcs/findings"))
+    let saved: Vec<_> = std::fs::read_dir(&findings)
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .filter(|v| v.contains("not minimized"))
         .collect();
     assert!(!saved.is_empty(), "{stdout}");
+    assert!(
+        saved.iter().all(|v| v.contains("not minimized")),
+        "{stdout}"
+    );
 }
