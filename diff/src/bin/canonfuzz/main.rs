@@ -46,7 +46,7 @@ Examples:
   canonfuzz vectors                        run every vector in corpus/
   canonfuzz manifest                       re-count and re-digest corpus/ after editing it
 
-Exit status: 0 success, 1 rejected input or failed vectors, 2 usage or I/O error.";
+Exit status: 0 success, 1 rejected input or a failed check, 2 usage, I/O or harness failure.";
 
 #[derive(Parser)]
 #[command(name = "canonfuzz", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
@@ -106,9 +106,10 @@ enum Command {
     /// Run a differential campaign: generate inputs, compare every implementation, minimize
     /// and save each disagreement as a vector.
     ///
-    /// Exits 0 when the core agrees with the consensus of the independent implementations or
-    /// differs only by registered policy, 1 when the core has a new divergence, 2 when the
-    /// harness itself failed.
+    /// Exits 0 when every independence group voted and the core agrees with their consensus
+    /// or differs only by registered policy, 1 when the core diverges on any case, 2 when the
+    /// harness failed, a group could not vote (unless --allow-missing) or the campaign was
+    /// interrupted.
     Diff {
         /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
         /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
