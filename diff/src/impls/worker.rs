@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -235,8 +235,9 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     answers: Receiver<Vec<u8>>,
-    /// The end of what the worker wrote to standard error, read as it goes.
-    stderr: std::thread::JoinHandle<Vec<u8>>,
+    /// The end of what the worker wrote to standard error, read as it goes by `reader`.
+    stderr: Arc<Mutex<Vec<u8>>>,
+    reader: std::thread::JoinHandle<()>,
 }
 
 /// Bytes of a worker's standard error kept to explain its failure.
@@ -256,15 +257,16 @@ impl Process {
         let stdin = child.stdin.take().ok_or("worker has no stdin")?;
         let stdout = child.stdout.take().ok_or("worker has no stdout")?;
         let mut errors = child.stderr.take().ok_or("worker has no stderr")?;
-        let stderr = std::thread::spawn(move || {
-            let mut kept = Vec::new();
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&stderr);
+        let reader = std::thread::spawn(move || {
             let mut chunk = [0u8; 1024];
             while let Ok(n @ 1..) = errors.read(&mut chunk) {
+                let Ok(mut kept) = kept.lock() else { break };
                 kept.extend_from_slice(chunk.get(..n).unwrap_or_default());
                 let excess = kept.len().saturating_sub(STDERR_KEPT);
                 kept.drain(..excess);
             }
-            kept
         });
         let (send, answers) = mpsc::channel();
         std::thread::spawn(move || {
@@ -286,6 +288,7 @@ impl Process {
             stdin,
             answers,
             stderr,
+            reader,
         })
     }
 
@@ -293,7 +296,14 @@ impl Process {
     fn kill(mut self) -> String {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let kept = self.stderr.join().unwrap_or_default();
+        // The reader ends when the pipe closes; a grandchild holding it open must not hang us.
+        for _ in 0..50 {
+            if self.reader.is_finished() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let kept = self.stderr.lock().map(|k| k.clone()).unwrap_or_default();
         String::from_utf8_lossy(&kept).trim().to_string()
     }
 }
