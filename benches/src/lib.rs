@@ -1,21 +1,7 @@
 //! Benchmark inputs, generated deterministically so that every run and every machine measures
-//! the same bytes.
+//! the same bytes, from the one seeded generator (`canonfuzz_rng`).
 
-/// A small deterministic generator (xorshift64*), enough to vary documents reproducibly.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use canonfuzz_rng::Rng;
 
 const WORDS: [&str; 12] = [
     "Escudo", "Ct", "Dublin", "listing", "garage", "Ålesund", "café", "straße", "東京", "view",
@@ -26,7 +12,7 @@ const WORDS: [&str; 12] = [
 /// string prices, integer and fractional numbers, nested arrays, non-ASCII text and escapes,
 /// written with members out of canonical order and some insignificant whitespace.
 pub fn mixed_document(target: usize) -> Vec<u8> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut out = String::from("{\"structuredContent\": {\"listings\": [");
     let mut first = true;
     while out.len() < target {
@@ -49,7 +35,7 @@ pub fn mixed_document(target: usize) -> Vec<u8> {
             rng.below(1 << 53) as f64 / 7.0,
             word(&mut rng),
             word(&mut rng),
-            rng.next() >> 11,
+            rng.next_u64() >> 11,
             rng.below(2) == 0,
         ));
     }
@@ -70,7 +56,7 @@ pub struct DocumentKind {
 /// Audit events and checkpoints as INK's witness logs them: short ASCII names, DIDs,
 /// timestamps, safe integers, hashes.
 pub fn ink_events(target: usize) -> Vec<u8> {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
     let mut out = String::from("{\"events\":[");
     let mut first = true;
     while out.len() < target {
@@ -92,15 +78,15 @@ pub fn ink_events(target: usize) -> Vec<u8> {
             rng.below(60),
             rng.below(60),
             rng.below(1 << 40),
-            rng.next(),
-            rng.next(),
-            rng.next(),
-            rng.next(),
-            rng.next(),
-            rng.next(),
-            rng.next(),
-            rng.next(),
-            rng.next(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
         ));
     }
     out.push_str("]}");
@@ -110,18 +96,18 @@ pub fn ink_events(target: usize) -> Vec<u8> {
 /// An array of numbers in every layout ECMAScript uses: integers, fractions, exponents, tiny
 /// and huge magnitudes.
 pub fn numbers(target: usize) -> Vec<u8> {
-    let mut rng = Rng(0x0F0F_1E1E_2D2D_3C3C);
+    let mut rng = Rng::new(0x0F0F_1E1E_2D2D_3C3C);
     let mut out = String::from("[");
     while out.len() < target {
         if out.len() > 1 {
             out.push(',');
         }
-        let bits = rng.next();
+        let bits = rng.next_u64();
         let value = match bits % 4 {
-            0 => (rng.next() % 1_000_000) as f64,
+            0 => (rng.next_u64() % 1_000_000) as f64,
             1 => f64::from_bits((bits >> 2) & 0x7FEF_FFFF_FFFF_FFFF),
-            2 => (rng.next() % 10_000_000) as f64 / 1000.0,
-            _ => (rng.next() % 1_000_000) as f64 * 1e21,
+            2 => (rng.next_u64() % 10_000_000) as f64 / 1000.0,
+            _ => (rng.next_u64() % 1_000_000) as f64 * 1e21,
         };
         if value.is_finite() {
             out.push_str(&format!("{value:e}"));
@@ -147,7 +133,7 @@ pub fn unicode_names(target: usize) -> Vec<u8> {
         "\u{e000}",
         "a\u{30a2}",
     ];
-    let mut rng = Rng(0x5151_7272_9393_B4B4);
+    let mut rng = Rng::new(0x5151_7272_9393_B4B4);
     let mut out = String::from("[");
     while out.len() < target {
         if out.len() > 1 {
@@ -181,7 +167,7 @@ pub fn escapes(target: usize) -> Vec<u8> {
         "\\u00e9",
         "\\u001f",
     ];
-    let mut rng = Rng(0xE5CA_9E5C_A9E5_CA9E);
+    let mut rng = Rng::new(0xE5CA_9E5C_A9E5_CA9E);
     let mut out = String::from("[");
     while out.len() < target {
         if out.len() > 1 {

@@ -21,6 +21,3 @@ pub mod ink;
 pub mod jcs;
 pub mod jws;
 pub mod vmcp;
-
-#[cfg(test)]
-mod test_rng;

@@ -247,7 +247,7 @@ fn invalid_escape(input: &[u8], at: usize) -> Fault {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use canonfuzz_rng::Rng;
 
     fn bytes(packed: Packed) -> Vec<u8> {
         let mut out = Vec::new();

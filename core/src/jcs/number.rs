@@ -723,7 +723,7 @@ fn write_from_double(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use canonfuzz_rng::Rng;
 
     fn es(value: f64) -> String {
         let mut out = Vec::new();
@@ -852,7 +852,7 @@ mod tests {
         // more, so that the written digits are not the shortest; expected as above.
         let mut rng = Rng::new(0x1319_8A2E_0370_7344);
         for _ in 0..100_000 {
-            let bits = rng.next() & 0x7FFF_FFFF_FFFF_FFFF;
+            let bits = rng.next_u64() & 0x7FFF_FFFF_FFFF_FFFF;
             let value = f64::from_bits(bits);
             if !value.is_finite() || value == 0.0 {
                 continue;

@@ -560,7 +560,7 @@ fn sort_members(
 #[cfg(test)]
 mod tests {
     use super::super::{canonicalize, ErrorKind};
-    use crate::test_rng::Rng;
+    use canonfuzz_rng::Rng;
 
     /// An array of objects, the members of each written in the given order, with their
     /// names as written (escapes allowed) and as decoded; every value is the member's index.

@@ -133,7 +133,7 @@ impl Blocks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use canonfuzz_rng::Rng;
 
     /// A permutation of `0..n`: shuffled, reversed, sorted, or sorted but for a few swaps.
     fn permutation(rng: &mut Rng, n: usize) -> Vec<usize> {

@@ -99,7 +99,7 @@ fn trimmed(mut s: u64, mut k: i32) -> (u64, i32) {
 mod tests {
     use super::*;
     use crate::jcs::to_double::is_certainly_shortest;
-    use crate::test_rng::Rng;
+    use canonfuzz_rng::Rng;
 
     /// (s, k) read back from ECMAScript text written by ryu-js, an independent implementation
     /// of Number::toString.
@@ -129,7 +129,7 @@ mod tests {
     fn random_doubles_match_ecmascript() {
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..400_000 {
-            let value = f64::from_bits(rng.next() & 0x7FFF_FFFF_FFFF_FFFF);
+            let value = f64::from_bits(rng.next_u64() & 0x7FFF_FFFF_FFFF_FFFF);
             if value.is_finite() && value > 0.0 {
                 check(value);
             }
@@ -205,7 +205,7 @@ mod tests {
         let mut shortest_cases = 0;
         let mut taken = 0;
         for _ in 0..300_000 {
-            let value = f64::from_bits(rng.next() & 0x7FEF_FFFF_FFFF_FFFF);
+            let value = f64::from_bits(rng.next_u64() & 0x7FEF_FFFF_FFFF_FFFF);
             if value <= f64::MIN_POSITIVE {
                 continue;
             }

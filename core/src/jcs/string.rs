@@ -232,7 +232,7 @@ pub(crate) fn parse_name(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use canonfuzz_rng::Rng;
 
     fn escaped(text: &str) -> String {
         let mut out = Vec::new();

@@ -180,7 +180,7 @@ fn assemble(significand: u64, exponent: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use canonfuzz_rng::Rng;
 
     /// The standard library's correctly rounded parse of the same decimal: the oracle.
     fn std_parse(w: u64, q: i64) -> f64 {
@@ -408,12 +408,12 @@ mod tests {
         let total = 400_000;
         for i in 0..total {
             let (w, q) = if i % 3 == 0 {
-                let w = (1 << 53) + rng.next() % ((1 << 63) - (1 << 53));
-                (w << (rng.next() % 2), (rng.next() % 30) as i64 - 6)
+                let w = (1 << 53) + rng.next_u64() % ((1 << 63) - (1 << 53));
+                (w << (rng.next_u64() % 2), (rng.next_u64() % 30) as i64 - 6)
             } else {
-                let digits = 1 + rng.next() % 19;
-                let w = rng.next() % 10u64.pow(digits as u32);
-                (w.max(1), (rng.next() % 720) as i64 - 370)
+                let digits = 1 + rng.next_u64() % 19;
+                let w = rng.next_u64() % 10u64.pow(digits as u32);
+                (w.max(1), (rng.next_u64() % 720) as i64 - 370)
             };
             check(w, q, &mut undecided);
         }

@@ -173,7 +173,7 @@ pub(crate) fn scalar(rng: &mut Rng) -> Scalar {
 }
 
 fn bytes(rng: &mut Rng, max: usize) -> Vec<u8> {
-    let len = rng.below(max + 1);
+    let len = rng.index(max + 1);
     (0..len).map(|_| rng.next_u64() as u8).collect()
 }
 
@@ -204,7 +204,7 @@ impl Part {
     }
 
     fn torsion(rng: &mut Rng) -> EdwardsPoint {
-        EIGHT_TORSION[rng.below(8)]
+        EIGHT_TORSION[rng.index(8)]
     }
 
     pub(crate) fn small_order(rng: &mut Rng) -> Part {
@@ -257,7 +257,7 @@ pub(crate) fn sign(a: &Part, r: &Part, msg: &[u8], reencode: bool) -> Vec<u8> {
 /// The input for case `index` of an Ed25519 campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
-    let category = match rng.below(100) {
+    let category = match rng.index(100) {
         0..=24 => Category::Signatures,
         25..=44 => Category::SmallOrder,
         45..=64 => Category::MixedOrder,
@@ -277,7 +277,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 msg,
             };
             if rng.chance(50) {
-                let target = match rng.below(3) {
+                let target = match rng.index(3) {
                     0 => &mut c.key,
                     1 => &mut c.sig,
                     _ => &mut c.msg,
@@ -285,16 +285,16 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 if target.is_empty() || rng.chance(10) {
                     target.push(rng.next_u64() as u8);
                 } else {
-                    let i = rng.below(target.len());
+                    let i = rng.index(target.len());
                     if let Some(b) = target.get_mut(i) {
-                        *b ^= 1 << rng.below(8);
+                        *b ^= 1 << rng.index(8);
                     }
                 }
             }
             c
         }
         Category::SmallOrder | Category::NonCanonical => {
-            let (a, r) = match rng.below(3) {
+            let (a, r) = match rng.index(3) {
                 0 => (Part::small_order(&mut rng), Part::small_order(&mut rng)),
                 1 => (Part::small_order(&mut rng), Part::honest(r_log)),
                 _ => (Part::honest(a_log), Part::small_order(&mut rng)),
@@ -344,8 +344,8 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             let mut sig = sign(&a, &Part::honest(r_log), &msg, false);
             let mut s = [0u8; 32];
             s.copy_from_slice(sig.get(32..).unwrap_or(&[0; 32]));
-            let s = match rng.below(5) {
-                0 | 1 => add_order(s, 1 + rng.below(15) as u8),
+            let s = match rng.index(5) {
+                0 | 1 => add_order(s, 1 + rng.index(15) as u8),
                 2 => ORDER,
                 3 => {
                     let mut below_order = ORDER;

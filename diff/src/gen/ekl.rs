@@ -57,12 +57,12 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         }
     };
     let text = String::from_utf8_lossy(&document).into_owned();
-    let input = match rng.below(10) {
+    let input = match rng.index(10) {
         0..=4 => json!({"op": "fingerprint", "salt": salt, "value": text}),
         5..=8 => {
             let decorations =
-                json!({"isError": rng.chance(50), "_meta": {"ekl": {"n": rng.below(9)}}});
-            let result = match rng.below(3) {
+                json!({"isError": rng.chance(50), "_meta": {"ekl": {"n": rng.index(9)}}});
+            let result = match rng.index(3) {
                 0 => format!(
                     "{{\"structuredContent\":{text},\"content\":[],\"isError\":{}}}",
                     decorations["isError"]
@@ -77,7 +77,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             json!({"op": "result", "salt": salt, "result": result})
         }
         _ => {
-            let length = 1 + rng.below(24);
+            let length = 1 + rng.index(24);
             let credential = format!("eklp_{}", hex(&mut rng, length));
             let challenge = if rng.chance(5) {
                 hex(&mut rng, 32).to_uppercase()
@@ -86,7 +86,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             };
             let endpoint = format!(
                 "https://mcp{}.example.com/ekl{}",
-                rng.below(100),
+                rng.index(100),
                 rng.pick(&["", "/", "?x=1", "/é"])
             );
             json!({"op": "challenge", "credential": credential, "challenge": challenge, "endpoint": endpoint})

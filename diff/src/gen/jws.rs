@@ -226,7 +226,7 @@ impl Draft {
             header.insert("typ".into(), json!("JWT"));
         }
         let words = ["alice", "bob", "tool", "x", "ünï", "a b"];
-        let payload = json!({"n": rng.below(1000), "sub": rng.pick(&words)});
+        let payload = json!({"n": rng.index(1000), "sub": rng.pick(&words)});
         Draft {
             key,
             nonce,
@@ -257,10 +257,10 @@ impl Draft {
 
 /// A strict base64url segment bent the way lax decoders forgive.
 fn bend(rng: &mut Rng, segment: &str, bytes: &[u8]) -> String {
-    match rng.below(6) {
+    match rng.index(6) {
         0 => format!("{segment}{}", rng.pick(&["=", "==", "==="])),
         1 => {
-            let at = rng.below(segment.len() + 1);
+            let at = rng.index(segment.len() + 1);
             let ws = rng.pick(&[" ", "\n", "\t", "\r\n"]);
             format!(
                 "{}{ws}{}",
@@ -282,7 +282,7 @@ fn bend(rng: &mut Rng, segment: &str, bytes: &[u8]) -> String {
             let unused = if segment.len() % 4 == 2 { 0xf } else { 0x3 };
             let bent = alphabet
                 .chars()
-                .nth(index | (1 + rng.below(unused)))
+                .nth(index | (1 + rng.index(unused)))
                 .unwrap_or(last);
             format!(
                 "{}{bent}",
@@ -300,7 +300,7 @@ fn header_variant(rng: &mut Rng, draft: &mut Draft) {
         .get("kid")
         .map(|k| format!(",\"kid\":{k}"))
         .unwrap_or_default();
-    let text = match rng.below(11) {
+    let text = match rng.index(11) {
         0 => format!("{{\"alg\":\"EdDSA\",\"alg\":\"EdDSA\"{kid}}}"),
         1 => format!("{{\"alg\":\"none\",\"alg\":\"EdDSA\"{kid}}}"),
         2 => format!("{{\"alg\":\"EdDSA\"{kid},\"alg\":\"none\"}}"),
@@ -377,7 +377,7 @@ fn header_variant(rng: &mut Rng, draft: &mut Draft) {
 
 fn key_variant(rng: &mut Rng, draft: &mut Draft) {
     let x = STRICT.encode(draft.key.bytes);
-    let (name, value) = match rng.below(10) {
+    let (name, value) = match rng.index(10) {
         0 => (
             "x",
             json!(STRICT.encode(draft.key.bytes.get(..31).unwrap_or_default())),
@@ -431,9 +431,9 @@ fn signature_variant(rng: &mut Rng, draft: &Draft) -> String {
     let mut s = [0u8; 32];
     r.copy_from_slice(sig.get(..32).unwrap_or(&[0; 32]));
     s.copy_from_slice(sig.get(32..).unwrap_or(&[0; 32]));
-    let bent: Vec<u8> = match rng.below(7) {
+    let bent: Vec<u8> = match rng.index(7) {
         0 => [r, add_order(s, 1)].concat(),
-        1 => [r, add_order(s, 2 + rng.below(13) as u8)].concat(),
+        1 => [r, add_order(s, 2 + rng.index(13) as u8)].concat(),
         2 => {
             let weak = Part::small_order(rng);
             let mut out = sign(
@@ -464,7 +464,7 @@ pub(crate) fn honest(seed: u64) -> JwsCase {
 /// The input for case `index` of a JWS campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
-    let category = match rng.below(100) {
+    let category = match rng.index(100) {
         0..=24 => Category::Base64url,
         25..=54 => Category::Headers,
         55..=74 => Category::Keys,
@@ -478,7 +478,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             let signed = draft.signed();
             let sig = signed.rsplit('.').next().unwrap_or_default().to_string();
             let mut parts = [header, payload, sig];
-            let which = rng.below(3);
+            let which = rng.index(3);
             let raw = match which {
                 0 => draft.header.clone(),
                 1 => draft.payload.clone(),

@@ -84,22 +84,22 @@ fn subproof(m: usize, leaves: &[Hash], complete: bool) -> Vec<Hash> {
 }
 
 fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
-    match rng.below(5) {
+    match rng.index(5) {
         0 if !proof.is_empty() => {
-            let i = rng.below(proof.len());
-            if let Some(byte) = proof.get_mut(i).and_then(|h| h.get_mut(rng.below(32))) {
-                *byte ^= 1 << rng.below(8);
+            let i = rng.index(proof.len());
+            if let Some(byte) = proof.get_mut(i).and_then(|h| h.get_mut(rng.index(32))) {
+                *byte ^= 1 << rng.index(8);
             }
         }
         1 if !proof.is_empty() => {
-            proof.remove(rng.below(proof.len()));
+            proof.remove(rng.index(proof.len()));
         }
         2 => {
-            let i = rng.below(proof.len() + 1);
+            let i = rng.index(proof.len() + 1);
             proof.insert(i, leaf_hash(&rng.next_u64().to_le_bytes()).to_vec());
         }
         3 if proof.len() >= 2 => {
-            let (a, b) = (rng.below(proof.len()), rng.below(proof.len()));
+            let (a, b) = (rng.index(proof.len()), rng.index(proof.len()));
             proof.swap(a, b);
         }
         _ => {
@@ -112,10 +112,10 @@ fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
 
 /// Sizes and indices bent: off by one, swapped, or past the safe-integer range.
 fn bend_number(rng: &mut Rng, n: u64) -> u64 {
-    match rng.below(4) {
+    match rng.index(4) {
         0 => n + 1,
         1 => n.saturating_sub(1),
-        2 => (1 << 53) + rng.below(3) as u64,
+        2 => (1 << 53) + rng.index(3) as u64,
         _ => 0,
     }
 }
@@ -124,17 +124,17 @@ fn bend_number(rng: &mut Rng, n: u64) -> u64 {
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
     let largest = if rng.chance(80) { 20 } else { 70 };
-    let size = 1 + rng.below(largest);
+    let size = 1 + rng.index(largest);
     let data: Vec<Vec<u8>> = (0..size)
         .map(|i| {
             let mut d = vec![i as u8];
-            d.extend((0..rng.below(6)).map(|_| rng.next_u64() as u8));
+            d.extend((0..rng.index(6)).map(|_| rng.next_u64() as u8));
             d
         })
         .collect();
     let leaves: Vec<Hash> = data.iter().map(|d| leaf_hash(d)).collect();
     let bent = rng.chance(55);
-    let (category, case) = match rng.below(10) {
+    let (category, case) = match rng.index(10) {
         0..=1 => (
             Category::MerkleRoot,
             MerkleCase::Root {
@@ -142,7 +142,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             },
         ),
         2..=5 => {
-            let m = rng.below(size);
+            let m = rng.index(size);
             let mut case = MerkleCase::Inclusion {
                 index: m as u64,
                 size: size as u64,
@@ -161,7 +161,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 },
             ) = (bent, &mut case)
             {
-                match rng.below(4) {
+                match rng.index(4) {
                     0 => *index = bend_number(&mut rng, *index),
                     1 => *size = bend_number(&mut rng, *size),
                     2 => leaf.push(0),
@@ -174,7 +174,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             let m = if rng.chance(10) {
                 0
             } else {
-                1 + rng.below(size)
+                1 + rng.index(size)
             };
             let proof = if m == 0 {
                 Vec::new()
@@ -199,7 +199,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 },
             ) = (bent, &mut case)
             {
-                match rng.below(5) {
+                match rng.index(5) {
                     0 => *first = bend_number(&mut rng, *first),
                     1 => *second = bend_number(&mut rng, *second),
                     2 => std::mem::swap(first, second),

@@ -16,42 +16,7 @@ pub mod vmcp;
 pub use canonfuzz_props::tricky::{escape, TRICKY};
 mod structure;
 
-/// A small, fast, deterministic generator (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator for case `index` of a campaign with `seed`.
-    pub fn for_case(seed: u64, index: u64) -> Rng {
-        let mut rng = Rng(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        rng.next_u64();
-        rng
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    /// True with probability `percent`/100.
-    pub fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    /// One element of a non-empty slice.
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+pub use canonfuzz_rng::Rng;
 
 /// What part of the input space a case explores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -204,7 +169,7 @@ impl Category {
 /// The input for case `index` of a JCS campaign with `seed`.
 pub fn jcs_case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
-    let category = match rng.below(100) {
+    let category = match rng.index(100) {
         0..=34 => Category::Numbers,
         35..=54 => Category::Ordering,
         55..=74 => Category::Escapes,

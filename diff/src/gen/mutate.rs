@@ -16,12 +16,12 @@ const BAD_UTF8: [&[u8]; 8] = [
 /// A valid mixed document with one kind of damage.
 pub fn damaged(rng: &mut Rng, out: &mut Vec<u8>) {
     structure::document(rng, out);
-    let at = rng.below(out.len() + 1);
-    match rng.below(4) {
+    let at = rng.index(out.len() + 1);
+    match rng.index(4) {
         0 => out.truncate(at),
         1 => {
             if let Some(b) = out.get_mut(at) {
-                *b ^= 1 << rng.below(8);
+                *b ^= 1 << rng.index(8);
             }
         }
         2 => {

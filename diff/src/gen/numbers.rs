@@ -22,16 +22,16 @@ const BOUNDARIES: [f64; 14] = [
 ];
 
 fn random_double(rng: &mut Rng) -> f64 {
-    let value = match rng.below(6) {
+    let value = match rng.index(6) {
         0 | 1 => f64::from_bits(rng.next_u64()),
         2 => f64::from_bits(rng.next_u64() & 0x800F_FFFF_FFFF_FFFF),
         3 => {
             let base = rng.pick(&BOUNDARIES);
-            let steps = rng.below(5) as i64 - 2;
+            let steps = rng.index(5) as i64 - 2;
             f64::from_bits((base.to_bits() as i64 + steps) as u64)
         }
-        4 => (rng.next_u64() >> rng.below(40)) as f64 / 10f64.powi(rng.below(25) as i32),
-        _ => rng.below(1_000_000) as f64 * 10f64.powi(rng.below(40) as i32 - 20),
+        4 => (rng.next_u64() >> rng.index(40)) as f64 / 10f64.powi(rng.index(25) as i32),
+        _ => rng.index(1_000_000) as f64 * 10f64.powi(rng.index(40) as i32 - 20),
     };
     if rng.chance(30) {
         -value
@@ -45,17 +45,17 @@ fn digits(rng: &mut Rng, count: usize) -> String {
     (0..count)
         .map(|i| {
             let low = u8::from(i == 0);
-            char::from(b'0' + low + rng.below(usize::from(10 - low)) as u8)
+            char::from(b'0' + low + rng.index(usize::from(10 - low)) as u8)
         })
         .collect()
 }
 
 /// One number as JSON text, in one of many textual forms of the same kind of value.
 pub fn number(rng: &mut Rng) -> String {
-    match rng.below(10) {
+    match rng.index(10) {
         0 => {
             // Integers beyond 2^53 and beyond 2^64, written out exactly.
-            let count = 16 + rng.below(10);
+            let count = 16 + rng.index(10);
             let mut s = digits(rng, count);
             if rng.chance(30) {
                 s.insert(0, '-');
@@ -64,9 +64,9 @@ pub fn number(rng: &mut Rng) -> String {
         }
         1 => {
             // Seventeen or more digits ending in 5: rounding ties and near-ties.
-            let count = 17 + rng.below(4);
+            let count = 17 + rng.index(4);
             let mut s = digits(rng, count);
-            let point = 1 + rng.below(count - 1);
+            let point = 1 + rng.index(count - 1);
             s.insert(point, '.');
             s.push('5');
             s
@@ -95,11 +95,11 @@ pub fn number(rng: &mut Rng) -> String {
             if !v.is_finite() {
                 return "1e999".to_string();
             }
-            let text = match rng.below(7) {
+            let text = match rng.index(7) {
                 0 => format!("{v}"),
                 1 => format!("{v:e}"),
                 2 => format!("{v:E}"),
-                3 => format!("{:.*e}", rng.below(20), v),
+                3 => format!("{:.*e}", rng.index(20), v),
                 4 => format!("{v:.17e}").replace('e', "e+").replace("e+-", "e-"),
                 5 => format!("{v:e}").replace('e', "e00").replace("e00-", "e-00"),
                 _ => format!("{v:?}"),
@@ -111,11 +111,11 @@ pub fn number(rng: &mut Rng) -> String {
 
 /// A bare number, a one-member object, or an array of numbers.
 pub fn document(rng: &mut Rng, out: &mut Vec<u8>) {
-    match rng.below(3) {
+    match rng.index(3) {
         0 => out.extend_from_slice(number(rng).as_bytes()),
         1 => out.extend_from_slice(format!("{{\"n\":{}}}", number(rng)).as_bytes()),
         _ => {
-            let items: Vec<String> = (0..1 + rng.below(6)).map(|_| number(rng)).collect();
+            let items: Vec<String> = (0..1 + rng.index(6)).map(|_| number(rng)).collect();
             out.extend_from_slice(format!("[{}]", items.join(",")).as_bytes());
         }
     }

@@ -8,7 +8,7 @@ const PLAIN: [&str; 6] = ["a", "b", "z", "A", "aa", "key"];
 /// Appends one character to a JSON string literal being built, raw or escaped.
 fn push_char(rng: &mut Rng, c: char, out: &mut String) {
     let must_escape = c == '"' || c == '\\' || c < ' ';
-    match rng.below(10) {
+    match rng.index(10) {
         0..=3 => out.push_str(&escape(c, rng.chance(50))),
         4 if must_escape => out.push_str(match c {
             '"' => "\\\"",
@@ -28,8 +28,8 @@ fn push_char(rng: &mut Rng, c: char, out: &mut String) {
 /// A JSON string literal, quotes included.
 pub fn string(rng: &mut Rng) -> String {
     let mut out = String::from("\"");
-    for _ in 0..rng.below(6) {
-        match rng.below(40) {
+    for _ in 0..rng.index(6) {
+        match rng.index(40) {
             0 => {
                 let lone: &str =
                     rng.pick(&["\\ud800", "\\udc00", "\\udc00\\ud800", "\\uDBFF\\uDBFF"]);
@@ -42,9 +42,9 @@ pub fn string(rng: &mut Rng) -> String {
             9..=14 => {
                 // Any C0 or C1 control, raw or escaped.
                 let code = if rng.chance(70) {
-                    rng.below(0x20)
+                    rng.index(0x20)
                 } else {
-                    0x7F + rng.below(0x21)
+                    0x7F + rng.index(0x21)
                 };
                 let c = char::from_u32(code as u32).unwrap_or('\u{0}');
                 push_char(rng, c, &mut out);
@@ -74,7 +74,7 @@ fn name(rng: &mut Rng) -> String {
         '\u{d7ff}',
     ];
     let mut out = String::from("\"");
-    for _ in 0..1 + rng.below(3) {
+    for _ in 0..1 + rng.index(3) {
         let c = rng.pick(&NAMES);
         if rng.chance(25) {
             out.push_str(&escape(c, rng.chance(50)));
@@ -89,7 +89,7 @@ fn name(rng: &mut Rng) -> String {
 /// An object whose names sort differently by UTF-8 bytes, code points and UTF-16 units, with
 /// an occasional pair of names equal only after unescaping.
 pub fn object_with_tricky_names(rng: &mut Rng, out: &mut Vec<u8>) {
-    let mut members: Vec<String> = (0..2 + rng.below(5))
+    let mut members: Vec<String> = (0..2 + rng.index(5))
         .map(|i| format!("{}:{i}", name(rng)))
         .collect();
     if rng.chance(8) {
@@ -105,11 +105,11 @@ pub fn object_with_tricky_names(rng: &mut Rng, out: &mut Vec<u8>) {
 
 /// A string, an array of strings, or an object of strings.
 pub fn document(rng: &mut Rng, out: &mut Vec<u8>) {
-    let text = match rng.below(3) {
+    let text = match rng.index(3) {
         0 => string(rng),
         1 => format!(
             "[{}]",
-            (0..1 + rng.below(4))
+            (0..1 + rng.index(4))
                 .map(|_| string(rng))
                 .collect::<Vec<_>>()
                 .join(",")

@@ -7,9 +7,9 @@ const WHITESPACE: [&str; 5] = ["", " ", "\t", "\r", " \t "];
 fn value(rng: &mut Rng, depth: usize, out: &mut String) {
     let ws = |rng: &mut Rng| rng.pick(&WHITESPACE);
     match if depth > 4 {
-        rng.below(3)
+        rng.index(3)
     } else {
-        rng.below(6)
+        rng.index(6)
     } {
         0 => out.push_str(&numbers::number(rng)),
         1 => out.push_str(&strings::string(rng)),
@@ -19,7 +19,7 @@ fn value(rng: &mut Rng, depth: usize, out: &mut String) {
         }
         3 | 4 => {
             out.push('[');
-            for i in 0..rng.below(4) {
+            for i in 0..rng.index(4) {
                 if i > 0 {
                     out.push(',');
                 }
@@ -31,7 +31,7 @@ fn value(rng: &mut Rng, depth: usize, out: &mut String) {
         }
         _ => {
             out.push('{');
-            for i in 0..rng.below(4) {
+            for i in 0..rng.index(4) {
                 if i > 0 {
                     out.push(',');
                 }

@@ -279,7 +279,7 @@ fn payload(rng: &mut Rng, seed: u64) -> Value {
         };
         if let Ok(value) = serde_json::from_slice::<Value>(&canonical) {
             return if rng.chance(50) {
-                json!({ "result": value, "n": rng.below(1000) })
+                json!({ "result": value, "n": rng.index(1000) })
             } else {
                 value
             };
@@ -294,17 +294,17 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let Ok(signer) = signer() else {
         return (Category::VmcpGenuine, Vec::new());
     };
-    let now = IAT + rng.below(7200) as u64;
+    let now = IAT + rng.index(7200) as u64;
     let mut server = Server {
         signer: &signer,
         shape: rng.pick(&SHAPES),
         data: payload(&mut rng, seed),
-        id: json!(rng.below(100)),
+        id: json!(rng.index(100)),
         extra: Map::new(),
         header: signer.header(&signer.kid),
     };
     let mut jwks = signer.jwks.clone();
-    let category = match rng.below(100) {
+    let category = match rng.index(100) {
         0..=19 => Category::VmcpGenuine,
         20..=59 => Category::VmcpMembers,
         60..=74 => Category::VmcpKeys,
@@ -351,7 +351,7 @@ fn result_of(response: &mut Value) -> &mut Value {
 fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
     let mut r = server.response();
     let framed = server.shape != Shape::Bare;
-    match rng.below(16) {
+    match rng.index(16) {
         0 => {
             let name = rng.pick(&[
                 "notes",
@@ -420,10 +420,10 @@ fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
         }
         9 => {
             if let Some(error) = r.get_mut("error") {
-                match rng.below(3) {
+                match rng.index(3) {
                     0 => error["data"]["hint"] = json!("unsigned"),
                     1 => error["note"] = json!("unsigned"),
-                    _ => r["id"] = json!(1000 + rng.below(1000)),
+                    _ => r["id"] = json!(1000 + rng.index(1000)),
                 }
             } else if framed {
                 r["id"] = json!("another-request");
@@ -442,7 +442,7 @@ fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
                 item["_meta"] = envelope;
             }
         }
-        11 if framed => match rng.below(3) {
+        11 if framed => match rng.index(3) {
             0 => r["jsonrpc"] = json!("1.0"),
             1 => r["debug"] = json!({"unsigned": true}),
             _ => {
@@ -470,7 +470,7 @@ fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
             return Err(twice);
         }
         13 => {
-            result_of(&mut r)["_meta"]["deployment.example/trace"] = json!({"id": rng.below(9)});
+            result_of(&mut r)["_meta"]["deployment.example/trace"] = json!({"id": rng.index(9)});
             if framed && rng.chance(50) {
                 result_of(&mut r)["signature"] = json!("deprecated v0.1 sibling");
             }
@@ -537,7 +537,7 @@ fn keys(rng: &mut Rng, server: &mut Server, jwks: &mut Value) {
         k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
         k
     };
-    match rng.below(9) {
+    match rng.index(9) {
         0 => {
             server.header = json!({"alg": "EdDSA", "typ": TYP});
             if rng.chance(50) {
@@ -586,7 +586,7 @@ fn times(rng: &mut Rng, server: &mut Server, now: u64) {
         3600,
     ]);
     let at = now.saturating_add_signed(delta);
-    match rng.below(5) {
+    match rng.index(5) {
         0 => {
             server.extra.insert("iat".into(), json!(at));
         }
@@ -603,7 +603,7 @@ fn times(rng: &mut Rng, server: &mut Server, now: u64) {
             server.extra.insert("iat".into(), json!(at));
             server.extra.insert(
                 "exp".into(),
-                json!(at.saturating_add(rng.below(120) as u64)),
+                json!(at.saturating_add(rng.index(120) as u64)),
             );
         }
     }
