@@ -331,6 +331,19 @@ struct Tally {
     cases: u64,
 }
 
+/// Counts one case for each group that answered it; a group's name is copied only the first
+/// time it is counted.
+fn count_votes(counts: &mut BTreeMap<String, u64>, voted: &BTreeSet<&str>) {
+    for group in voted {
+        match counts.get_mut(*group) {
+            Some(n) => *n += 1,
+            None => {
+                counts.insert(group.to_string(), 1);
+            }
+        }
+    }
+}
+
 /// Saves a finding's vector the moment its signature is first met, so an interrupted campaign
 /// loses nothing it found; the minimized input replaces it at the end.
 fn save_as_found(
@@ -475,15 +488,13 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                         .filter(|(_, o)| o.is_answer())
                         .map(|(m, _)| m.group.as_str())
                         .collect();
-                    let voters = t.voters.entry(evaluation.verdict.name()).or_default();
-                    for group in &voted {
-                        *voters.entry(group.to_string()).or_default() += 1;
-                    }
+                    count_votes(
+                        t.voters.entry(evaluation.verdict.name()).or_default(),
+                        &voted,
+                    );
                     let class = t.categories.entry(category.name()).or_default();
                     class.cases += 1;
-                    for group in voted {
-                        *class.voters.entry(group.to_string()).or_default() += 1;
-                    }
+                    count_votes(&mut class.voters, &voted);
                     if let Some(consensus) = &evaluation.consensus {
                         for (i, o) in outcomes.iter().enumerate() {
                             if o.is_answer() {

@@ -44,13 +44,21 @@ pub struct Campaign {
     pub rules: Rules,
     /// Why that group.
     pub reference_reason: &'static str,
+    /// The table the campaign prints beside its findings, over the corpus, if the family has
+    /// one: its Markdown and JSON, from the implementations selected and the corpus.
+    pub corpus_table: Option<CorpusTable>,
 }
+
+/// A family's table over the corpus: `(markdown, json)` for the implementations selected.
+pub type CorpusTable =
+    fn(&[String], &std::path::Path) -> Result<(String, serde_json::Value), String>;
 
 static JCS: Campaign = Campaign {
     generate: gen::jcs_case,
     implementations: impls::jcs,
     rules: JCS_RULES,
     reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
+    corpus_table: None,
 };
 
 static ED25519: Campaign = Campaign {
@@ -62,6 +70,7 @@ static ED25519: Campaign = Campaign {
         reference_group: "libsodium",
     },
     reference_reason: "libsodium's answer, the verifier most deployments link",
+    corpus_table: Some(crate::report::ed25519_corpus_table),
 };
 
 static JWS: Campaign = Campaign {
@@ -73,6 +82,7 @@ static JWS: Campaign = Campaign {
         reference_group: "panva-jose",
     },
     reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
+    corpus_table: None,
 };
 
 static EKL: Campaign = Campaign {
@@ -84,6 +94,7 @@ static EKL: Campaign = Campaign {
         reference_group: "node-v8",
     },
     reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
+    corpus_table: None,
 };
 
 static INK: Campaign = Campaign {
@@ -95,6 +106,7 @@ static INK: Campaign = Campaign {
         reference_group: "node-v8",
     },
     reference_reason: "V8's answer, as INK's reference implementation runs on it",
+    corpus_table: None,
 };
 
 static VMCP: Campaign = Campaign {
@@ -106,6 +118,7 @@ static VMCP: Campaign = Campaign {
         reference_group: "node-v8",
     },
     reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
+    corpus_table: None,
 };
 
 static MERKLE: Campaign = Campaign {
@@ -114,6 +127,7 @@ static MERKLE: Campaign = Campaign {
     rules: MERKLE_RULES,
     reference_reason:
         "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
+    corpus_table: None,
 };
 
 impl Family {

@@ -60,23 +60,31 @@ pub struct VerifierRow {
     pub wycheproof_agree: (usize, usize),
 }
 
-/// The table a family's campaign prints beside its findings, as Markdown and as JSON, when it
-/// has one: for Ed25519, every verifier's answers over the corpus's published cases (the
-/// speccheck, CCTV and Wycheproof verdicts), since campaign findings are chosen because they
-/// disagree and say nothing of how often a verifier is right.
+/// The table a family's campaign prints beside its findings, as Markdown and as JSON, when its
+/// campaign registers one ([`crate::family::Campaign::corpus_table`]).
 pub fn campaign_table(
     family: Family,
     impls: &[String],
     corpus: &Path,
 ) -> Option<Result<(String, serde_json::Value), String>> {
-    (family == Family::Ed25519).then(|| {
-        let (verifiers, _) = Harness::new(Family::Ed25519, impls)?;
-        let rows = ed25519_rows(&verifiers, corpus)?;
-        Ok((ed25519_markdown(&rows), rows_to_json(&rows)))
-    })
+    family
+        .campaign()
+        .and_then(|c| c.corpus_table)
+        .map(|table| table(impls, corpus))
 }
 
-/// Every verifier of an Ed25519 harness over the speccheck, CCTV and Wycheproof vectors.
+/// Ed25519's table: every verifier's answers over the corpus's published cases (the
+/// speccheck, CCTV and Wycheproof verdicts), since campaign findings are chosen because they
+/// disagree and say nothing of how often a verifier is right.
+pub fn ed25519_corpus_table(
+    impls: &[String],
+    corpus: &Path,
+) -> Result<(String, serde_json::Value), String> {
+    let (verifiers, _) = Harness::new(Family::Ed25519, impls)?;
+    let rows = ed25519_rows(&verifiers, corpus)?;
+    Ok((ed25519_markdown(&rows), rows_to_json(&rows)))
+}
+
 pub fn ed25519_rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, String> {
     let manifest = Manifest::read(dir)?;
     let mut cases: BTreeMap<&'static str, Vec<TestCase>> = BTreeMap::new();

@@ -78,6 +78,33 @@ fn clip(text: &str, width: usize) -> String {
     }
 }
 
+/// The columns a summary line takes at most.
+const WIDTH: usize = 80;
+
+/// `text` as lines of at most [`WIDTH`] characters, broken at spaces, each ending in a line
+/// feed; lines after the first are indented by two spaces. A word longer than a line stands
+/// alone on its own.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = format!("  {word}");
+        } else {
+            if len > 0 {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// The summary as text, for an 80-column terminal.
 pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     let mut out = String::new();
@@ -86,30 +113,35 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
         (true, None) => format!("{} cases (interrupted)", summary.cases),
         (false, _) => format!("{} cases", summary.cases),
     };
-    let _ = writeln!(
-        out,
-        "canonfuzz diff --family {}: {ran} in {:.1}s ({:.0} cases/s), seed {}; {} findings {} in {:.1}s",
+    out.push_str(&wrap(&format!(
+        "canonfuzz diff --family {}: {ran} in {:.1}s ({:.0} cases/s), seed {}",
         summary.family.name(),
         summary.elapsed.as_secs_f64(),
         summary.cases_per_second(),
         summary.seed,
+    )));
+    out.push_str(&wrap(&format!(
+        "{} findings {} in {:.1}s",
         summary.findings.len(),
-        if summary.interrupted { "left unminimized" } else { "minimized" },
+        if summary.interrupted {
+            "left unminimized"
+        } else {
+            "minimized"
+        },
         summary.shrink_elapsed.as_secs_f64()
-    );
+    )));
     for (name, why) in &summary.missing {
-        let _ = writeln!(out, "WARNING: {name} did not run: {why}");
+        out.push_str(&wrap(&format!("WARNING: {name} did not run: {why}")));
     }
     let verdicts: Vec<String> = summary
         .verdicts
         .iter()
         .map(|(v, n)| format!("{v} {n}"))
         .collect();
-    let _ = writeln!(out, "cases by verdict: {}", verdicts.join(", "));
+    out.push_str(&wrap(&format!("cases by verdict: {}", verdicts.join(", "))));
     let q = &summary.quorum;
     let present: Vec<&str> = q.present.iter().map(String::as_str).collect();
-    let _ = writeln!(
-        out,
+    out.push_str(&wrap(&format!(
         "voted: the core and {} of {} independence groups needed ({}){}",
         q.needed.intersection(&q.present).count(),
         q.needed.len(),
@@ -119,29 +151,25 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
         } else {
             ""
         }
-    );
+    )));
     if !q.absent().is_empty() {
-        let _ = writeln!(
-            out,
-            "{}",
-            paint.paint(
-                "1;31",
-                &format!(
-                    "WARNING: compared without {} (--allow-missing)",
-                    q.absent().join(", ")
-                )
-            )
-        );
+        out.push_str(&paint.paint(
+            "1;31",
+            &wrap(&format!(
+                "WARNING: compared without {} (--allow-missing)",
+                q.absent().join(", ")
+            )),
+        ));
     }
     if detail != Detail::Quiet {
         findings(&mut out, summary, detail, paint);
         table(&mut out, summary);
     }
     for (name, why) in &summary.missing {
-        let _ = writeln!(
-            out,
-            "\nWARNING: {name} did not run, so this campaign compared without it: {why}"
-        );
+        out.push('\n');
+        out.push_str(&wrap(&format!(
+            "WARNING: {name} did not run, so this campaign compared without it: {why}"
+        )));
     }
     let count = |verdict: &str| {
         summary
@@ -158,15 +186,13 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
         count("policy"),
         count("third_parties_disagree"),
     );
-    let _ = writeln!(
-        out,
-        "\n{}",
-        if diverges > 0 {
-            paint.paint("1;31", &totals)
-        } else {
-            totals
-        }
-    );
+    out.push('\n');
+    let totals = wrap(&totals);
+    out.push_str(&if diverges > 0 {
+        paint.paint("1;31", &totals)
+    } else {
+        totals
+    });
     out
 }
 
@@ -246,7 +272,7 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
         if folded > 0 {
             let _ = writeln!(
                 out,
-                "  ... and {folded} where all reject, naming different error kinds (--verbose lists them)"
+                "  ... and {folded} more where all reject, naming other error kinds (-v lists them)"
             );
         }
     }
@@ -309,4 +335,95 @@ pub fn to_json(summary: &Summary) -> Value {
             "outcomes": summary.impls.iter().zip(&f.outcomes).map(|(s, o)| (s.name.clone(), o.to_json())).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::{ImplStats, Quorum};
+    use crate::compare::Evaluation;
+    use crate::family::Family;
+    use crate::gen::Category;
+
+    fn finding(verdict: Verdict, outcomes: Vec<Outcome>, input: &str, new: bool) -> Finding {
+        Finding {
+            signature: format!("jcs: {input}"),
+            category: Category::Structure,
+            case: 0,
+            input: input.as_bytes().to_vec(),
+            minimized: input.as_bytes().to_vec(),
+            outcomes,
+            evaluation: Evaluation {
+                verdict,
+                consensus: None,
+                diverging: vec!["b".into()],
+                signature: format!("jcs: {input}"),
+            },
+            count: 1,
+            vector: Some(format!("jcs/findings/{input}.json")),
+            new,
+            is_minimized: true,
+        }
+    }
+
+    fn summary(findings: Vec<Finding>) -> Summary {
+        let imp = |name: &str| ImplStats {
+            name: name.into(),
+            ..ImplStats::default()
+        };
+        Summary {
+            family: Family::Jcs,
+            seed: 1,
+            cases: 10,
+            elapsed: std::time::Duration::from_secs(1),
+            shrink_elapsed: std::time::Duration::ZERO,
+            impls: vec![imp("core"), imp("b")],
+            missing: Vec::new(),
+            findings,
+            verdicts: Default::default(),
+            quorum: Quorum::default(),
+            voters: Default::default(),
+            categories: Default::default(),
+            interrupted: false,
+            planned: Some(10),
+        }
+    }
+
+    #[test]
+    fn label_only_findings_fold_unless_verbose_and_core_divergences_never_do() {
+        let err = |k: &str| Outcome::Rejected(k.into());
+        let s = summary(vec![
+            finding(
+                Verdict::ThirdParties,
+                vec![err("syntax"), err("other")],
+                "labels",
+                false,
+            ),
+            finding(
+                Verdict::ThirdParties,
+                vec![Outcome::Ok(b"1".to_vec()), err("syntax")],
+                "answers",
+                true,
+            ),
+            finding(
+                Verdict::CoreDiverges,
+                vec![err("syntax"), err("depth")],
+                "core",
+                false,
+            ),
+        ]);
+        let normal = render(&s, Detail::Normal, Paint(false));
+        assert!(!normal.contains("labels.json"), "{normal}");
+        assert!(normal.contains("and 1 more where all reject"), "{normal}");
+        assert!(normal.contains("core.json"), "{normal}");
+        let shown = normal.lines().find(|l| l.contains("answers.json")).unwrap();
+        assert!(shown.trim_start().starts_with("new "), "{shown}");
+        assert!(normal.lines().all(|l| l.chars().count() <= 80), "{normal}");
+        let verbose = render(&s, Detail::Verbose, Paint(false));
+        assert!(verbose.contains("labels.json") && verbose.contains("jcs: labels"));
+        let quiet = render(&s, Detail::Quiet, Paint(false));
+        assert!(!quiet.contains("core.json") && quiet.contains("1 where the core diverges"));
+        assert!(!normal.contains('\x1b'));
+        assert!(render(&s, Detail::Normal, Paint(true)).contains("\x1b[1;31m"));
+    }
 }
