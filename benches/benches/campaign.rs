@@ -13,21 +13,16 @@ const BATCH: u64 = 256;
 fn cases(c: &mut Criterion) {
     let mut group = c.benchmark_group("campaign");
     group.throughput(Throughput::Elements(BATCH));
-    for name in Family::with_campaigns() {
-        let Some(family) = Family::from_name(name) else {
-            continue;
-        };
-        let Some(campaign) = family.campaign() else {
-            continue;
-        };
-        let in_process = (campaign.implementations)()
+    for &family in Family::all() {
+        let in_process = family
+            .implementations()
             .into_iter()
             .filter(|i| i.in_process())
             .collect();
         let harness = Harness::with(family, in_process);
-        let inputs: Vec<Vec<u8>> = (0..BATCH).map(|i| (campaign.generate)(1, i).1).collect();
+        let inputs: Vec<Vec<u8>> = (0..BATCH).map(|i| family.generate(1, i).1).collect();
         let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        group.bench_function(name, |b| b.iter(|| harness.run(&refs).len()));
+        group.bench_function(family.name(), |b| b.iter(|| harness.run(&refs).len()));
     }
     group.finish();
 }

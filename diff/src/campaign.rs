@@ -13,9 +13,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::compare::{agree, evaluate, Evaluation, Member, Verdict};
+use crate::family::Category;
 use crate::family::Family;
 use crate::findings;
-use crate::gen::Category;
 use crate::impls::{self, Implementation};
 use crate::outcome::Outcome;
 use crate::shrink::minimize;
@@ -72,10 +72,9 @@ impl Harness {
         family: Family,
         select: &[String],
     ) -> Result<(Harness, Vec<(String, String)>), String> {
-        let campaign = family.require_campaign()?;
         let mut missing = Vec::new();
         let mut impls = Vec::new();
-        for imp in impls::select((campaign.implementations)(), select)? {
+        for imp in impls::select(family.implementations(), select)? {
             match imp.available() {
                 Ok(()) => impls.push(imp),
                 Err(why) => missing.push((imp.name().to_string(), why)),
@@ -396,8 +395,6 @@ fn progress_bar(config: &Config) -> ProgressBar {
 
 /// Runs a campaign.
 pub fn run(config: &Config) -> Result<Summary, String> {
-    let campaign = config.family.require_campaign()?;
-    let generate = campaign.generate;
     let (harness, missing) = Harness::new(config.family, &config.impls)?;
     let groups = |members: Vec<Box<dyn Implementation>>| -> BTreeSet<String> {
         members
@@ -407,7 +404,10 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             .collect()
     };
     let quorum = Quorum {
-        needed: groups(impls::select((campaign.implementations)(), &config.impls)?),
+        needed: groups(impls::select(
+            config.family.implementations(),
+            &config.impls,
+        )?),
         present: harness
             .members()
             .iter()
@@ -470,7 +470,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                 let cases: Vec<(u64, Category, Vec<u8>)> = (start..end)
                     .map(|local| {
                         let index = local * shards + shard;
-                        let (category, input) = generate(config.seed, index);
+                        let (category, input) = config.family.generate(config.seed, index);
                         (index, category, input)
                     })
                     .collect();
@@ -492,7 +492,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                         t.voters.entry(evaluation.verdict.name()).or_default(),
                         &voted,
                     );
-                    let class = t.categories.entry(category.name()).or_default();
+                    let class = t.categories.entry(category.name).or_default();
                     class.cases += 1;
                     count_votes(&mut class.voters, &voted);
                     if let Some(consensus) = &evaluation.consensus {

@@ -1,225 +1,249 @@
-//! The families of inputs canonfuzz tests. Each has a vector schema; the ones with a
-//! differential campaign also say how a case is generated, which implementations answer it,
-//! which group's answer stands in when there is no consensus, and where the core departs from
-//! the others on purpose.
+//! A family of inputs canonfuzz tests, behind one trait: its vector schema, its generator and
+//! the parts of the input space it explores, the implementations that answer it, the core's
+//! registered differences, how a finding becomes a vector and how a vector is checked against
+//! the core, and its planted mutants. The campaign, comparison, minimizer, corpus runner,
+//! self-test and command line are generic over it; each family lives in its own folder under
+//! `families/`, registered once in [`crate::families::ALL`].
 
-use crate::compare::{
-    Rules, ED25519_POLICIES, EKL_POLICIES, INK_POLICIES, JCS_RULES, JWS_POLICIES, MERKLE_RULES,
-    VMCP_POLICIES,
-};
-use crate::gen::{self, Category};
-use crate::impls::{self, Implementation};
-use crate::vector::{
-    ED25519_SCHEMA, EKL_SCHEMA, INK_CAMPAIGN_SCHEMA, JCS_SCHEMA, JWS_SCHEMA, MERKLE_SCHEMA,
-    VMCP_SCHEMA,
-};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
 
-/// A kind of input, its vector files and (for some) its campaign.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// `canonfuzz_jcs_v1`: canonicalization.
-    Jcs,
-    /// `canonfuzz_ed25519_v1`: signature verification.
-    Ed25519,
-    /// `canonfuzz_jws_v1`: compact JWS verification and JWK thumbprints.
-    Jws,
-    /// `canonfuzz_vmcp_v1`: verifiable-mcp responses.
-    Vmcp,
-    /// `canonfuzz_ekl_v1`: the adapter profile's fingerprints and challenge proofs.
-    Ekl,
-    /// `canonfuzz_merkle_v1`: RFC 9162 tree roots, inclusion and consistency proofs.
-    Merkle,
-    /// `canonfuzz_ink_v1`: INK leaf hashes and signature bases.
-    Ink,
+use crate::compare::Rules;
+use crate::impls::Implementation;
+use crate::mutants::Mutant;
+use crate::vector::{Note, TestCase};
+
+/// What part of a family's input space a case explores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Category {
+    /// A stable lowercase name, unique across families; vectors carry it as a flag.
+    pub name: &'static str,
+    /// What the category's generator explores, for vectors' notes.
+    pub description: &'static str,
+    /// Whether its inputs are damaged on purpose: what must be rejected, and how.
+    pub malformed: bool,
 }
 
-/// What a family's differential campaign is made of.
-pub struct Campaign {
-    /// Generates case `index` of a campaign with `seed`.
-    pub generate: fn(seed: u64, index: u64) -> (Category, Vec<u8>),
-    /// Every implementation compared, the core first.
-    pub implementations: fn() -> Vec<Box<dyn Implementation>>,
-    /// Its registered, deliberate differences of the core, and the group whose answer stands
-    /// in when the independent groups reach no consensus.
-    pub rules: Rules,
-    /// Why that group.
-    pub reference_reason: &'static str,
-    /// The table the campaign prints beside its findings, over the corpus, if the family has
-    /// one: its Markdown and JSON, from the implementations selected and the corpus.
-    pub corpus_table: Option<CorpusTable>,
+impl Category {
+    /// A category of well-formed inputs, edge cases included.
+    pub const fn new(name: &'static str, description: &'static str) -> Category {
+        Category {
+            name,
+            description,
+            malformed: false,
+        }
+    }
+
+    /// The category's note in a vector file, under its name.
+    pub fn note(self) -> Note {
+        Note {
+            bug_type: if self.malformed {
+                "MALFORMED_INPUT"
+            } else {
+                "EDGE_CASE"
+            }
+            .to_string(),
+            description: self.description.to_string(),
+        }
+    }
 }
 
 /// A family's table over the corpus: `(markdown, json)` for the implementations selected.
-pub type CorpusTable =
-    fn(&[String], &std::path::Path) -> Result<(String, serde_json::Value), String>;
+pub type CorpusTable = fn(&[String], &Path) -> Result<(String, serde_json::Value), String>;
 
-static JCS: Campaign = Campaign {
-    generate: gen::jcs_case,
-    implementations: impls::jcs,
-    rules: JCS_RULES,
-    reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
-    corpus_table: None,
-};
+/// Everything canonfuzz knows about one family. A new family implements this in its own
+/// folder and adds one line to [`crate::families::ALL`].
+pub trait Spec: Sync {
+    /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
+    fn name(&self) -> &'static str;
 
-static ED25519: Campaign = Campaign {
-    generate: gen::ed25519::case,
-    implementations: impls::ed25519,
-    rules: Rules {
-        family: "ed25519",
-        policies: &ED25519_POLICIES,
-        reference_group: "libsodium",
-    },
-    reference_reason: "libsodium's answer, the verifier most deployments link",
-    corpus_table: Some(crate::report::ed25519_corpus_table),
-};
+    /// The `schema` every vector file of the family carries.
+    fn schema(&self) -> &'static str;
 
-static JWS: Campaign = Campaign {
-    generate: gen::jws::case,
-    implementations: impls::jws,
-    rules: Rules {
-        family: "jws",
-        policies: &JWS_POLICIES,
-        reference_group: "panva-jose",
-    },
-    reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
-    corpus_table: None,
-};
+    /// The `algorithm` of its vector files and the `type` of their test groups.
+    fn vector_kind(&self) -> (&'static str, &'static str);
 
-static EKL: Campaign = Campaign {
-    generate: gen::ekl::case,
-    implementations: impls::ekl,
-    rules: Rules {
-        family: "ekl",
-        policies: &EKL_POLICIES,
-        reference_group: "node-v8",
-    },
-    reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
-    corpus_table: None,
-};
+    /// Every category its generator draws from, in report order.
+    fn categories(&self) -> &'static [Category];
 
-static INK: Campaign = Campaign {
-    generate: gen::ink::case,
-    implementations: impls::ink,
-    rules: Rules {
-        family: "ink",
-        policies: &INK_POLICIES,
-        reference_group: "node-v8",
-    },
-    reference_reason: "V8's answer, as INK's reference implementation runs on it",
-    corpus_table: None,
-};
+    /// Case `index` of a campaign with `seed`: deterministic from those two alone.
+    fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>);
 
-static VMCP: Campaign = Campaign {
-    generate: gen::vmcp::case,
-    implementations: impls::vmcp,
-    rules: Rules {
-        family: "vmcp",
-        policies: &VMCP_POLICIES,
-        reference_group: "node-v8",
-    },
-    reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
-    corpus_table: None,
-};
+    /// Every implementation compared, the core first.
+    fn implementations(&self) -> Vec<Box<dyn Implementation>>;
 
-static MERKLE: Campaign = Campaign {
-    generate: gen::merkle::case,
-    implementations: impls::merkle,
-    rules: MERKLE_RULES,
-    reference_reason:
-        "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
-    corpus_table: None,
-};
+    /// Its registered, deliberate differences of the core, and the group whose answer stands
+    /// in when the independent groups reach no consensus.
+    fn rules(&self) -> Rules;
+
+    /// Why that group.
+    fn reference_reason(&self) -> &'static str;
+
+    /// The table a campaign prints beside its findings, over the corpus, if the family has one.
+    fn corpus_table(&self) -> Option<CorpusTable> {
+        None
+    }
+
+    /// A vector test carrying a campaign `input` in the family's fields, with the error kind
+    /// its vectors state for a rejection of `kind` (`None` for an acceptance); `None` when the
+    /// input cannot be written as a test.
+    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase>;
+
+    /// Whether its vectors state an accepted input's output (a verdict-only family does not).
+    fn states_output(&self) -> bool {
+        true
+    }
+
+    /// Flags (with their notes) that describe an input beyond its category, in the order its
+    /// vectors list them.
+    fn input_flags(&self, _input: &[u8]) -> Vec<(String, Note)> {
+        Vec::new()
+    }
+
+    /// What is wrong with a test's shape that the format alone cannot express, one message
+    /// per problem.
+    fn lint(&self, test: &TestCase) -> Vec<String>;
+
+    /// Runs one test against the core: `Err` says what was expected and what the core did.
+    fn check(&self, test: &TestCase) -> Result<(), String>;
+
+    /// Planted bugs of the core, each of which a campaign must turn red on.
+    fn mutants(&self) -> &'static [Mutant];
+
+    /// Cases the self-test gives each mutant to be found in: a small fraction of a default
+    /// campaign (100,000 cases), so a mutant found within them is found by every campaign of
+    /// the README.
+    fn selftest_budget(&self) -> u64 {
+        5_000
+    }
+
+    /// The longest a mutant's minimized case may be, not counting two bytes per level of its
+    /// nesting, for the self-test to count it found; `None` sets no bound.
+    fn minimized_bound(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// A handle to a registered family; compared, ordered and hashed by name.
+#[derive(Clone, Copy)]
+pub struct Family(&'static dyn Spec);
 
 impl Family {
-    /// Every family.
-    pub const ALL: [Family; 7] = [
-        Family::Jcs,
-        Family::Ed25519,
-        Family::Jws,
-        Family::Vmcp,
-        Family::Ekl,
-        Family::Merkle,
-        Family::Ink,
-    ];
+    /// The handle of a family's definition, for its registration.
+    pub const fn new(spec: &'static dyn Spec) -> Family {
+        Family(spec)
+    }
 
-    /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Jcs => "jcs",
-            Family::Ed25519 => "ed25519",
-            Family::Jws => "jws",
-            Family::Vmcp => "vmcp",
-            Family::Ekl => "ekl",
-            Family::Merkle => "merkle",
-            Family::Ink => "ink",
-        }
+    /// Every registered family.
+    pub fn all() -> &'static [Family] {
+        &crate::families::ALL
     }
 
     /// The family with this name.
     pub fn from_name(name: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    /// The schema of this family's vector files.
-    pub fn schema(self) -> &'static str {
-        match self {
-            Family::Jcs => JCS_SCHEMA,
-            Family::Ed25519 => ED25519_SCHEMA,
-            Family::Jws => JWS_SCHEMA,
-            Family::Vmcp => VMCP_SCHEMA,
-            Family::Ekl => EKL_SCHEMA,
-            Family::Merkle => MERKLE_SCHEMA,
-            Family::Ink => INK_CAMPAIGN_SCHEMA,
-        }
+        Family::all().iter().copied().find(|f| f.name() == name)
     }
 
     /// The family a schema name belongs to.
     pub fn from_schema(schema: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.schema() == schema)
+        Family::all().iter().copied().find(|f| f.schema() == schema)
     }
 
-    /// The family's differential campaign, if it has one.
-    pub fn campaign(self) -> Option<&'static Campaign> {
-        match self {
-            Family::Jcs => Some(&JCS),
-            Family::Ed25519 => Some(&ED25519),
-            Family::Jws => Some(&JWS),
-            Family::Merkle => Some(&MERKLE),
-            Family::Ekl => Some(&EKL),
-            Family::Ink => Some(&INK),
-            Family::Vmcp => Some(&VMCP),
-        }
+    /// Every family's name, for `--family`.
+    pub fn names() -> Vec<&'static str> {
+        Family::all().iter().map(|f| f.name()).collect()
     }
 
-    /// What the family's verdicts rest on; a family without a campaign registers nothing.
-    pub fn rules(self) -> Rules {
-        self.campaign().map_or(
-            Rules {
-                family: self.name(),
-                policies: &[],
-                reference_group: "",
-            },
-            |c| c.rules,
-        )
-    }
-
-    /// The names of the families with a campaign, for `--family`.
-    pub fn with_campaigns() -> Vec<&'static str> {
-        Family::ALL
-            .into_iter()
-            .filter(|f| f.campaign().is_some())
-            .map(Family::name)
-            .collect()
-    }
-
-    /// The family's campaign, or an error naming those that have one.
-    pub fn require_campaign(self) -> Result<&'static Campaign, String> {
-        self.campaign().ok_or_else(|| {
+    /// The family with this name, or an error that lists the known ones.
+    pub fn named(name: &str) -> Result<Family, String> {
+        Family::from_name(name).ok_or_else(|| {
             format!(
-                "the {} family has no differential campaign; choose one of: {}",
-                self.name(),
-                Family::with_campaigns().join(", ")
+                "unknown family {name:?}; choose one of: {}",
+                Family::names().join(", ")
             )
         })
+    }
+
+    /// The category of this family with this name.
+    pub fn category(self, name: &str) -> Option<Category> {
+        self.categories().iter().copied().find(|c| c.name == name)
+    }
+}
+
+impl std::ops::Deref for Family {
+    type Target = dyn Spec;
+
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl PartialEq for Family {
+    fn eq(&self, other: &Family) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Family {}
+
+impl Hash for Family {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl fmt::Debug for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn names_schemas_and_category_names_are_unique() {
+        let mut names = std::collections::BTreeSet::new();
+        let mut schemas = std::collections::BTreeSet::new();
+        let mut categories = BTreeMap::new();
+        for family in Family::all() {
+            assert!(names.insert(family.name()), "{family:?} registered twice");
+            assert!(
+                schemas.insert(family.schema()),
+                "{family:?}'s schema reused"
+            );
+            for c in family.categories() {
+                // Families may share a category (the JCS generator's), never its name.
+                let first = *categories.entry(c.name).or_insert(c);
+                assert_eq!(first, c, "two categories are named {}", c.name);
+            }
+            assert_eq!(Family::from_name(family.name()), Some(*family));
+            assert_eq!(Family::from_schema(family.schema()), Some(*family));
+        }
+        assert!(Family::named("nonesuch").unwrap_err().contains("jcs, "));
+    }
+
+    #[test]
+    fn every_category_is_generated_and_only_those() {
+        for family in Family::all() {
+            let mut seen = std::collections::BTreeSet::new();
+            for i in 0..2_000 {
+                let (category, _) = family.generate(1, i);
+                assert!(
+                    family.categories().contains(&category),
+                    "{family:?} generated {} it does not declare",
+                    category.name
+                );
+                seen.insert(category.name);
+            }
+            assert_eq!(
+                seen.len(),
+                family.categories().len(),
+                "{family:?} never generated some of its categories in 2,000 cases: saw {seen:?}"
+            );
+        }
     }
 }

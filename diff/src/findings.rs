@@ -5,17 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use canonfuzz_core::jcs::ErrorKind;
-
 use crate::campaign::{Finding, ImplStats};
 use crate::compare::{Expect, Verdict, CORE};
 use crate::family::Family;
-use crate::gen::ed25519::Ed25519Case;
-use crate::gen::jws::JwsCase;
-use crate::gen::Category;
 use crate::manifest::sha256_hex;
 use crate::outcome::Outcome;
-use crate::vector::{to_hex, Expectation, Note, Source, TestCase, TestGroup, VectorFile};
+use crate::vector::{Expectation, Note, Source, TestCase, TestGroup, VectorFile};
 
 /// The vector's path, relative to the corpus, for a signature of `family`.
 pub fn vector_path(family: Family, signature: &str) -> String {
@@ -28,7 +23,6 @@ pub fn vector_path(family: Family, signature: &str) -> String {
 /// rejection carries no kind when the policy is about which of several problems is named.
 fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(Outcome, String)> {
     let e = &finding.evaluation;
-    let campaign = family.campaign()?;
     let answer_of = |pick: &dyn Fn(&ImplStats) -> bool| {
         impls
             .iter()
@@ -45,7 +39,7 @@ fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(O
                     Some((Outcome::Rejected(String::new()), why))
                 }
                 Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny => {
-                    answer_of(&|s| s.group == campaign.rules.reference_group)
+                    answer_of(&|s| s.group == family.rules().reference_group)
                         .or_else(|| answer_of(&|s| s.name != CORE))
                         .map(|(name, o)| (o, format!("{why}; output as {name} writes it")))
                         .or_else(|| {
@@ -62,7 +56,7 @@ fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(O
                 c,
                 format!(
                     "the consensus of the independent implementation groups (or, without one, {})",
-                    campaign.reference_reason
+                    family.reference_reason()
                 ),
             )
         }),
@@ -77,28 +71,14 @@ fn note(bug_type: &str, description: &str) -> Note {
 }
 
 fn notes() -> BTreeMap<String, Note> {
-    let mut notes = BTreeMap::from([
+    BTreeMap::from([
         ("DiffFinding".to_string(), note("REGRESSION", "A disagreement found and minimized by a differential campaign.")),
         ("FuzzArtifact".to_string(), note("REGRESSION", "An input a fuzz target failed on, triaged and minimized.")),
         ("Agree".to_string(), note("REGRESSION", "Every implementation now agrees on it; kept so that it stays so.")),
         ("CoreDiverges".to_string(), note("REGRESSION", "The core differed from the consensus of the independent implementations.")),
         ("ThirdParties".to_string(), note("EDGE_CASE", "Third-party implementations disagree among themselves (or crash or hang).")),
         ("Policy".to_string(), note("I_JSON", "The core deliberately differs from other implementations, for the reason in the comment.")),
-    ]);
-    for category in Category::ALL {
-        notes.insert(
-            category.name().to_string(),
-            note(
-                if category == Category::Rejections {
-                    "MALFORMED_INPUT"
-                } else {
-                    "EDGE_CASE"
-                },
-                category.description(),
-            ),
-        );
-    }
-    notes
+    ])
 }
 
 /// Where a finding came from, which decides its vector's path, flags and source.
@@ -173,127 +153,30 @@ pub fn save(
     )
 }
 
-/// The Ed25519 edge cases a campaign input shows, by CCTV's flag names.
-fn edge_flags(input: &[u8]) -> Vec<&'static str> {
-    Ed25519Case::parse(input).map_or_else(Vec::new, |c| {
-        crate::gen::ed25519::edge_flags(&c.key, &c.sig)
-    })
+/// The error kind a vector can state for a rejection the campaign saw: none for a rejection
+/// whose kind no implementation shares.
+pub fn stated_kind(kind: Option<&str>) -> Option<String> {
+    kind.filter(|k| !k.is_empty() && *k != "other")
+        .map(str::to_string)
 }
 
 /// The test for `input` of `family` expecting `want`, or `None` when the family's format
 /// cannot state that expectation.
-fn test_case(family: Family, comment: String, input: &[u8], want: Outcome) -> Option<TestCase> {
-    let (valid, kind) = match want {
+fn test_case(family: Family, comment: String, input: &[u8], want: &Outcome) -> Option<TestCase> {
+    let (output, kind) = match want {
         Outcome::Ok(bytes) => (Some(bytes), None),
-        Outcome::Rejected(kind) => (None, Some(kind)),
+        Outcome::Rejected(kind) => (None, Some(kind.as_str())),
         _ => return None,
     };
-    let mut test = match family {
-        Family::Jcs => {
-            let mut test = TestCase::with_input(1, comment, input);
-            test.error_kind = kind
-                .as_deref()
-                .and_then(ErrorKind::from_name)
-                .map(|k| k.as_str().to_string());
-            test
-        }
-        Family::Ed25519 => {
-            let case = Ed25519Case::parse(input)?;
-            let mut test = TestCase {
-                tc_id: 1,
-                comment,
-                ..TestCase::default()
-            };
-            test.public_key = Some(to_hex(&case.key));
-            test.msg = Some(to_hex(&case.msg));
-            test.sig = Some(to_hex(&case.sig));
-            test
-        }
-        Family::Jws => {
-            let case = JwsCase::parse(input)?;
-            let mut test = TestCase {
-                tc_id: 1,
-                comment,
-                ..TestCase::default()
-            };
-            test.token = Some(case.token);
-            test.jwk = Some(case.jwk);
-            test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
-            test
-        }
-        Family::Merkle | Family::Ink => {
-            let mut test = TestCase::with_input(1, comment, input);
-            test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
-            test
-        }
-        Family::Ekl => {
-            let case: serde_json::Value = serde_json::from_slice(input).ok()?;
-            let text = |name: &str| {
-                case.get(name)
-                    .and_then(serde_json::Value::as_str)
-                    .map(str::to_string)
-            };
-            let mut test = TestCase {
-                tc_id: 1,
-                comment,
-                ..TestCase::default()
-            };
-            match text("op")?.as_str() {
-                "challenge" => {
-                    test.credential = text("credential");
-                    test.challenge = text("challenge");
-                    test.endpoint = text("endpoint");
-                }
-                "fingerprint" => {
-                    test.salt = text("salt");
-                    test.input = text("value");
-                }
-                _ => {
-                    test.salt = text("salt");
-                    test.input = text("result");
-                    // The body the profile's rule names, read by serde_json, not by the core.
-                    let result: serde_json::Value =
-                        serde_json::from_str(test.input.as_deref()?).ok()?;
-                    let inner = if result.get("structuredContent").is_none()
-                        && result.get("content").is_none()
-                    {
-                        result.get("result").cloned().unwrap_or(result)
-                    } else {
-                        result
-                    };
-                    let structured = inner.get("structuredContent").is_some_and(|v| !v.is_null());
-                    test.result_body = Some(
-                        if structured {
-                            "structuredContent"
-                        } else {
-                            "content"
-                        }
-                        .to_string(),
-                    );
-                }
-            }
-            test.error_kind = kind.filter(|k| !k.is_empty() && k != "other");
-            test
-        }
-        Family::Vmcp => {
-            let case = crate::gen::vmcp::VmcpCase::parse(input)?;
-            let mut test = TestCase {
-                tc_id: 1,
-                comment,
-                ..TestCase::default()
-            };
-            test.jwks = Some(case.jwks);
-            test.now = Some(case.now);
-            test.input = Some(case.response);
-            test.error_kind = kind.filter(|k| canonfuzz_core::vmcp::Rule::from_name(k).is_some());
-            test
-        }
-    };
-    match valid {
+    let mut test = family.test_for(input, kind)?;
+    test.tc_id = 1;
+    test.comment = comment;
+    match output {
         Some(bytes) => {
             test.result = Expectation::Valid;
-            if family != Family::Ed25519 {
-                test.expected = Some(String::from_utf8(bytes).ok()?);
+            test.error_kind = None;
+            if family.states_output() {
+                test.expected = Some(String::from_utf8(bytes.clone()).ok()?);
             }
         }
         None => test.result = Expectation::Invalid,
@@ -326,19 +209,19 @@ pub fn write_vector(
         Verdict::ThirdParties => "ThirdParties",
     };
     let comment = format!("{}; expected: {source}", finding.signature);
-    let Some(mut test) = test_case(family, comment, &finding.minimized, want) else {
+    let Some(mut test) = test_case(family, comment, &finding.minimized, &want) else {
         return Ok(None);
     };
     test.flags = vec![
         origin.flag().to_string(),
         verdict_flag.to_string(),
-        finding.category.name().to_string(),
+        finding.category.name.to_string(),
     ];
     let mut notes = notes();
-    if family == Family::Ed25519 {
-        let edge = edge_flags(&finding.minimized);
-        test.flags.extend(edge.iter().map(|f| f.to_string()));
-        notes.extend(crate::import::ed25519::policy_notes());
+    notes.insert(finding.category.name.to_string(), finding.category.note());
+    for (flag, note) in family.input_flags(&finding.minimized) {
+        test.flags.push(flag.clone());
+        notes.insert(flag, note);
     }
     notes.retain(|name, _| test.flags.contains(name));
     test.outcomes = impls
@@ -346,15 +229,7 @@ pub fn write_vector(
         .zip(&finding.outcomes)
         .map(|(s, o)| (s.name.clone(), o.to_json()))
         .collect();
-    let (algorithm, group_kind) = match family {
-        Family::Jcs => ("JCS", "JcsCanonicalize"),
-        Family::Ed25519 => ("Ed25519", "Ed25519Verify"),
-        Family::Merkle => ("Merkle", "MerkleVerify"),
-        Family::Ink => ("INK", "InkFinding"),
-        Family::Ekl => ("EKL", "EklFinding"),
-        Family::Jws => ("JWS", "JwsVerify"),
-        Family::Vmcp => ("verifiable-mcp", "VmcpVerify"),
-    };
+    let (algorithm, group_kind) = family.vector_kind();
     let file = VectorFile {
         algorithm: algorithm.to_string(),
         schema: family.schema().to_string(),

@@ -60,7 +60,7 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
         }
     }
     for index in 0..256 {
-        write("merkle", &crate::gen::merkle::case(1, index).1)?;
+        write("merkle", &crate::families::merkle::gen::case(1, index).1)?;
     }
     let signature = "A".repeat(86);
     for header in [

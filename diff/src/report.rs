@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::campaign::Harness;
+use crate::families::ed25519::gen::Ed25519Case;
+use crate::families::jws::gen::JwsCase;
 use crate::family::Family;
-use crate::gen::ed25519::Ed25519Case;
-use crate::gen::jws::JwsCase;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::vector::{Expectation, TestCase, VectorFile};
@@ -61,16 +61,13 @@ pub struct VerifierRow {
 }
 
 /// The table a family's campaign prints beside its findings, as Markdown and as JSON, when its
-/// campaign registers one ([`crate::family::Campaign::corpus_table`]).
+/// campaign registers one ([`crate::family::Spec::corpus_table`]).
 pub fn campaign_table(
     family: Family,
     impls: &[String],
     corpus: &Path,
 ) -> Option<Result<(String, serde_json::Value), String>> {
-    family
-        .campaign()
-        .and_then(|c| c.corpus_table)
-        .map(|table| table(impls, corpus))
+    family.corpus_table().map(|table| table(impls, corpus))
 }
 
 /// Ed25519's table: every verifier's answers over the corpus's published cases (the
@@ -80,7 +77,7 @@ pub fn ed25519_corpus_table(
     impls: &[String],
     corpus: &Path,
 ) -> Result<(String, serde_json::Value), String> {
-    let (verifiers, _) = Harness::new(Family::Ed25519, impls)?;
+    let (verifiers, _) = Harness::new(crate::families::ed25519::FAMILY, impls)?;
     let rows = ed25519_rows(&verifiers, corpus)?;
     Ok((ed25519_markdown(&rows), rows_to_json(&rows)))
 }
@@ -191,7 +188,7 @@ fn key_for(token: &str, test: &TestCase) -> Option<serde_json::Value> {
     let header: serde_json::Value = token
         .split('.')
         .next()
-        .and_then(crate::gen::jws::lax_decode)
+        .and_then(crate::families::jws::gen::lax_decode)
         .and_then(|h| serde_json::from_slice(&h).ok())?;
     let kid = header.get("kid")?;
     match keys
@@ -576,23 +573,25 @@ impl Matrix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::Family;
     use crate::impls::CoreImpl;
 
     #[test]
     fn the_core_passes_its_own_corpus_in_every_category() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
         let verifiers = Harness::with(
-            Family::Ed25519,
+            crate::families::ed25519::FAMILY,
             vec![
-                Box::new(crate::impls::ed25519::core()),
-                Box::new(crate::impls::ed25519::dalek_verify()),
+                Box::new(crate::families::ed25519::impls::core()),
+                Box::new(crate::families::ed25519::impls::dalek_verify()),
             ],
         );
-        let jws = Harness::with(Family::Jws, vec![Box::new(crate::impls::jws::core())]);
+        let jws = Harness::with(
+            crate::families::jws::FAMILY,
+            vec![Box::new(crate::families::jws::impls::core())],
+        );
         let matrix = build(
             &Harnesses {
-                jcs: &Harness::with(Family::Jcs, vec![Box::new(CoreImpl)]),
+                jcs: &Harness::with(crate::families::jcs::FAMILY, vec![Box::new(CoreImpl)]),
                 ed25519: &verifiers,
                 jws: &jws,
             },

@@ -14,26 +14,12 @@ use crate::campaign::{Harness, BATCH};
 use crate::compare::{evaluate, Member, Verdict, CORE};
 use crate::family::Family;
 use crate::impls::Implementation;
-use crate::mutants::{self, Mutant};
+use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::shrink::minimize;
 
-/// Largest minimized JCS document accepted as proof, not counting the brackets of its nesting:
-/// a JCS bug shows on a few bytes, or on a few bytes nested past the core's depth bound.
-pub const MAX_MINIMIZED_JCS: usize = 64;
 /// Candidates the minimizer may try per mutant.
 const SHRINK_BUDGET: usize = 2_000;
-
-/// The cases of a default campaign within which every mutant of `family` must be found. The
-/// budgets are a small fraction of a default campaign (100,000 cases), so a mutant found
-/// within them is found by every campaign of the README.
-pub fn case_budget(family: Family) -> u64 {
-    match family {
-        Family::Jcs => 20_000,
-        Family::Vmcp => 3_000,
-        _ => 5_000,
-    }
-}
 
 /// What the self-test found for one mutant.
 #[derive(Debug, Clone)]
@@ -49,11 +35,14 @@ pub struct MutantReport {
 }
 
 impl MutantReport {
-    /// Found within its family's budget, and (for JCS) minimized to a few bytes.
+    /// Found within its family's budget, and minimized as far as the family's bound asks.
     pub fn passed(&self) -> bool {
         let family = self.mutant.family;
-        self.found_after.is_some_and(|n| n <= case_budget(family))
-            && (family != Family::Jcs || self.beyond_nesting() <= MAX_MINIMIZED_JCS)
+        self.found_after
+            .is_some_and(|n| n <= family.selftest_budget())
+            && family
+                .minimized_bound()
+                .is_none_or(|bound| self.beyond_nesting() <= bound)
     }
 
     /// The minimized input's length without two bytes for each level of its nesting.
@@ -173,7 +162,7 @@ pub fn run(seed: u64, families: &[Family], progress: bool) -> Result<SelftestRun
 }
 
 fn bar(family: Family, progress: bool) -> ProgressBar {
-    let bar = ProgressBar::new(case_budget(family));
+    let bar = ProgressBar::new(family.selftest_budget());
     if !progress {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
@@ -189,7 +178,7 @@ fn bar(family: Family, progress: bool) -> ProgressBar {
 }
 
 fn run_family(family: Family, seed: u64, progress: bool) -> Result<FamilyReport, String> {
-    hunt(family, mutants::of(family), seed, progress)
+    hunt(family, family.mutants(), seed, progress)
 }
 
 /// Runs `planted`, mutants of `family`, against the family's implementations.
@@ -199,17 +188,14 @@ pub fn hunt(
     seed: u64,
     progress: bool,
 ) -> Result<FamilyReport, String> {
-    let campaign = family.require_campaign()?;
     let (bench, missing) = Bench::new(family)?;
     let mut found: Vec<Option<(u64, Vec<u8>)>> = vec![None; planted.len()];
-    let budget = case_budget(family);
+    let budget = family.selftest_budget();
     let bar = bar(family, progress);
     let mut start = 0;
     while start < budget && found.iter().any(Option::is_none) {
         let end = (start + BATCH).min(budget);
-        let inputs: Vec<Vec<u8>> = (start..end)
-            .map(|i| (campaign.generate)(seed, i).1)
-            .collect();
+        let inputs: Vec<Vec<u8>> = (start..end).map(|i| family.generate(seed, i).1).collect();
         let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
         let hunted: Vec<usize> = (0..planted.len()).filter(|&m| found[m].is_none()).collect();
         let stand_ins: Vec<&Mutant> = hunted.iter().map(|&m| &planted[m]).collect();
@@ -310,7 +296,7 @@ impl SelftestRun {
                 family.family.name(),
                 family.found(),
                 family.mutants.len(),
-                case_budget(family.family)
+                family.family.selftest_budget()
             ));
             out.push_str(&format!(
                 "  {:<30} {:<5} {:>6} {:>6}  minimized input\n",
@@ -347,7 +333,7 @@ impl SelftestRun {
             "planted": planted,
             "families": self.families.iter().map(|f| json!({
                 "family": f.family.name(),
-                "case_budget": case_budget(f.family),
+                "case_budget": f.family.selftest_budget(),
                 "cases": f.cases,
                 "found": f.found(),
                 "planted": f.mutants.len(),

@@ -329,7 +329,7 @@ pub fn to_json(summary: &Summary) -> Value {
             "diverging": f.evaluation.diverging,
             "verdict": f.evaluation.verdict.name(),
             "policy": match f.evaluation.verdict { Verdict::Policy(p) => Some(p.id), _ => None },
-            "category": f.category.name(),
+            "category": f.category.name,
             "input_hex": crate::vector::to_hex(&f.minimized),
             "vector": f.vector,
             "outcomes": summary.impls.iter().zip(&f.outcomes).map(|(s, o)| (s.name.clone(), o.to_json())).collect::<serde_json::Map<_, _>>(),
@@ -342,13 +342,11 @@ mod tests {
     use super::*;
     use crate::campaign::{ImplStats, Quorum};
     use crate::compare::Evaluation;
-    use crate::family::Family;
-    use crate::gen::Category;
 
     fn finding(verdict: Verdict, outcomes: Vec<Outcome>, input: &str, new: bool) -> Finding {
         Finding {
             signature: format!("jcs: {input}"),
-            category: Category::Structure,
+            category: crate::families::jcs::gen::STRUCTURE,
             case: 0,
             input: input.as_bytes().to_vec(),
             minimized: input.as_bytes().to_vec(),
@@ -372,7 +370,7 @@ mod tests {
             ..ImplStats::default()
         };
         Summary {
-            family: Family::Jcs,
+            family: crate::families::jcs::FAMILY,
             seed: 1,
             cases: 10,
             elapsed: std::time::Duration::from_secs(1),

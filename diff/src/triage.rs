@@ -9,7 +9,6 @@ use crate::campaign::{Finding, Harness};
 use crate::compare::Verdict;
 use crate::findings::{write_vector, Origin};
 use crate::fuzzing::{jcs_diff_check, jcs_diff_document, TARGETS};
-use crate::gen::Category;
 use crate::outcome::Outcome;
 use crate::properties::check_canonical;
 use crate::shrink::minimize;
@@ -122,9 +121,9 @@ pub fn triage(
         .pop()
         .ok_or("the harness gave no answer")?;
     let category = if matches!(outcomes.first(), Some(Outcome::Rejected(_))) {
-        Category::Rejections
+        crate::families::jcs::gen::REJECTIONS
     } else {
-        Category::Structure
+        crate::families::jcs::gen::STRUCTURE
     };
     let finding = Finding {
         signature: evaluation.signature.clone(),

@@ -210,20 +210,19 @@ fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
 
 #[test]
 fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
-    use canonfuzz_diff::family::Family;
+    use canonfuzz_diff::families::{jcs, merkle};
     use canonfuzz_diff::fuzzing::{jcs_diff_panel, merkle_panel};
-    use canonfuzz_diff::mutants;
     // Each Merkle mutant diverges on some generated case within the self-test's budget, with
     // ct-merkle alone beside it as in the target; the core on none.
-    let budget = canonfuzz_diff::selftest::case_budget(Family::Merkle);
+    let budget = merkle::FAMILY.selftest_budget();
     let seeds: Vec<Vec<u8>> = (0..budget)
-        .map(|i| canonfuzz_diff::gen::merkle::case(1, i).1)
+        .map(|i| merkle::FAMILY.generate(1, i).1)
         .collect();
     let core = merkle_panel(Box::new(canonfuzz_diff::impls::merkle::core()));
     for s in &seeds {
         assert_eq!(core.diverges(s), Ok(()), "{}", String::from_utf8_lossy(s));
     }
-    for mutant in mutants::of(Family::Merkle) {
+    for mutant in merkle::FAMILY.mutants() {
         let planted = merkle_panel(Box::new(mutant.implementation()));
         assert!(
             seeds.iter().any(|s| planted.diverges(s).is_err()),
@@ -238,7 +237,7 @@ fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
         ("duplicate-named-syntax", r#"{"a":1,"a":2}"#),
         ("minus-zero-kept", "[-0]"),
     ] {
-        let mutant = mutants::find(Family::Jcs, name).unwrap();
+        let mutant = canonfuzz_diff::mutants::find(jcs::FAMILY, name).unwrap();
         assert_eq!(
             jcs_diff_panel(None).diverges(document.as_bytes()),
             Ok(()),

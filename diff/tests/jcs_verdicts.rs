@@ -4,7 +4,6 @@
 
 mod common;
 
-use canonfuzz_diff::family::Family;
 use canonfuzz_diff::impls::in_process::InProcess;
 use canonfuzz_diff::outcome::Outcome;
 
@@ -20,7 +19,12 @@ fn refusing(input: &[u8], needle: &[u8], kind: &str) -> Outcome {
 }
 
 fn diverging(core: fn(&[u8]) -> Outcome) -> usize {
-    common::diverging(Family::Jcs, Box::new(InProcess::core(core)), 1, 3_000)
+    common::diverging(
+        canonfuzz_diff::families::jcs::FAMILY,
+        Box::new(InProcess::core(core)),
+        1,
+        3_000,
+    )
 }
 
 #[test]

@@ -11,7 +11,7 @@ fn the_reading_and_the_core_agree_on_generated_documents() {
     // Two readings written apart: where the core accepts, the reading finds no problem;
     // where it refuses, it names one of the kinds the reading says may come first.
     for index in 0..20_000 {
-        let (_, input) = canonfuzz_diff::gen::jcs_case(5, index);
+        let (_, input) = canonfuzz_diff::families::jcs::gen::case(5, index);
         let reading = read(&input);
         match canonfuzz_core::jcs::canonicalize(&input) {
             Ok(_) => assert!(reading.problems.is_empty(), "{reading:?}: {input:?}"),
@@ -51,7 +51,7 @@ fn both_trees_accept_and_root_alike() {
     use canonfuzz_props::outcome::Outcome;
     let mut accepted = 0;
     for i in 0..300 {
-        let (_, input) = canonfuzz_diff::gen::merkle::case(11, i);
+        let (_, input) = canonfuzz_diff::families::merkle::gen::case(11, i);
         let a = core().run_batch(&[&input]);
         let b = ct_merkle().run_batch(&[&input]);
         if let (Outcome::Ok(x), Outcome::Ok(y)) = (&a[0], &b[0]) {

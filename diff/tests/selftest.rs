@@ -5,9 +5,10 @@ mod common;
 
 use common::{canonfuzz, text};
 
+use canonfuzz_diff::families::{jcs, merkle};
 use canonfuzz_diff::family::Family;
-use canonfuzz_diff::mutants::{self, Mutant};
-use canonfuzz_diff::selftest::{case_budget, hunt, MAX_MINIMIZED_JCS};
+use canonfuzz_diff::mutants::Mutant;
+use canonfuzz_diff::selftest::hunt;
 
 #[test]
 fn the_selftest_finds_every_planted_mutant_of_every_family() {
@@ -20,9 +21,9 @@ fn the_selftest_finds_every_planted_mutant_of_every_family() {
         .iter()
         .map(|f| f["family"].as_str().unwrap())
         .collect();
-    let every: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+    let every: Vec<&str> = Family::all().iter().map(|f| f.name()).collect();
     assert_eq!(names, every);
-    let planted: usize = Family::ALL.iter().map(|f| mutants::of(*f).len()).sum();
+    let planted: usize = Family::all().iter().map(|f| f.mutants().len()).sum();
     assert_eq!(report["planted"], planted);
     assert_eq!(report["found"], planted);
     for family in families {
@@ -31,19 +32,17 @@ fn the_selftest_finds_every_planted_mutant_of_every_family() {
         assert_eq!(family["found"], family["planted"], "{name}");
         assert!(family["missing"].as_array().unwrap().is_empty(), "{name}");
         let reports = family["mutants"].as_array().unwrap();
-        assert_eq!(reports.len(), mutants::of(f).len(), "{name}");
+        assert_eq!(reports.len(), f.mutants().len(), "{name}");
         for m in reports {
             assert_eq!(m["found"], true, "{m}");
             assert!(
-                m["cases_until_found"].as_u64().unwrap() <= case_budget(f),
+                m["cases_until_found"].as_u64().unwrap() <= f.selftest_budget(),
                 "{m}"
             );
             assert!(m["signature"].as_str().unwrap().starts_with(name), "{m}");
-            if f == Family::Jcs && m["mutant"] != "depth-named-syntax" {
-                assert!(
-                    m["minimized_bytes"].as_u64().unwrap() <= MAX_MINIMIZED_JCS as u64,
-                    "{m}"
-                );
+            if f == jcs::FAMILY && m["mutant"] != "depth-named-syntax" {
+                let bound = jcs::FAMILY.minimized_bound().unwrap() as u64;
+                assert!(m["minimized_bytes"].as_u64().unwrap() <= bound, "{m}");
             }
         }
     }
@@ -51,11 +50,12 @@ fn the_selftest_finds_every_planted_mutant_of_every_family() {
 
 /// A "mutant" that is the core itself.
 static THE_CORE: [Mutant; 1] = [Mutant {
-    family: Family::Merkle,
+    family: merkle::FAMILY,
     name: "the-core",
     bug: "none",
     answer: |input| {
-        canonfuzz_diff::impls::merkle()
+        merkle::FAMILY
+            .implementations()
             .remove(0)
             .run_batch(&[input])
             .remove(0)
@@ -64,8 +64,8 @@ static THE_CORE: [Mutant; 1] = [Mutant {
 
 #[test]
 fn a_mutant_no_case_tells_apart_is_not_found() {
-    let report = hunt(Family::Merkle, &THE_CORE, 1, false).unwrap();
-    assert_eq!(report.cases, case_budget(Family::Merkle));
+    let report = hunt(merkle::FAMILY, &THE_CORE, 1, false).unwrap();
+    assert_eq!(report.cases, merkle::FAMILY.selftest_budget());
     assert_eq!(report.found(), 0);
     assert!(report.mutants[0].found_after.is_none());
     assert!(!report.mutants[0].passed());

@@ -5,22 +5,21 @@
 
 mod common;
 
-use canonfuzz_diff::family::Family;
-use canonfuzz_diff::impls::{self, Implementation};
-use canonfuzz_diff::mutants;
+use canonfuzz_diff::families::vmcp::FAMILY;
+use canonfuzz_diff::impls::Implementation;
 
 fn diverging_cases(core: Box<dyn Implementation>) -> usize {
-    common::diverging(Family::Vmcp, core, 11, 600)
+    common::diverging(FAMILY, core, 11, 600)
 }
 
 #[test]
 fn the_core_itself_does_not_diverge() {
-    assert_eq!(diverging_cases(impls::vmcp().remove(0)), 0);
+    assert_eq!(diverging_cases(FAMILY.implementations().remove(0)), 0);
 }
 
 #[test]
 fn every_planted_hole_diverges() {
-    for mutant in mutants::of(Family::Vmcp) {
+    for mutant in FAMILY.mutants() {
         let diverging = diverging_cases(Box::new(mutant.implementation()));
         assert!(diverging > 0, "{} did not diverge", mutant.name);
     }

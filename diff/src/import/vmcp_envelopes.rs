@@ -13,7 +13,9 @@ use canonfuzz_core::vmcp::{META_KEY, TYP};
 use serde_json::{json, Value};
 
 use super::note;
-use crate::gen::vmcp::server::{jcs, provenance, sha256_label, signer, Signer, IAT, TEST_KEY_SEED};
+use crate::families::vmcp::gen::server::{
+    jcs, provenance, sha256_label, signer, Signer, IAT, TEST_KEY_SEED,
+};
 
 /// The clock a test is checked at unless it says otherwise: ten seconds after `IAT`.
 const NOW: u64 = IAT + 10;

@@ -57,15 +57,14 @@ pub fn diverging(
     seed: u64,
     cases: u64,
 ) -> usize {
-    let campaign = family.campaign().unwrap();
-    let mut every = (campaign.implementations)();
+    let mut every = family.implementations();
     every[0] = core;
     let harness = canonfuzz_diff::campaign::Harness::with(family, every);
     for imp in harness.implementations() {
         imp.available()
             .unwrap_or_else(|why| panic!("{} did not run: {why}", imp.name()));
     }
-    let inputs: Vec<Vec<u8>> = (0..cases).map(|i| (campaign.generate)(seed, i).1).collect();
+    let inputs: Vec<Vec<u8>> = (0..cases).map(|i| family.generate(seed, i).1).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
     harness
         .run(&refs)

@@ -82,12 +82,9 @@ pub(crate) fn diff(
 /// Plants every mutant of the chosen families and scores the campaign on them.
 pub(crate) fn selftest(json: bool, seed: u64, families: &[String]) -> ExitCode {
     let chosen: Result<Vec<Family>, String> = if families.is_empty() {
-        Ok(Family::ALL.to_vec())
+        Ok(Family::all().to_vec())
     } else {
-        families
-            .iter()
-            .map(|name| Family::from_name(name).ok_or_else(|| format!("unknown family {name:?}")))
-            .collect()
+        families.iter().map(|name| Family::named(name)).collect()
     };
     let chosen = match chosen {
         Ok(chosen) => chosen,

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::conformance::run_corpus;
-use canonfuzz_diff::family::Family;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
@@ -87,7 +86,7 @@ pub(crate) fn triage(
     out: Option<PathBuf>,
 ) -> ExitCode {
     let corpus = corpus_dir(out);
-    let harness = match Harness::new(Family::Jcs, &[]) {
+    let harness = match Harness::new(canonfuzz_diff::families::jcs::FAMILY, &[]) {
         Ok((h, missing)) => {
             for (name, why) in &missing {
                 eprintln!("WARNING: {name} did not run: {why}");
@@ -127,21 +126,23 @@ pub(crate) fn triage(
 
 /// Writes the conformance report of every implementation over the corpus.
 pub(crate) fn report(out: &Path, corpus: Option<PathBuf>, impls: &[String]) -> ExitCode {
-    let built = Harness::new(Family::Jcs, impls).and_then(|(jcs, mut missing)| {
-        let (ed25519, more) = Harness::new(Family::Ed25519, &[])?;
-        missing.extend(more);
-        let (jws, more) = Harness::new(Family::Jws, &[])?;
-        missing.extend(more);
-        for (name, why) in &missing {
-            eprintln!("WARNING: {name} did not run: {why}");
-        }
-        let harnesses = report::Harnesses {
-            jcs: &jcs,
-            ed25519: &ed25519,
-            jws: &jws,
-        };
-        report::build(&harnesses, &corpus_dir(corpus))
-    });
+    let built = Harness::new(canonfuzz_diff::families::jcs::FAMILY, impls).and_then(
+        |(jcs, mut missing)| {
+            let (ed25519, more) = Harness::new(canonfuzz_diff::families::ed25519::FAMILY, &[])?;
+            missing.extend(more);
+            let (jws, more) = Harness::new(canonfuzz_diff::families::jws::FAMILY, &[])?;
+            missing.extend(more);
+            for (name, why) in &missing {
+                eprintln!("WARNING: {name} did not run: {why}");
+            }
+            let harnesses = report::Harnesses {
+                jcs: &jcs,
+                ed25519: &ed25519,
+                jws: &jws,
+            };
+            report::build(&harnesses, &corpus_dir(corpus))
+        },
+    );
     match built.and_then(|m| m.write(out).map(|paths| (m, paths))) {
         Ok((matrix, (md, html))) => {
             print!("{}", matrix.markdown());

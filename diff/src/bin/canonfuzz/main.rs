@@ -21,6 +21,7 @@ use canonfuzz_diff::campaign::Config;
 use canonfuzz_diff::family::Family;
 use canonfuzz_diff::import::SourceKind;
 use canonfuzz_diff::{input, summary};
+use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand};
 
 use crate::exit::{corpus_dir, usage_error};
@@ -113,9 +114,9 @@ enum Command {
     Diff {
         /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
         /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
-        /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs) or ink
-        /// (INK leaf hashes and signature bases).
-        #[arg(long, default_value = "jcs", value_parser = ["jcs", "ed25519", "jws", "vmcp", "merkle", "ekl", "ink"])]
+        /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs), ink
+        /// (INK leaf hashes and signature bases), or any other registered family.
+        #[arg(long, default_value = "jcs", value_parser = PossibleValuesParser::new(Family::names()))]
         family: String,
         /// Number of cases to run (default 100,000 when --duration is not given either).
         #[arg(long, value_name = "N")]
@@ -356,8 +357,9 @@ fn main() -> ExitCode {
             summary_json,
             allow_missing,
         } => {
-            let Some(family) = Family::from_name(&family) else {
-                return usage_error(format!("unknown family {family:?}"));
+            let family = match Family::named(&family) {
+                Ok(family) => family,
+                Err(e) => return usage_error(e),
             };
             let known = out.clone();
             let config = Config {

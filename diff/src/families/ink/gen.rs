@@ -6,7 +6,19 @@
 
 use serde_json::{json, Value};
 
-use super::{jcs_case, Category, Rng};
+use canonfuzz_rng::Rng;
+
+use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
+use crate::family::Category;
+
+/// The JCS generator's categories of well-formed documents, which the family's values come
+/// from.
+pub const CATEGORIES: [Category; 4] = [
+    jcs_gen::NUMBERS,
+    jcs_gen::ORDERING,
+    jcs_gen::ESCAPES,
+    jcs_gen::STRUCTURE,
+];
 
 /// The input for case `index` of an INK campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -14,8 +26,8 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let (category, document) = loop {
         let (category, doc) = jcs_case(seed ^ 0x1e4, rng.next_u64());
         let wanted = match category {
-            Category::Numbers => rng.chance(15),
-            Category::Rejections => false,
+            jcs_gen::NUMBERS => rng.chance(15),
+            jcs_gen::REJECTIONS => false,
             _ => true,
         };
         if wanted {

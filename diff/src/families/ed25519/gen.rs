@@ -14,8 +14,43 @@ use curve25519_dalek::scalar::Scalar;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha512};
 
-use super::{Category, Rng};
+use canonfuzz_rng::Rng;
+
+use crate::family::Category;
 use crate::vector::{from_hex, to_hex};
+
+/// Honest signatures and their bit flips.
+pub const SIGNATURES: Category = Category::new(
+    "signatures",
+    "An honest Ed25519 signature, or one with a bit flipped.",
+);
+/// Small-order `A` or `R`.
+pub const SMALL_ORDER: Category = Category::new(
+    "small_order",
+    "A or R is a small-order point; S makes the cofactored equation hold.",
+);
+/// Points with a small-order component.
+pub const MIXED_ORDER: Category = Category::new(
+    "mixed_order",
+    "A or R has a small-order component; S makes the cofactored equation hold.",
+);
+/// Non-canonical point encodings.
+pub const NON_CANONICAL: Category = Category::new(
+    "non_canonical",
+    "A or R is a non-canonical encoding of a small-order point.",
+);
+/// `S` near and above the group order.
+pub const SCALAR_RANGE: Category =
+    Category::new("scalar_range", "S is at, near or above the group order L.");
+
+/// Every category of the family, in report order.
+pub const CATEGORIES: [Category; 5] = [
+    SIGNATURES,
+    SMALL_ORDER,
+    MIXED_ORDER,
+    NON_CANONICAL,
+    SCALAR_RANGE,
+];
 
 /// The group order L, little-endian.
 const ORDER: [u8; 32] = [
@@ -258,18 +293,18 @@ pub(crate) fn sign(a: &Part, r: &Part, msg: &[u8], reencode: bool) -> Vec<u8> {
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
     let category = match rng.index(100) {
-        0..=24 => Category::Signatures,
-        25..=44 => Category::SmallOrder,
-        45..=64 => Category::MixedOrder,
-        65..=82 => Category::NonCanonical,
-        _ => Category::ScalarRange,
+        0..=24 => SIGNATURES,
+        25..=44 => SMALL_ORDER,
+        45..=64 => MIXED_ORDER,
+        65..=82 => NON_CANONICAL,
+        _ => SCALAR_RANGE,
     };
     let msg = bytes(&mut rng, 12);
     let a_log = scalar(&mut rng);
     let r_log = scalar(&mut rng);
     let reencode = rng.chance(20);
     let case = match category {
-        Category::Signatures => {
+        SIGNATURES => {
             let a = Part::honest(a_log);
             let mut c = Ed25519Case {
                 key: a.bytes.to_vec(),
@@ -293,13 +328,13 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             }
             c
         }
-        Category::SmallOrder | Category::NonCanonical => {
+        SMALL_ORDER | NON_CANONICAL => {
             let (a, r) = match rng.index(3) {
                 0 => (Part::small_order(&mut rng), Part::small_order(&mut rng)),
                 1 => (Part::small_order(&mut rng), Part::honest(r_log)),
                 _ => (Part::honest(a_log), Part::small_order(&mut rng)),
             };
-            let (a, r) = if category == Category::NonCanonical {
+            let (a, r) = if category == NON_CANONICAL {
                 let pick = |rng: &mut Rng, part: Part| {
                     if rng.chance(60) {
                         Part {
@@ -321,7 +356,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 msg,
             }
         }
-        Category::MixedOrder => {
+        MIXED_ORDER => {
             let mixed_a = rng.chance(70);
             let a = if mixed_a {
                 Part::mixed(&mut rng, a_log)
@@ -418,7 +453,7 @@ mod tests {
             let mut just_below = ORDER;
             just_below[0] -= 1;
             let near_order = c.sig.get(32..) == Some(&just_below[..]);
-            if category != Category::Signatures && !near_order {
+            if category != SIGNATURES && !near_order {
                 assert!(
                     !flags.is_empty(),
                     "{category:?} case {i} shows no edge case"

@@ -7,12 +7,30 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{Category, Rng};
+use canonfuzz_rng::Rng;
+
+use crate::family::Category;
 
 /// A SHA-256 digest.
 pub type Hash = [u8; 32];
 
 pub use canonfuzz_props::merkle_case::{first_size_is_zero, size_past_safe_integers, MerkleCase};
+
+/// A tree's root.
+pub const MERKLE_ROOT: Category = Category::new("merkle_root", "The root of a random tree.");
+/// Inclusion proofs, honest and bent.
+pub const MERKLE_INCLUSION: Category = Category::new(
+    "merkle_inclusion",
+    "An inclusion proof from a random tree, honest or bent.",
+);
+/// Consistency proofs, honest and bent.
+pub const MERKLE_CONSISTENCY: Category = Category::new(
+    "merkle_consistency",
+    "A consistency proof from a random tree, honest or bent.",
+);
+
+/// Every category of the family, in report order.
+pub const CATEGORIES: [Category; 3] = [MERKLE_ROOT, MERKLE_INCLUSION, MERKLE_CONSISTENCY];
 
 fn leaf_hash(data: &[u8]) -> Hash {
     Sha256::new()
@@ -136,7 +154,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let bent = rng.chance(55);
     let (category, case) = match rng.index(10) {
         0..=1 => (
-            Category::MerkleRoot,
+            MERKLE_ROOT,
             MerkleCase::Root {
                 leaves: if rng.chance(10) { Vec::new() } else { data },
             },
@@ -168,7 +186,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                     _ => bend_proof(&mut rng, proof),
                 }
             }
-            (Category::MerkleInclusion, case)
+            (MERKLE_INCLUSION, case)
         }
         _ => {
             let m = if rng.chance(10) {
@@ -211,7 +229,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                     _ => bend_proof(&mut rng, proof),
                 }
             }
-            (Category::MerkleConsistency, case)
+            (MERKLE_CONSISTENCY, case)
         }
     };
     (category, case.encode())

@@ -3,10 +3,9 @@
 use canonfuzz_core::ed25519;
 use canonfuzz_core::jws::base64url_decode;
 
-use super::Mutant;
-use crate::family::Family;
-use crate::gen::jws::JwsCase;
-use crate::impls::jws as verifiers;
+use super::impls as verifiers;
+use crate::families::jws::gen::JwsCase;
+use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 
 fn core(input: &[u8]) -> Outcome {
@@ -47,7 +46,7 @@ fn header(input: &[u8]) -> Option<serde_json::Value> {
 /// Every JWS mutant.
 pub const MUTANTS: [Mutant; 3] = [
     Mutant {
-        family: Family::Jws,
+        family: super::FAMILY,
         name: "padding-accepted",
         bug: "base64url segments with = padding decoded, not refused",
         answer: |input| {
@@ -64,14 +63,14 @@ pub const MUTANTS: [Mutant; 3] = [
         },
     },
     Mutant {
-        family: Family::Jws,
+        family: super::FAMILY,
         name: "crit-ignored",
         bug:
             "the crit header parameter ignored, so extensions the verifier does not understand pass",
         answer: |input| skips(input, "crit", |h| h.get("crit").is_some()),
     },
     Mutant {
-        family: Family::Jws,
+        family: super::FAMILY,
         name: "typ-ignored",
         bug: "the typ header parameter never read, so a typ that is not a string passes",
         answer: |input| {

@@ -6,8 +6,8 @@
 use canonfuzz_core::jws::Jwks;
 use canonfuzz_core::vmcp::{verify_response, Clock, Rule, Verification};
 
-use super::in_process::InProcess;
-use crate::gen::vmcp::VmcpCase;
+use crate::families::vmcp::gen::VmcpCase;
+use crate::impls::in_process::InProcess;
 use crate::outcome::Outcome;
 
 /// The core.

@@ -3,10 +3,9 @@
 
 use canonfuzz_core::ink::merkle;
 
-use super::Mutant;
-use crate::family::Family;
-use crate::gen::merkle::MerkleCase;
+use crate::families::merkle::gen::MerkleCase;
 use crate::impls::merkle as verifiers;
+use crate::mutants::Mutant;
 use crate::outcome::{Outcome, VALID};
 use crate::vector::to_hex;
 
@@ -42,7 +41,7 @@ fn duplicated_odd_root(leaves: &[Vec<u8>]) -> Outcome {
 /// Every Merkle mutant.
 pub const MUTANTS: [Mutant; 3] = [
     Mutant {
-        family: Family::Merkle,
+        family: super::FAMILY,
         name: "one-based-leaf-index",
         bug: "the inclusion proof's leaf index read as one-based",
         answer: |input| match MerkleCase::parse(input) {
@@ -54,7 +53,7 @@ pub const MUTANTS: [Mutant; 3] = [
         },
     },
     Mutant {
-        family: Family::Merkle,
+        family: super::FAMILY,
         name: "empty-proof-accepted",
         bug: "an inclusion proof with no nodes accepted for any leaf inside the tree",
         answer: |input| match MerkleCase::parse(input) {
@@ -65,7 +64,7 @@ pub const MUTANTS: [Mutant; 3] = [
         },
     },
     Mutant {
-        family: Family::Merkle,
+        family: super::FAMILY,
         name: "odd-node-duplicated",
         bug: "the odd node at each level paired with itself, so trees of different sizes share a root",
         answer: |input| match MerkleCase::parse(input) {

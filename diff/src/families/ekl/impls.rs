@@ -5,7 +5,7 @@
 use canonfuzz_core::ekl;
 use serde_json::Value;
 
-use super::in_process::{verdict, InProcess};
+use crate::impls::in_process::{verdict, InProcess};
 use crate::outcome::Outcome;
 
 /// The core.

@@ -14,8 +14,34 @@ use canonfuzz_props::base64url::{strict, STRICT};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 
-use super::ed25519::{add_order, edge_flags, scalar, sign, Part};
-use super::{Category, Rng};
+use crate::families::ed25519::gen::{add_order, edge_flags, scalar, sign, Part};
+use canonfuzz_rng::Rng;
+
+use crate::family::Category;
+
+/// Base64url laxness in the token's segments.
+pub const BASE64URL: Category = Category::new(
+    "base64url",
+    "A token segment in a base64url form RFC 7515 does not allow.",
+);
+/// Header variants.
+pub const HEADERS: Category = Category::new(
+    "headers",
+    "A header variant: duplicates, crit, b64, alg spellings, kid, BOM.",
+);
+/// Key variants.
+pub const KEYS: Category = Category::new(
+    "keys",
+    "A key variant: x length, crv, kty, alg, use, key_ops, weak keys.",
+);
+/// Signature variants.
+pub const JWS_SIGNATURES: Category = Category::new(
+    "jws_signatures",
+    "A signature variant: S >= L, small-order R, wrong lengths.",
+);
+
+/// Every category of the family, in report order.
+pub const CATEGORIES: [Category; 4] = [BASE64URL, HEADERS, KEYS, JWS_SIGNATURES];
 
 /// One JWS verification: a compact token and the single key it is checked against.
 #[derive(Debug, Clone, PartialEq)]
@@ -465,14 +491,14 @@ pub(crate) fn honest(seed: u64) -> JwsCase {
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
     let category = match rng.index(100) {
-        0..=24 => Category::Base64url,
-        25..=54 => Category::Headers,
-        55..=74 => Category::Keys,
-        _ => Category::JwsSignatures,
+        0..=24 => BASE64URL,
+        25..=54 => HEADERS,
+        55..=74 => KEYS,
+        _ => JWS_SIGNATURES,
     };
     let mut draft = Draft::new(&mut rng);
     let token = match category {
-        Category::Base64url => {
+        BASE64URL => {
             let header = STRICT.encode(&draft.header);
             let payload = STRICT.encode(&draft.payload);
             let signed = draft.signed();
@@ -491,11 +517,11 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 parts.join(".")
             }
         }
-        Category::Headers => {
+        HEADERS => {
             header_variant(&mut rng, &mut draft);
             draft.signed()
         }
-        Category::Keys => {
+        KEYS => {
             key_variant(&mut rng, &mut draft);
             draft.signed()
         }

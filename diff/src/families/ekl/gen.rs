@@ -6,7 +6,19 @@
 
 use serde_json::{json, Value};
 
-use super::{jcs_case, Category, Rng};
+use canonfuzz_rng::Rng;
+
+use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
+use crate::family::Category;
+
+/// The JCS generator's categories of well-formed documents, which the family's values come
+/// from.
+pub const CATEGORIES: [Category; 4] = [
+    jcs_gen::NUMBERS,
+    jcs_gen::ORDERING,
+    jcs_gen::ESCAPES,
+    jcs_gen::STRUCTURE,
+];
 use crate::vector::to_hex;
 
 fn hex(rng: &mut Rng, bytes: usize) -> String {
@@ -52,7 +64,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     };
     let (category, document) = loop {
         let (category, doc) = jcs_case(seed ^ 0xe41, rng.next_u64());
-        if category != Category::Rejections {
+        if category != jcs_gen::REJECTIONS {
             break (category, doc);
         }
     };

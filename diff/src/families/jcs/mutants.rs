@@ -6,9 +6,8 @@
 
 use canonfuzz_core::jcs::{canonicalize, Canonicalizer};
 
-use super::Mutant;
-use crate::family::Family;
 use crate::impls::core_answer;
+use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::reading;
 use crate::tree::{parse, Node};
@@ -56,7 +55,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 /// Every JCS mutant.
 pub const MUTANTS: [Mutant; 20] = [
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "utf8-member-order",
         bug: "members sorted by UTF-8 bytes instead of UTF-16 code units",
         answer: |input| rewritten(input, |_, tree| each_object(tree, &mut |members| {
@@ -64,7 +63,7 @@ pub const MUTANTS: [Mutant; 20] = [
         })),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "rust-float-format",
         bug: "numbers written by Rust's Display for f64, not ECMAScript's rules",
         answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut |raw| {
@@ -76,7 +75,7 @@ pub const MUTANTS: [Mutant; 20] = [
         })),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "slash-escaped",
         bug: "/ escaped as \\/",
         answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut |raw| {
@@ -86,19 +85,19 @@ pub const MUTANTS: [Mutant; 20] = [
         })),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "uppercase-hex-escapes",
         bug: "\\u00xx escapes written with uppercase hex",
         answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut uppercase_escapes)),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "minus-zero-kept",
         bug: "-0 written as -0",
         answer: |input| rewritten(input, minus_zero_kept),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "exponent-without-plus",
         bug: "exponents written without + (1e21)",
         answer: |input| rewritten(input, |_, tree| each_scalar(tree, &mut |raw| {
@@ -108,13 +107,13 @@ pub const MUTANTS: [Mutant; 20] = [
         })),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "big-integers-verbatim",
         bug: "integers beyond 2^53 written as they came, not rounded to a double",
         answer: |input| rewritten(input, big_integers_verbatim),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "duplicates-accepted",
         bug: "duplicate member names accepted, the last one kept",
         answer: |input| match core(input) {
@@ -126,13 +125,13 @@ pub const MUTANTS: [Mutant; 20] = [
         },
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "escapes-refused-as-duplicate",
         bug: "a valid document with a \\u00xx escape refused as duplicate_key (names compared before unescaping)",
         answer: |input| refuses_valid(input, "duplicate_key", |input, _| contains(input, b"\\u00")),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "pairs-refused-as-lone",
         bug: "a valid escaped surrogate pair refused as lone_surrogate (pairs decoded one half at a time)",
         answer: |input| refuses_valid(input, "lone_surrogate", |input, _| {
@@ -142,61 +141,61 @@ pub const MUTANTS: [Mutant; 20] = [
         }),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "large-exponents-refused",
         bug: "a valid number of 1e30 or more refused as number_out_of_range (range checked on the exponent alone)",
         answer: |input| refuses_valid(input, "number_out_of_range", |_, out| contains(out, b"e+3")),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "shallow-depth-limit",
         bug: "valid documents nested past 20 levels refused as depth_limit (a depth counter that never goes down)",
         answer: |input| refuses_valid(input, "depth_limit", |input, _| reading::read(input).depth > 20),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "astral-refused-as-invalid-utf8",
         bug: "valid characters beyond the BMP refused as invalid_utf8 (a three-byte UTF-8 decoder)",
         answer: |input| refuses_valid(input, "invalid_utf8", |_, out| out.iter().any(|b| *b >= 0xf0)),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "empty-containers-refused",
         bug: "valid empty objects and arrays refused as syntax",
         answer: |input| refuses_valid(input, "syntax", |_, out| contains(out, b"{}") || contains(out, b"[]")),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "duplicate-named-syntax",
         bug: "duplicate names refused as syntax, not duplicate_key",
         answer: |input| renames(input, "duplicate_key", "syntax"),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "lone-surrogate-named-utf8",
         bug: "lone surrogates refused as invalid_utf8, not lone_surrogate",
         answer: |input| renames(input, "lone_surrogate", "invalid_utf8"),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "out-of-range-named-syntax",
         bug: "numbers beyond the double range refused as syntax, not number_out_of_range",
         answer: |input| renames(input, "number_out_of_range", "syntax"),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "syntax-named-duplicate",
         bug: "grammar errors refused as duplicate_key, not syntax",
         answer: |input| renames(input, "syntax", "duplicate_key"),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "depth-named-syntax",
         bug: "nesting past the bound refused as syntax, not depth_limit",
         answer: |input| renames(input, "depth_limit", "syntax"),
     },
     Mutant {
-        family: Family::Jcs,
+        family: super::FAMILY,
         name: "invalid-utf8-named-syntax",
         bug: "invalid UTF-8 refused as syntax, not invalid_utf8",
         answer: |input| renames(input, "invalid_utf8", "syntax"),

@@ -6,7 +6,7 @@ use canonfuzz_core::ink::{profile, request};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::in_process::{verdict, InProcess};
+use crate::impls::in_process::{verdict, InProcess};
 use crate::outcome::Outcome;
 use crate::vector::to_hex;
 

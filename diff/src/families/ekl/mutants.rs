@@ -5,9 +5,8 @@ use canonfuzz_core::ekl::to_hex;
 use canonfuzz_core::jcs::canonicalize;
 use sha2::{Digest, Sha256};
 
-use super::{without_member, Mutant};
-use crate::family::Family;
-use crate::impls::ekl as computations;
+use super::impls as computations;
+use crate::mutants::{without_member, Mutant};
 use crate::outcome::Outcome;
 
 fn core(input: &[u8]) -> Outcome {
@@ -17,7 +16,7 @@ fn core(input: &[u8]) -> Outcome {
 /// Every adapter-profile mutant.
 pub const MUTANTS: [Mutant; 2] = [
     Mutant {
-        family: Family::Ekl,
+        family: super::FAMILY,
         name: "salt-left-out",
         bug: "a value's fingerprint taken over its JCS form without the salt",
         answer: |input| {
@@ -36,7 +35,7 @@ pub const MUTANTS: [Mutant; 2] = [
         },
     },
     Mutant {
-        family: Family::Ekl,
+        family: super::FAMILY,
         name: "endpoint-left-out",
         bug: "the challenge proof's MAC taken over the challenge without the endpoint",
         answer: |input| without_member(input, "endpoint", core),

@@ -5,10 +5,9 @@
 use canonfuzz_core::jws::{base64url_decode, Jwks};
 use canonfuzz_core::vmcp::{self, served_parts, verify_served, Clock, Rule};
 
-use super::Mutant;
-use crate::family::Family;
-use crate::gen::vmcp::VmcpCase;
-use crate::impls::vmcp::outcome;
+use crate::families::vmcp::gen::VmcpCase;
+use crate::families::vmcp::impls::outcome;
+use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 
 /// The core with the `blind` rules dropped from its verdict, and the clock stopped at zero if
@@ -43,25 +42,25 @@ fn token_kid(response: &str) -> Option<String> {
 /// Every verifiable-mcp mutant.
 pub const MUTANTS: [Mutant; 4] = [
     Mutant {
-        family: Family::Vmcp,
+        family: super::FAMILY,
         name: "unsigned-members-unchecked",
         bug: "members outside the signed payload and JSON-RPC shapes SPEC §5 forbids go unchecked",
         answer: |input| blind_to(input, &[Rule::UnsignedMember, Rule::ResponseShape], false),
     },
     Mutant {
-        family: Family::Vmcp,
+        family: super::FAMILY,
         name: "served-payload-unchecked",
         bug: "isError and the served content never compared with the signed payload",
         answer: |input| blind_to(input, &[Rule::ServedPayload], false),
     },
     Mutant {
-        family: Family::Vmcp,
+        family: super::FAMILY,
         name: "no-clock",
         bug: "iat, nbf and exp never held to a clock",
         answer: |input| blind_to(input, &[Rule::Freshness], true),
     },
     Mutant {
-        family: Family::Vmcp,
+        family: super::FAMILY,
         name: "first-key-fallback",
         bug: "a kid no key has answered with the first key of the set",
         answer: |input| {

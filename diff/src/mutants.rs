@@ -1,14 +1,7 @@
 //! Planted mutants of the core: each is one family's core with one classic bug, standing in for
 //! the core so that the self-test can show a campaign turns red on it. A mutant is the core's
-//! answer changed where its bug bites and the core's answer everywhere else.
-
-mod ed25519;
-mod ekl;
-mod ink;
-mod jcs;
-mod jws;
-mod merkle;
-mod vmcp;
+//! answer changed where its bug bites and the core's answer everywhere else. Each family's
+//! are in its folder (`families/<name>/mutants.rs`).
 
 use crate::family::Family;
 use crate::impls::in_process::InProcess;
@@ -34,27 +27,14 @@ impl Mutant {
     }
 }
 
-/// Every mutant of `family`.
-pub fn of(family: Family) -> &'static [Mutant] {
-    match family {
-        Family::Jcs => &jcs::MUTANTS,
-        Family::Ed25519 => &ed25519::MUTANTS,
-        Family::Jws => &jws::MUTANTS,
-        Family::Vmcp => &vmcp::MUTANTS,
-        Family::Ekl => &ekl::MUTANTS,
-        Family::Merkle => &merkle::MUTANTS,
-        Family::Ink => &ink::MUTANTS,
-    }
-}
-
 /// The mutant of `family` named `name`.
 pub fn find(family: Family, name: &str) -> Option<&'static Mutant> {
-    of(family).iter().find(|m| m.name == name)
+    family.mutants().iter().find(|m| m.name == name)
 }
 
 /// A campaign input that is a JSON object with member `name` set to `value`; `None` when the
 /// input is not an object.
-fn with_member(input: &[u8], name: &str, value: serde_json::Value) -> Option<Vec<u8>> {
+pub(crate) fn with_member(input: &[u8], name: &str, value: serde_json::Value) -> Option<Vec<u8>> {
     let mut case: serde_json::Value = serde_json::from_slice(input).ok()?;
     case.as_object_mut()?.insert(name.to_string(), value);
     Some(case.to_string().into_bytes())
@@ -62,7 +42,7 @@ fn with_member(input: &[u8], name: &str, value: serde_json::Value) -> Option<Vec
 
 /// The answer `core` gives to the input with member `name` emptied: a computation that leaves
 /// that field out. Inputs that are not objects are answered as they are.
-fn without_member(input: &[u8], name: &str, core: fn(&[u8]) -> Outcome) -> Outcome {
+pub(crate) fn without_member(input: &[u8], name: &str, core: fn(&[u8]) -> Outcome) -> Outcome {
     match with_member(input, name, serde_json::Value::from("")) {
         Some(emptied) => core(&emptied),
         None => core(input),

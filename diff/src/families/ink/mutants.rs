@@ -4,9 +4,8 @@
 use canonfuzz_core::ink::profile;
 use sha2::{Digest, Sha256};
 
-use super::{without_member, Mutant};
-use crate::family::Family;
-use crate::impls::ink as computations;
+use super::impls as computations;
+use crate::mutants::{without_member, Mutant};
 use crate::outcome::Outcome;
 use crate::vector::to_hex;
 
@@ -17,19 +16,19 @@ fn core(input: &[u8]) -> Outcome {
 /// Every INK mutant.
 pub const MUTANTS: [Mutant; 3] = [
     Mutant {
-        family: Family::Ink,
+        family: super::FAMILY,
         name: "timestamp-left-out",
         bug: "the request's timestamp left out of its signature base",
         answer: |input| without_member(input, "timestamp", core),
     },
     Mutant {
-        family: Family::Ink,
+        family: super::FAMILY,
         name: "recipient-left-out",
         bug: "the recipient's DID left out of a request's signature base",
         answer: |input| without_member(input, "recipientDid", core),
     },
     Mutant {
-        family: Family::Ink,
+        family: super::FAMILY,
         name: "leaf-prefix-left-out",
         bug: "an event's leaf hash taken without RFC 9162's 0x00 leaf prefix",
         answer: |input| {

@@ -7,8 +7,8 @@
 use canonfuzz_core::jws::{self, Jwk, Profile};
 use serde_json::Value;
 
-use super::in_process::{other, verdict, InProcess};
-use crate::gen::jws::{lax_decode, JwsCase};
+use crate::families::jws::gen::{lax_decode, JwsCase};
+use crate::impls::in_process::{other, verdict, InProcess};
 use crate::outcome::Outcome;
 
 fn answer(input: &[u8], check: fn(&JwsCase) -> Result<Vec<u8>, String>) -> Outcome {
@@ -115,7 +115,7 @@ mod tests {
 
     #[test]
     fn every_verifier_accepts_an_honest_token_and_refuses_it_altered() {
-        let good = crate::gen::jws::honest(7);
+        let good = crate::families::jws::gen::honest(7);
         let payload = payload(&good);
         let mut bad = good.clone();
         bad.token.push('A');

@@ -3,10 +3,9 @@
 
 use curve25519_dalek::Scalar;
 
-use super::Mutant;
-use crate::family::Family;
-use crate::gen::ed25519::Ed25519Case;
-use crate::impls::ed25519 as verifiers;
+use super::impls as verifiers;
+use crate::families::ed25519::gen::Ed25519Case;
+use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 
 fn core(input: &[u8]) -> Outcome {
@@ -45,7 +44,7 @@ fn reduced(input: &[u8]) -> Outcome {
 /// Every Ed25519 mutant.
 pub const MUTANTS: [Mutant; 3] = [
     Mutant {
-        family: Family::Ed25519,
+        family: super::FAMILY,
         name: "small-order-accepted",
         bug:
             "no small-order or mixed-order check on A and R: RFC 8032's cofactorless equation alone",
@@ -58,13 +57,13 @@ pub const MUTANTS: [Mutant; 3] = [
         },
     },
     Mutant {
-        family: Family::Ed25519,
+        family: super::FAMILY,
         name: "non-canonical-accepted",
         bug: "non-canonical encodings of A and R decoded, not refused (ZIP-215's rules)",
         answer: |input| lax_where(input, &["non_canonical"], verifiers::zebra().answer),
     },
     Mutant {
-        family: Family::Ed25519,
+        family: super::FAMILY,
         name: "s-not-range-checked",
         bug: "S reduced modulo L instead of refused when S >= L",
         answer: |input| lax_where(input, &["s_out_of_range"], reduced),

@@ -15,7 +15,45 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value};
 
 use self::server::{jcs, provenance, sha256_label, signer, Signer, IAT};
-use super::{jcs_case, Category, Rng};
+use canonfuzz_rng::Rng;
+
+use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
+use crate::family::Category;
+
+/// Genuine responses of every kind.
+pub const VMCP_GENUINE: Category = Category::new(
+    "vmcp_genuine",
+    "A genuine signed response: tool result, resource, error.",
+);
+/// Members added, moved, duplicated, nulled; branches mixed; text arms.
+pub const VMCP_MEMBERS: Category = Category::new(
+    "vmcp_members",
+    "A signed response with members added, moved, duplicated or nulled.",
+);
+/// Kids missing, unknown or repeated; header variants.
+pub const VMCP_KEYS: Category = Category::new(
+    "vmcp_keys",
+    "A signed response whose kid or key set is bent.",
+);
+/// iat, nbf and exp at the edges of the skew.
+pub const VMCP_TIMES: Category = Category::new(
+    "vmcp_times",
+    "A signed response with iat, nbf or exp near the skew.",
+);
+/// Payloads nested deep.
+pub const VMCP_DEPTH: Category = Category::new(
+    "vmcp_depth",
+    "A signed response whose payload is nested deep.",
+);
+
+/// Every category of the family, in report order.
+pub const CATEGORIES: [Category; 5] = [
+    VMCP_GENUINE,
+    VMCP_MEMBERS,
+    VMCP_KEYS,
+    VMCP_TIMES,
+    VMCP_DEPTH,
+];
 
 /// One verification: a response, the key set and the clock.
 #[derive(Debug, Clone, PartialEq)]
@@ -271,7 +309,7 @@ fn excerpt(text: &str) -> String {
 fn payload(rng: &mut Rng, seed: u64) -> Value {
     for _ in 0..4 {
         let (category, doc) = jcs_case(seed ^ 0x7f4a, rng.next_u64());
-        if category == Category::Rejections {
+        if category == jcs_gen::REJECTIONS {
             continue;
         }
         let Ok(canonical) = canonfuzz_core::jcs::canonicalize(&doc) else {
@@ -292,7 +330,7 @@ fn payload(rng: &mut Rng, seed: u64) -> Value {
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
     let Ok(signer) = signer() else {
-        return (Category::VmcpGenuine, Vec::new());
+        return (VMCP_GENUINE, Vec::new());
     };
     let now = IAT + rng.index(7200) as u64;
     let mut server = Server {
@@ -305,23 +343,23 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     };
     let mut jwks = signer.jwks.clone();
     let category = match rng.index(100) {
-        0..=19 => Category::VmcpGenuine,
-        20..=59 => Category::VmcpMembers,
-        60..=74 => Category::VmcpKeys,
-        75..=89 => Category::VmcpTimes,
-        _ => Category::VmcpDepth,
+        0..=19 => VMCP_GENUINE,
+        20..=59 => VMCP_MEMBERS,
+        60..=74 => VMCP_KEYS,
+        75..=89 => VMCP_TIMES,
+        _ => VMCP_DEPTH,
     };
     let response = match category {
-        Category::VmcpMembers => members(&mut rng, &server),
-        Category::VmcpKeys => {
+        VMCP_MEMBERS => members(&mut rng, &server),
+        VMCP_KEYS => {
             keys(&mut rng, &mut server, &mut jwks);
             Ok(server.response())
         }
-        Category::VmcpTimes => {
+        VMCP_TIMES => {
             times(&mut rng, &mut server, now);
             Ok(server.response())
         }
-        Category::VmcpDepth => Err(deep(&mut rng, &server)),
+        VMCP_DEPTH => Err(deep(&mut rng, &server)),
         _ => Ok(server.response()),
     };
     let response = match response {

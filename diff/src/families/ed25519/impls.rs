@@ -3,8 +3,8 @@
 //! ref10 code, so it votes with PyNaCl; ring carries BoringSSL's code. Each accepts with
 //! `valid` or rejects; only the core's rejections carry a reason.
 
-use super::in_process::{other, verdict, InProcess};
-use crate::gen::ed25519::Ed25519Case;
+use crate::families::ed25519::gen::Ed25519Case;
+use crate::impls::in_process::{other, verdict, InProcess};
 use crate::outcome::{Outcome, VALID};
 
 /// The independence group of verifiers on curve25519-dalek.

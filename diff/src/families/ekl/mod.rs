@@ -1,0 +1,193 @@
+//! The adapter profile (`canonfuzz_ekl_v1`): salted fingerprints of values and tool results,
+//! and endpoint challenge proofs, from the core against the Python and Node implementations.
+
+pub mod gen;
+pub mod impls;
+pub mod mutants;
+pub mod policies;
+
+use canonfuzz_core::ekl;
+
+use crate::compare::Rules;
+use crate::family::{Category, Family, Spec};
+use crate::findings::stated_kind;
+use crate::impls::{worker, Implementation};
+use crate::mutants::Mutant;
+use crate::vector::{Expectation, TestCase};
+
+/// The adapter profile's fingerprints and challenge proofs.
+pub struct Ekl;
+
+/// The family, as registered.
+pub const FAMILY: Family = Family::new(&Ekl);
+
+impl Spec for Ekl {
+    fn name(&self) -> &'static str {
+        "ekl"
+    }
+
+    fn schema(&self) -> &'static str {
+        crate::vector::EKL_SCHEMA
+    }
+
+    fn vector_kind(&self) -> (&'static str, &'static str) {
+        ("EKL", "EklFinding")
+    }
+
+    fn categories(&self) -> &'static [Category] {
+        &gen::CATEGORIES
+    }
+
+    fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
+        gen::case(seed, index)
+    }
+
+    fn implementations(&self) -> Vec<Box<dyn Implementation>> {
+        vec![
+            Box::new(impls::core()),
+            Box::new(worker::python("python-ekl", "ekl", "cpython")),
+            Box::new(worker::node("node-ekl", "ekl", "node-v8")),
+        ]
+    }
+
+    fn rules(&self) -> Rules {
+        Rules {
+            family: "ekl",
+            policies: &policies::POLICIES,
+            reference_group: "node-v8",
+        }
+    }
+
+    fn reference_reason(&self) -> &'static str {
+        "V8's answer, as RFC 8785 defers to ECMAScript"
+    }
+
+    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
+        let case: serde_json::Value = serde_json::from_slice(input).ok()?;
+        let text = |name: &str| {
+            case.get(name)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string)
+        };
+        let mut test = TestCase {
+            error_kind: stated_kind(kind),
+            ..TestCase::default()
+        };
+        match text("op")?.as_str() {
+            "challenge" => {
+                test.credential = text("credential");
+                test.challenge = text("challenge");
+                test.endpoint = text("endpoint");
+            }
+            "fingerprint" => {
+                test.salt = text("salt");
+                test.input = text("value");
+            }
+            _ => {
+                test.salt = text("salt");
+                test.input = text("result");
+                // The body the profile's rule names, read by serde_json, not by the core.
+                let result: serde_json::Value =
+                    serde_json::from_str(test.input.as_deref()?).ok()?;
+                let inner = if result.get("structuredContent").is_none()
+                    && result.get("content").is_none()
+                {
+                    result.get("result").cloned().unwrap_or(result)
+                } else {
+                    result
+                };
+                let structured = inner.get("structuredContent").is_some_and(|v| !v.is_null());
+                test.result_body = Some(
+                    if structured {
+                        "structuredContent"
+                    } else {
+                        "content"
+                    }
+                    .to_string(),
+                );
+            }
+        }
+        Some(test)
+    }
+
+    fn lint(&self, test: &TestCase) -> Vec<String> {
+        let mut problems = Vec::new();
+        let fingerprint = test.salt.is_some() && test.input.is_some();
+        let challenge =
+            test.credential.is_some() && test.challenge.is_some() && test.endpoint.is_some();
+        if fingerprint == challenge {
+            problems.push("an adapter-profile test is either a fingerprint (`salt`, `input`) or a challenge proof (`credential`, `challenge`, `endpoint`)".to_string());
+        }
+        if test.result == Expectation::Valid && test.expected.is_none() && test.proof.is_none() {
+            problems.push("a valid adapter-profile test needs `expected` or `proof`".to_string());
+        }
+        problems
+    }
+
+    fn check(&self, test: &TestCase) -> Result<(), String> {
+        check(test)
+    }
+
+    fn mutants(&self) -> &'static [Mutant] {
+        &mutants::MUTANTS
+    }
+}
+
+/// Runs one adapter-profile test: a value's or tool result's fingerprint (and which body it
+/// covers), or a challenge proof — computed and checked — with the test's result.
+fn check(test: &TestCase) -> Result<(), String> {
+    let comment = &test.comment;
+    let got: Result<String, ekl::EklError> = match (&test.salt, &test.input, &test.credential) {
+        (Some(salt), Some(input), _) => ekl::Salt::from_hex(salt).and_then(|salt| {
+            if let Some(want) = &test.result_body {
+                let (body, fingerprint) = ekl::result_fingerprint(&salt, input.as_bytes())?;
+                if body.name() != want {
+                    return Ok(format!("(the {} body)", body.name()));
+                }
+                Ok(fingerprint)
+            } else {
+                ekl::fingerprint(&salt, input.as_bytes())
+            }
+        }),
+        (_, _, Some(credential)) => {
+            let challenge = test.challenge.as_deref().unwrap_or_default();
+            let endpoint = test.endpoint.as_deref().unwrap_or_default();
+            match &test.proof {
+                Some(proof) => {
+                    ekl::verify_challenge(credential.as_bytes(), challenge, endpoint, proof)
+                        .map(|()| proof.clone())
+                }
+                None => ekl::challenge_proof(credential.as_bytes(), challenge, endpoint),
+            }
+        }
+        _ => {
+            return Err(format!(
+                "{comment}: neither a fingerprint nor a challenge test"
+            ))
+        }
+    };
+    let want = test.expected.as_ref().or(test.proof.as_ref());
+    match (got, test.result) {
+        (Ok(got), Expectation::Valid | Expectation::Acceptable) if Some(&got) == want => Ok(()),
+        (Ok(got), Expectation::Valid) => Err(format!(
+            "{comment}\n    expected: {}\n    got:      {got}",
+            want.map(String::as_str).unwrap_or("(nothing)")
+        )),
+        (Err(e), Expectation::Invalid | Expectation::Acceptable) => match &test.error_kind {
+            Some(kind) if kind != e.kind() => Err(format!(
+                "{comment}\n    expected: error[{kind}]\n    got:      error[{}] {e}",
+                e.kind()
+            )),
+            _ => Ok(()),
+        },
+        (Ok(got), _) => Err(format!(
+            "{comment}\n    expected: error[{}]\n    got:      {got}",
+            test.error_kind.as_deref().unwrap_or("any")
+        )),
+        (Err(e), _) => Err(format!(
+            "{comment}\n    expected: {}\n    got:      error[{}] {e}",
+            want.map(String::as_str).unwrap_or("(nothing)"),
+            e.kind()
+        )),
+    }
+}

@@ -1,0 +1,82 @@
+//! INK's leaf hashes and signature bases (`canonfuzz_ink_v1`): the core against INK's Python
+//! and Node implementations, on event and request bodies from the JCS generator and request
+//! fields that carry the line breaks INK refuses.
+
+pub mod gen;
+pub mod impls;
+pub mod mutants;
+pub mod policies;
+
+use crate::compare::Rules;
+use crate::conformance::{check_with_core, lint_output_test};
+use crate::family::{Category, Family, Spec};
+use crate::findings::stated_kind;
+use crate::impls::{worker, Implementation};
+use crate::mutants::Mutant;
+use crate::vector::TestCase;
+
+/// INK's leaf hashes and signature bases.
+pub struct Ink;
+
+/// The family, as registered.
+pub const FAMILY: Family = Family::new(&Ink);
+
+impl Spec for Ink {
+    fn name(&self) -> &'static str {
+        "ink"
+    }
+
+    fn schema(&self) -> &'static str {
+        crate::vector::INK_CAMPAIGN_SCHEMA
+    }
+
+    fn vector_kind(&self) -> (&'static str, &'static str) {
+        ("INK", "InkFinding")
+    }
+
+    fn categories(&self) -> &'static [Category] {
+        &gen::CATEGORIES
+    }
+
+    fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
+        gen::case(seed, index)
+    }
+
+    fn implementations(&self) -> Vec<Box<dyn Implementation>> {
+        vec![
+            Box::new(impls::core()),
+            Box::new(worker::python("python-ink", "ink", "cpython")),
+            Box::new(worker::node("node-ink", "ink", "node-v8")),
+        ]
+    }
+
+    fn rules(&self) -> Rules {
+        Rules {
+            family: "ink",
+            policies: &policies::POLICIES,
+            reference_group: "node-v8",
+        }
+    }
+
+    fn reference_reason(&self) -> &'static str {
+        "V8's answer, as INK's reference implementation runs on it"
+    }
+
+    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
+        let mut test = TestCase::with_input(1, "", input);
+        test.error_kind = stated_kind(kind);
+        Some(test)
+    }
+
+    fn lint(&self, test: &TestCase) -> Vec<String> {
+        lint_output_test(test)
+    }
+
+    fn check(&self, test: &TestCase) -> Result<(), String> {
+        check_with_core(FAMILY, test)
+    }
+
+    fn mutants(&self) -> &'static [Mutant] {
+        &mutants::MUTANTS
+    }
+}

@@ -1,0 +1,139 @@
+//! RFC 8785 canonicalization (`canonfuzz_jcs_v1`): the core's canonicalizer against the Rust
+//! crates in process and the Node and Python libraries as workers, on documents aimed at
+//! number formatting, UTF-16 member order, string escapes, structure and damage.
+
+pub mod gen;
+pub mod mutants;
+
+use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
+
+use crate::compare::{Rules, JCS_RULES};
+use crate::conformance::lint_output_test;
+use crate::family::{Category, Family, Spec};
+use crate::impls::{rust_crates, worker, CoreImpl, Implementation};
+use crate::mutants::Mutant;
+use crate::vector::{excerpt, Expectation, TestCase};
+
+/// The JCS family, as registered.
+pub const FAMILY: Family = Family::new(&Jcs);
+
+/// RFC 8785 canonicalization.
+pub struct Jcs;
+
+impl Spec for Jcs {
+    fn name(&self) -> &'static str {
+        "jcs"
+    }
+
+    fn schema(&self) -> &'static str {
+        crate::vector::JCS_SCHEMA
+    }
+
+    fn vector_kind(&self) -> (&'static str, &'static str) {
+        ("JCS", "JcsCanonicalize")
+    }
+
+    fn categories(&self) -> &'static [Category] {
+        &gen::CATEGORIES
+    }
+
+    fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
+        gen::case(seed, index)
+    }
+
+    fn implementations(&self) -> Vec<Box<dyn Implementation>> {
+        let mut every: Vec<Box<dyn Implementation>> = vec![Box::new(CoreImpl)];
+        every.extend(rust_crates());
+        every.extend([
+            Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8"))
+                as Box<dyn Implementation>,
+            Box::new(worker::node(
+                "node-json-canonicalize",
+                "json-canonicalize",
+                "node-v8",
+            )),
+            Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
+            Box::new(worker::python("python-jcs", "jcs", "cpython")),
+        ]);
+        every
+    }
+
+    fn rules(&self) -> Rules {
+        JCS_RULES
+    }
+
+    fn reference_reason(&self) -> &'static str {
+        "RFC 8785 defers to ECMAScript, so V8's answer"
+    }
+
+    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
+        let mut test = TestCase::with_input(1, "", input);
+        test.error_kind = kind
+            .and_then(ErrorKind::from_name)
+            .map(|k| k.as_str().to_string());
+        Some(test)
+    }
+
+    fn lint(&self, test: &TestCase) -> Vec<String> {
+        let mut problems = lint_output_test(test);
+        if let Some(kind) = &test.error_kind {
+            if ErrorKind::from_name(kind).is_none() {
+                problems.push(format!("unknown errorKind {kind:?}"));
+            }
+        }
+        problems
+    }
+
+    fn check(&self, test: &TestCase) -> Result<(), String> {
+        check(test, &mut Canonicalizer::default())
+    }
+
+    fn mutants(&self) -> &'static [Mutant] {
+        &mutants::MUTANTS
+    }
+
+    fn selftest_budget(&self) -> u64 {
+        20_000
+    }
+
+    /// A JCS bug shows on a few bytes, or on a few bytes nested past the core's depth bound.
+    fn minimized_bound(&self) -> Option<usize> {
+        Some(64)
+    }
+}
+
+/// Runs one JCS test; the error says what was expected and what the core did.
+fn check(test: &TestCase, canonicalizer: &mut Canonicalizer) -> Result<(), String> {
+    let input = test.input_bytes()?;
+    let shown = excerpt(&input);
+    let comment = &test.comment;
+    match (canonicalizer.canonicalize(&input), test.result) {
+        (Ok(out), Expectation::Valid | Expectation::Acceptable) => {
+            let want = test.expected.as_deref().unwrap_or_default();
+            if out == want.as_bytes() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{comment}\n    input:    {shown}\n    expected: {}\n    got:      {}",
+                    excerpt(want.as_bytes()),
+                    excerpt(&out)
+                ))
+            }
+        }
+        (Ok(out), Expectation::Invalid) => Err(format!(
+            "{comment}\n    input:    {shown}\n    expected: error[{}]\n    got:      ok {}",
+            test.error_kind.as_deref().unwrap_or("any"),
+            excerpt(&out)
+        )),
+        (Err(e), Expectation::Invalid | Expectation::Acceptable) => match &test.error_kind {
+            Some(kind) if kind != e.kind().as_str() => Err(format!(
+                "{comment}\n    input:    {shown}\n    expected: error[{kind}]\n    got:      {e}"
+            )),
+            _ => Ok(()),
+        },
+        (Err(e), Expectation::Valid) => Err(format!(
+            "{comment}\n    input:    {shown}\n    expected: {}\n    got:      {e}",
+            excerpt(test.expected.as_deref().unwrap_or_default().as_bytes())
+        )),
+    }
+}

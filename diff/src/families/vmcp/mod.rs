@@ -1,0 +1,169 @@
+//! verifiable-mcp responses (`canonfuzz_vmcp_v1`): the core's response verifier against the
+//! Node and Python verifiers, on genuine signed responses and ones whose members, keys, times
+//! and depth are bent.
+
+pub mod gen;
+pub mod impls;
+pub mod mutants;
+pub mod policies;
+
+use canonfuzz_core::vmcp;
+
+use crate::compare::Rules;
+use crate::families::jws::test_jwks;
+use crate::family::{Category, Family, Spec};
+use crate::impls::{worker, Implementation};
+use crate::mutants::Mutant;
+use crate::vector::{excerpt, Expectation, TestCase};
+use gen::VmcpCase;
+
+/// verifiable-mcp response verification.
+pub struct Vmcp;
+
+/// The family, as registered.
+pub const FAMILY: Family = Family::new(&Vmcp);
+
+impl Spec for Vmcp {
+    fn name(&self) -> &'static str {
+        "vmcp"
+    }
+
+    fn schema(&self) -> &'static str {
+        crate::vector::VMCP_SCHEMA
+    }
+
+    fn vector_kind(&self) -> (&'static str, &'static str) {
+        ("verifiable-mcp", "VmcpVerify")
+    }
+
+    fn categories(&self) -> &'static [Category] {
+        &gen::CATEGORIES
+    }
+
+    fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
+        gen::case(seed, index)
+    }
+
+    fn implementations(&self) -> Vec<Box<dyn Implementation>> {
+        vec![
+            Box::new(impls::core()),
+            Box::new(worker::node("node-vmcp", "vmcp", "node-v8")),
+            Box::new(worker::python("python-vmcp", "vmcp", "cpython")),
+        ]
+    }
+
+    fn rules(&self) -> Rules {
+        Rules {
+            family: "vmcp",
+            policies: &policies::POLICIES,
+            reference_group: "node-v8",
+        }
+    }
+
+    fn reference_reason(&self) -> &'static str {
+        "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite"
+    }
+
+    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
+        let case = VmcpCase::parse(input)?;
+        Some(TestCase {
+            jwks: Some(case.jwks),
+            now: Some(case.now),
+            input: Some(case.response),
+            error_kind: kind
+                .filter(|k| vmcp::Rule::from_name(k).is_some())
+                .map(str::to_string),
+            ..TestCase::default()
+        })
+    }
+
+    fn selftest_budget(&self) -> u64 {
+        3_000
+    }
+
+    fn lint(&self, test: &TestCase) -> Vec<String> {
+        let mut problems = Vec::new();
+        if test.response.is_some() == test.input.is_some() || test.jwks.is_none() {
+            problems.push("a verifiable-mcp test needs `jwks` and either `response` (a JSON value) or `input` (its exact text)".to_string());
+        }
+        if test.now.is_none() {
+            problems.push(
+                "a verifiable-mcp test needs `now`, the clock its times are held to".to_string(),
+            );
+        }
+        if test.result == Expectation::Valid && !test.failed_rules.is_empty() {
+            problems.push("a valid verifiable-mcp test names no failedRules".to_string());
+        }
+        let rules = test.failed_rules.iter().chain(&test.error_kind);
+        for rule in rules.filter(|r| vmcp::Rule::from_name(r).is_none()) {
+            problems.push(format!("{rule:?} is not a verifiable-mcp rule"));
+        }
+        problems
+    }
+
+    fn check(&self, test: &TestCase) -> Result<(), String> {
+        check(test)
+    }
+
+    fn mutants(&self) -> &'static [Mutant] {
+        &mutants::MUTANTS
+    }
+}
+
+/// Runs one verifiable-mcp test: valid, or failing exactly the named rules.
+fn check(test: &TestCase) -> Result<(), String> {
+    let comment = &test.comment;
+    let jwks = test_jwks(test)?;
+    let response = match &test.input {
+        Some(text) => text.clone().into_bytes(),
+        None => serde_json::to_vec(&test.response).map_err(|e| e.to_string())?,
+    };
+    let now = test
+        .now
+        .ok_or_else(|| format!("{comment}: a verifiable-mcp test needs `now`"))?;
+    let clock = vmcp::Clock {
+        now,
+        max_age: test.max_age,
+    };
+    let verdict = vmcp::verify_response(&response, &jwks, clock);
+    let mut got: Vec<&str> = verdict.failures.iter().map(|f| f.rule.name()).collect();
+    got.sort_unstable();
+    got.dedup();
+    let mut want: Vec<&str> = test.failed_rules.iter().map(String::as_str).collect();
+    want.sort_unstable();
+    let details = || -> Vec<String> {
+        verdict
+            .failures
+            .iter()
+            .map(|f| format!("{}: {}", f.rule.name(), f.message))
+            .collect()
+    };
+    let holds = match test.result {
+        Expectation::Valid => got.is_empty(),
+        _ if !want.is_empty() => got == want,
+        _ => match &test.error_kind {
+            Some(kind) => got.contains(&kind.as_str()),
+            None => !got.is_empty(),
+        },
+    };
+    if !holds {
+        let want = match (&test.result, want.is_empty(), &test.error_kind) {
+            (Expectation::Valid, ..) => "valid".to_string(),
+            (_, false, _) => format!("failed rules {want:?}"),
+            (_, true, Some(kind)) => format!("a failed rule {kind:?}"),
+            _ => "invalid".to_string(),
+        };
+        return Err(format!(
+            "{comment}\n    expected: {want}\n    got:      {got:?} {:?}",
+            details()
+        ));
+    }
+    match (&test.expected, &verdict.payload) {
+        (Some(want), Some(payload)) if want.as_bytes() != payload.as_slice() => Err(format!(
+            "{comment}\n    expected payload: {}\n    got:              {}",
+            excerpt(want.as_bytes()),
+            excerpt(payload)
+        )),
+        _ => Ok(()),
+    }
+}

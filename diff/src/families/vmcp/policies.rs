@@ -1,0 +1,27 @@
+//! The verifiable-mcp family's registered differences of the core, each with the predicate that says
+//! where its reason holds (read from the case, never from the core's answer).
+
+use super::gen;
+use crate::compare::{Expect, Policy};
+
+/// The verifiable-mcp family's registered differences.
+pub const POLICIES: [Policy; 3] = [
+    Policy {
+        id: "one-text-arm",
+        core: Expect::Rejects("unsigned_member"),
+        applies: gen::content_beyond_text_arm,
+        reason: "SPEC §6 binds content_digest to item 0's text only and leaves further items, and other members of item 0, \"at the reader's risk\"; the core refuses what no signature covers, where verifiers that follow the letter of §6 accept",
+    },
+    Policy {
+        id: "duplicate-names",
+        core: Expect::Rejects("envelope"),
+        applies: gen::response_has_duplicate_names,
+        reason: "a response whose object names a member twice is not I-JSON (RFC 7493 §2.3): JSON.parse and json.loads keep the last, other readers the first, so a client may read the unsigned one; the core refuses it",
+    },
+    Policy {
+        id: "depth-bound",
+        core: Expect::Rejects("envelope"),
+        applies: gen::response_nested_past_bound,
+        reason: "the core reads a response with its canonicalizer's nesting bound (10,000 levels), so that no response can exhaust its memory; readers without a bound go on",
+    },
+];
