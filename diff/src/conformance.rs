@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::family::Family;
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
 use crate::published::{Published, VMCP_SCHEMA};
-use crate::vector::{Expectation, TestCase, VectorFile};
+use crate::vector::{Expectation, OutputTest, VectorFile};
 
 /// Something wrong in the corpus or a test that the core did not pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,9 +146,13 @@ pub fn run_corpus(dir: &Path) -> Report {
             );
             continue;
         };
-        lint_file(&entry.path, &file, family, &mut report);
+        lint_file(&entry.path, &file, &mut report);
         for test in file.tests() {
-            match family.check(test) {
+            let checked = family.vectors().check_test(test);
+            for problem in checked.problems {
+                report.fail(&entry.path, Some(test.tc_id), problem);
+            }
+            match checked.passed {
                 Ok(()) => report.passed += 1,
                 Err(message) => report.fail(&entry.path, Some(test.tc_id), message),
             }
@@ -175,7 +179,7 @@ fn check_listing(dir: &Path, manifest: &Manifest, report: &mut Report) {
 }
 
 /// Shape checks that the format alone cannot express.
-fn lint_file(path: &str, file: &VectorFile, family: Family, report: &mut Report) {
+fn lint_file(path: &str, file: &VectorFile, report: &mut Report) {
     let count = file.tests().count();
     if file.number_of_tests != count {
         report.fail(
@@ -200,15 +204,12 @@ fn lint_file(path: &str, file: &VectorFile, family: Family, report: &mut Report)
         for flag in test.flags.iter().filter(|f| !file.notes.contains_key(*f)) {
             report.fail(path, id, format!("flag {flag:?} is not explained in notes"));
         }
-        for message in family.lint(test) {
-            report.fail(path, id, message);
-        }
     }
 }
 
 /// The shape of a test whose input yields an output or a rejection: a valid test states the
 /// output, an invalid one at most an error kind, and `inputText` only accompanies `inputHex`.
-pub fn lint_output_test(test: &TestCase) -> Vec<String> {
+pub fn lint_output_test(test: &OutputTest) -> Vec<String> {
     let mut problems = Vec::new();
     match (test.result, &test.expected, &test.error_kind) {
         (Expectation::Valid, None, _) => problems.push("a valid test needs `expected`".into()),
@@ -226,7 +227,7 @@ pub fn lint_output_test(test: &TestCase) -> Vec<String> {
 /// Runs one test of a family whose vectors hold a campaign input (Merkle, INK): the core's
 /// answer, through the family's campaign adapter, must be the test's expected output, or its
 /// rejection the test's error kind.
-pub fn check_with_core(family: Family, test: &TestCase) -> Result<(), String> {
+pub fn check_with_core(family: Family, test: &OutputTest) -> Result<(), String> {
     let input = test.input_bytes()?;
     let core = family
         .implementations()
@@ -337,5 +338,19 @@ mod tests {
         let all = messages(&run_corpus(corpus(&wrong).path())).join("\n");
         assert!(all.contains("expected: error[depth_limit]"), "{all}");
         assert!(all.contains("got:      error[syntax]"), "{all}");
+    }
+
+    #[test]
+    fn a_field_the_family_does_not_know_fails_its_test() {
+        let stray = FILE.replace("{\"tcId\":2,", "{\"tcId\":2,\"publicKey\":\"00\",");
+        let report = run_corpus(corpus(&stray).path());
+        let all = messages(&report).join("\n");
+        assert!(
+            all.contains(
+                "tcId 2: not a well-formed test of this file's schema: unknown field `publicKey`"
+            ),
+            "{all}"
+        );
+        assert_eq!((report.passed, report.failures.len()), (1, 1), "{all}");
     }
 }

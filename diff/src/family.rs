@@ -9,10 +9,13 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
+
 use crate::compare::Rules;
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
-use crate::vector::{Note, TestCase};
+use crate::outcome::Outcome;
+use crate::vector::{Head, Note, Test};
 
 /// What part of a family's input space a case explores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -85,15 +88,10 @@ pub trait Spec: Sync {
         None
     }
 
-    /// A vector test carrying a campaign `input` in the family's fields, with the error kind
-    /// its vectors state for a rejection of `kind` (`None` for an acceptance); `None` when the
-    /// input cannot be written as a test.
-    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase>;
-
-    /// Whether its vectors state an accepted input's output (a verdict-only family does not).
-    fn states_output(&self) -> bool {
-        true
-    }
+    /// The vector test of a campaign `input` whose expected outcome is `want` (an output or a
+    /// rejection), with the shared fields of `head`; `None` when the family's vectors cannot
+    /// state that expectation.
+    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test>;
 
     /// Flags (with their notes) that describe an input beyond its category, in the order its
     /// vectors list them.
@@ -101,12 +99,8 @@ pub trait Spec: Sync {
         Vec::new()
     }
 
-    /// What is wrong with a test's shape that the format alone cannot express, one message
-    /// per problem.
-    fn lint(&self, test: &TestCase) -> Vec<String>;
-
-    /// Runs one test against the core: `Err` says what was expected and what the core did.
-    fn check(&self, test: &TestCase) -> Result<(), String>;
+    /// How the family's vector tests are read and run against the core.
+    fn vectors(&self) -> &dyn CheckTest;
 
     /// Planted bugs of the core, each of which a campaign must turn red on.
     fn mutants(&self) -> &'static [Mutant];
@@ -122,6 +116,49 @@ pub trait Spec: Sync {
     /// nesting, for the self-test to count it found; `None` sets no bound.
     fn minimized_bound(&self) -> Option<usize> {
         None
+    }
+}
+
+/// How a family's vector tests are read and checked against the core, on its own test type.
+pub trait Vectors: Sync {
+    /// The family's test type, which refuses fields it does not know.
+    type Test: DeserializeOwned;
+
+    /// What is wrong with a test's shape that its type alone cannot express, one message per
+    /// problem.
+    fn lint(&self, test: &Self::Test) -> Vec<String>;
+
+    /// Runs one test against the core: `Err` says what was expected and what the core did.
+    fn check(&self, test: &Self::Test) -> Result<(), String>;
+}
+
+/// What the corpus runner learns of one test.
+#[derive(Debug)]
+pub struct Checked {
+    /// Problems with the test's shape.
+    pub problems: Vec<String>,
+    /// Whether the core passed it, or why not (including a test that cannot be read).
+    pub passed: Result<(), String>,
+}
+
+/// A family's [`Vectors`] behind a trait object: reads a file's test as the family's type.
+pub trait CheckTest: Sync {
+    /// Reads `test` as the family's test type, lints it and runs it.
+    fn check_test(&self, test: &Test) -> Checked;
+}
+
+impl<V: Vectors> CheckTest for V {
+    fn check_test(&self, test: &Test) -> Checked {
+        match test.read::<V::Test>() {
+            Ok(typed) => Checked {
+                problems: self.lint(&typed),
+                passed: self.check(&typed),
+            },
+            Err(why) => Checked {
+                problems: Vec::new(),
+                passed: Err(why),
+            },
+        }
     }
 }
 
@@ -243,6 +280,51 @@ mod tests {
                 seen.len(),
                 family.categories().len(),
                 "{family:?} never generated some of its categories in 2,000 cases: saw {seen:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_vector_written_from_the_cores_answer_is_one_the_core_passes() {
+        for family in Family::all() {
+            let core = family.implementations().remove(0);
+            let mut written = 0;
+            for i in 0..300 {
+                let (_, input) = family.generate(3, i);
+                let Some(want) = core.run_batch(&[&input]).pop() else {
+                    continue;
+                };
+                let result = match want {
+                    Outcome::Ok(_) => crate::vector::Expectation::Valid,
+                    Outcome::Rejected(_) => crate::vector::Expectation::Invalid,
+                    _ => continue,
+                };
+                let head = Head {
+                    tc_id: 1,
+                    comment: format!("case {i}"),
+                    flags: family
+                        .input_flags(&input)
+                        .into_iter()
+                        .map(|(f, _)| f)
+                        .collect(),
+                    result,
+                    ..Head::default()
+                };
+                let Some(test) = family.test_for(head, &input, &want) else {
+                    continue;
+                };
+                let checked = family.vectors().check_test(&test);
+                assert!(
+                    checked.problems.is_empty(),
+                    "{family:?} case {i}: {:?}",
+                    checked.problems
+                );
+                assert_eq!(checked.passed, Ok(()), "{family:?} case {i}");
+                written += 1;
+            }
+            assert!(
+                written >= 200,
+                "{family:?} wrote only {written} of 300 cases"
             );
         }
     }

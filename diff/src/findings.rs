@@ -10,7 +10,7 @@ use crate::compare::{Expect, Verdict, CORE};
 use crate::family::Family;
 use crate::manifest::sha256_hex;
 use crate::outcome::Outcome;
-use crate::vector::{Expectation, Note, Source, TestCase, TestGroup, VectorFile};
+use crate::vector::{Expectation, Head, Note, Source, TestGroup, VectorFile};
 
 /// The vector's path, relative to the corpus, for a signature of `family`.
 pub fn vector_path(family: Family, signature: &str) -> String {
@@ -153,35 +153,22 @@ pub fn save(
     )
 }
 
-/// The error kind a vector can state for a rejection the campaign saw: none for a rejection
-/// whose kind no implementation shares.
-pub fn stated_kind(kind: Option<&str>) -> Option<String> {
-    kind.filter(|k| !k.is_empty() && *k != "other")
-        .map(str::to_string)
+/// The error kind a vector can state for an expected rejection: none for an acceptance, or
+/// for a rejection whose kind no implementation shares.
+pub fn stated_kind(want: &Outcome) -> Option<String> {
+    match want {
+        Outcome::Rejected(kind) if !kind.is_empty() && kind != "other" => Some(kind.clone()),
+        _ => None,
+    }
 }
 
-/// The test for `input` of `family` expecting `want`, or `None` when the family's format
-/// cannot state that expectation.
-fn test_case(family: Family, comment: String, input: &[u8], want: &Outcome) -> Option<TestCase> {
-    let (output, kind) = match want {
-        Outcome::Ok(bytes) => (Some(bytes), None),
-        Outcome::Rejected(kind) => (None, Some(kind.as_str())),
-        _ => return None,
-    };
-    let mut test = family.test_for(input, kind)?;
-    test.tc_id = 1;
-    test.comment = comment;
-    match output {
-        Some(bytes) => {
-            test.result = Expectation::Valid;
-            test.error_kind = None;
-            if family.states_output() {
-                test.expected = Some(String::from_utf8(bytes.clone()).ok()?);
-            }
-        }
-        None => test.result = Expectation::Invalid,
+/// The output a vector states for an expected outcome: `Some(None)` for a rejection, and
+/// `None` for an output that is not UTF-8, which no vector can state.
+pub fn stated_output(want: &Outcome) -> Option<Option<String>> {
+    match want {
+        Outcome::Ok(bytes) => String::from_utf8(bytes.clone()).ok().map(Some),
+        _ => Some(None),
     }
-    Some(test)
 }
 
 /// Writes the vector of a finding from `origin` under `corpus`; an existing vector at the same
@@ -208,11 +195,12 @@ pub fn write_vector(
         Verdict::Agree => "Agree",
         Verdict::ThirdParties => "ThirdParties",
     };
-    let comment = format!("{}; expected: {source}", finding.signature);
-    let Some(mut test) = test_case(family, comment, &finding.minimized, &want) else {
-        return Ok(None);
+    let result = match want {
+        Outcome::Ok(_) => Expectation::Valid,
+        Outcome::Rejected(_) => Expectation::Invalid,
+        _ => return Ok(None),
     };
-    test.flags = vec![
+    let mut flags = vec![
         origin.flag().to_string(),
         verdict_flag.to_string(),
         finding.category.name.to_string(),
@@ -220,15 +208,24 @@ pub fn write_vector(
     let mut notes = notes();
     notes.insert(finding.category.name.to_string(), finding.category.note());
     for (flag, note) in family.input_flags(&finding.minimized) {
-        test.flags.push(flag.clone());
+        flags.push(flag.clone());
         notes.insert(flag, note);
     }
-    notes.retain(|name, _| test.flags.contains(name));
-    test.outcomes = impls
-        .iter()
-        .zip(&finding.outcomes)
-        .map(|(s, o)| (s.name.clone(), o.to_json()))
-        .collect();
+    notes.retain(|name, _| flags.contains(name));
+    let head = Head {
+        tc_id: 1,
+        comment: format!("{}; expected: {source}", finding.signature),
+        flags,
+        result,
+        outcomes: impls
+            .iter()
+            .zip(&finding.outcomes)
+            .map(|(s, o)| (s.name.clone(), o.to_json()))
+            .collect(),
+    };
+    let Some(test) = family.test_for(head, &finding.minimized, &want) else {
+        return Ok(None);
+    };
     let (algorithm, group_kind) = family.vector_kind();
     let file = VectorFile {
         algorithm: algorithm.to_string(),

@@ -34,7 +34,7 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     };
     for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
-        for test in file.tests() {
+        for test in file.typed_tests::<crate::vector::OutputTest>()? {
             let document = test.input_bytes()?;
             for target in ["jcs", "serde_json_parse", "vmcp"] {
                 write(target, &document)?;
@@ -45,13 +45,14 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     }
     for entry in manifest.files_of(crate::vector::JWS_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
-        for token in file.tests().filter_map(|t| t.token.as_deref()) {
+        let tests = file.typed_tests::<crate::families::jws::JwsTest>()?;
+        for token in tests.iter().filter_map(|t| t.token.as_deref()) {
             write("jws", token.as_bytes())?;
         }
     }
     for entry in manifest.files_of(crate::vector::VMCP_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
-        for test in file.tests() {
+        for test in file.typed_tests::<crate::families::vmcp::VmcpTest>()? {
             match (&test.input, &test.response) {
                 (Some(text), _) => write("vmcp", text.as_bytes())?,
                 (None, Some(response)) => write("vmcp", response.to_string().as_bytes())?,
@@ -72,7 +73,7 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     }
     for entry in manifest.files_of(crate::vector::EKL_SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
-        for test in file.tests() {
+        for test in file.typed_tests::<crate::families::ekl::EklTest>()? {
             if let Some(input) = &test.input {
                 write("ekl", input.as_bytes())?;
             }

@@ -8,17 +8,19 @@ use std::path::{Path, PathBuf};
 
 use crate::campaign::Harness;
 use crate::families::ed25519::gen::Ed25519Case;
+use crate::families::ed25519::Ed25519Test;
 use crate::families::jws::gen::JwsCase;
+use crate::families::jws::JwsTest;
 use crate::family::Family;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
-use crate::vector::{Expectation, TestCase, VectorFile};
+use crate::vector::{Expectation, OutputTest, VectorFile};
 
 /// The rows of the matrix, in order.
 pub const CATEGORIES: [&str; 5] = ["numbers", "ordering", "escapes", "documents", "rejections"];
 
 /// The category a vector belongs to: rejections by their result, the rest by their flags.
-pub fn category(test: &TestCase) -> &'static str {
+pub fn category(test: &OutputTest) -> &'static str {
     if test.result == Expectation::Invalid {
         return "rejections";
     }
@@ -84,7 +86,7 @@ pub fn ed25519_corpus_table(
 
 pub fn ed25519_rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, String> {
     let manifest = Manifest::read(dir)?;
-    let mut cases: BTreeMap<&'static str, Vec<TestCase>> = BTreeMap::new();
+    let mut cases: BTreeMap<&'static str, Vec<Ed25519Test>> = BTreeMap::new();
     for entry in manifest.files_of(crate::vector::ED25519_SCHEMA) {
         let set = if entry.path.contains("speccheck") {
             "speccheck"
@@ -96,7 +98,7 @@ pub fn ed25519_rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, S
             continue;
         };
         let file = VectorFile::read(&dir.join(&entry.path))?;
-        cases.entry(set).or_default().extend(file.tests().cloned());
+        cases.entry(set).or_default().extend(file.typed_tests()?);
     }
     let hex = |v: &Option<String>| {
         v.as_deref()
@@ -104,7 +106,7 @@ pub fn ed25519_rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, S
             .transpose()
             .map(Option::unwrap_or_default)
     };
-    let encode = |t: &TestCase| -> Result<Vec<u8>, String> {
+    let encode = |t: &Ed25519Test| -> Result<Vec<u8>, String> {
         Ok(Ed25519Case {
             key: hex(&t.public_key)?,
             msg: hex(&t.msg)?,
@@ -180,7 +182,7 @@ const JWS_SETS: [(&str, &str); 3] = [
 /// The one key a test verifies its token with: its pinned `jwk`, or the one key of its set
 /// that the token's `kid` names. Tests about the set itself (no kid, a kid two keys share)
 /// name no single key.
-fn key_for(token: &str, test: &TestCase) -> Option<serde_json::Value> {
+fn key_for(token: &str, test: &JwsTest) -> Option<serde_json::Value> {
     if let Some(jwk) = &test.jwk {
         return Some(jwk.clone());
     }
@@ -216,8 +218,8 @@ pub fn jws_rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
             continue;
         };
         let file = VectorFile::read(&dir.join(&entry.path))?;
-        let typ_free = |t: &&TestCase| t.typ.is_none() || t.error_kind.as_deref() != Some("typ");
-        for test in file.tests().filter(typ_free) {
+        let typ_free = |t: &&JwsTest| t.typ.is_none() || t.error_kind.as_deref() != Some("typ");
+        for test in file.typed_tests::<JwsTest>()?.iter().filter(typ_free) {
             let Some(token) = &test.token else {
                 continue;
             };
@@ -310,7 +312,7 @@ pub struct Matrix {
 
 /// Whether an outcome is what the vector expects. Any rejection passes a rejection vector:
 /// third parties' error kinds are only approximated.
-fn passes(test: &TestCase, outcome: &Outcome) -> bool {
+fn passes(test: &OutputTest, outcome: &Outcome) -> bool {
     match (test.result, outcome) {
         (Expectation::Valid | Expectation::Acceptable, Outcome::Ok(out)) => {
             test.expected.as_deref().map(str::as_bytes) == Some(out.as_slice())
@@ -338,8 +340,9 @@ pub fn build(harnesses: &Harnesses, dir: &Path) -> Result<Matrix, String> {
     let mut tests = Vec::new();
     for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
         let file = VectorFile::read(&dir.join(&entry.path))?;
-        for test in file.tests() {
-            tests.push((category(test), test.clone(), test.input_bytes()?));
+        for test in file.typed_tests::<OutputTest>()? {
+            let input = test.input_bytes()?;
+            tests.push((category(&test), test, input));
         }
     }
     let mut matrix = Matrix {

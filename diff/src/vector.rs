@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 /// The schema name every JCS vector file carries.
 pub const JCS_SCHEMA: &str = "canonfuzz_jcs_v1";
@@ -71,7 +73,7 @@ pub struct TestGroup {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub comment: String,
     /// The tests.
-    pub tests: Vec<TestCase>,
+    pub tests: Vec<Test>,
 }
 
 /// The provenance of a group's expected results.
@@ -104,10 +106,18 @@ pub enum Expectation {
     Acceptable,
 }
 
-/// One test.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TestCase {
+/// One test as its file holds it: the fields every family shares, read leniently, and the
+/// whole text, which the family's own test type reads strictly (see [`vector_test!`]).
+#[derive(Debug, Clone)]
+pub struct Test {
+    raw: Box<RawValue>,
+    head: Head,
+}
+
+/// The fields every test carries, whatever its family.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Head {
     /// Unique within the file, from 1.
     pub tc_id: u64,
     /// What the test checks.
@@ -116,107 +126,174 @@ pub struct TestCase {
     /// Flags explained in the file's notes.
     #[serde(default)]
     pub flags: Vec<String>,
-    /// The input when it is valid UTF-8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input: Option<String>,
-    /// The input as hex when it is not valid UTF-8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_hex: Option<String>,
-    /// A readable copy of `inputHex`; informative only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_text: Option<String>,
-    /// The canonical output a correct implementation produces.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
     /// Accept, reject, or either.
     pub result: Expectation,
-    /// The stable error kind of a rejection (see `canonfuzz_core::jcs::ErrorKind`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_kind: Option<String>,
-    /// Ed25519: the public key, as hex.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub public_key: Option<String>,
-    /// Ed25519: the message, as hex.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub msg: Option<String>,
-    /// Ed25519: the signature, as hex.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sig: Option<String>,
-    /// JWS: the compact token to verify, against `jwks` (the key its `kid` names) or against
-    /// `jwk` (one key, pinned).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub token: Option<String>,
-    /// JWS: the key set a token's `kid` is looked up in.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub jwks: Option<serde_json::Value>,
-    /// JWS: the `typ` the profile requires, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub typ: Option<String>,
-    /// JWS: the pinned key a `token` is verified with; without a token, the key whose RFC 7638
-    /// thumbprint is `expected`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub jwk: Option<serde_json::Value>,
-    /// verifiable-mcp: the whole response (tool result, resource or JSON-RPC message).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub response: Option<serde_json::Value>,
-    /// verifiable-mcp: the current time for the freshness check.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub now: Option<u64>,
-    /// verifiable-mcp: the freshness window, seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_age: Option<u64>,
-    /// verifiable-mcp: the rules an invalid response breaks, by name.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub failed_rules: Vec<String>,
-    /// Adapter profile: the fingerprint salt, as hex (`input` is the value or tool result).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub salt: Option<String>,
-    /// Adapter profile: for a tool result, the body its fingerprint covers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_body: Option<String>,
-    /// Adapter profile: the provider credential of a challenge proof.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub credential: Option<String>,
-    /// Adapter profile: the challenge, as the endpoint sent it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub challenge: Option<String>,
-    /// Adapter profile: the endpoint URL the proof binds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub endpoint: Option<String>,
-    /// Adapter profile: the proof to check.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub proof: Option<String>,
     /// For a differential finding: what each implementation did, as the campaign saw it.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default)]
     pub outcomes: BTreeMap<String, serde_json::Value>,
 }
 
-impl TestCase {
+impl Test {
+    /// The test a family's typed test writes.
+    pub fn new<T: Serialize>(test: &T) -> Result<Test, String> {
+        let raw = serde_json::value::to_raw_value(test).map_err(|e| e.to_string())?;
+        let head = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+        Ok(Test { raw, head })
+    }
+
+    /// The test as the family's own type `T`, which refuses fields it does not know.
+    pub fn read<T: DeserializeOwned>(&self) -> Result<T, String> {
+        serde_json::from_str(self.raw.get()).map_err(|e| {
+            let what = e.to_string();
+            let what = what.split(" at line ").next().unwrap_or(&what).to_string();
+            format!("not a well-formed test of this file's schema: {what}")
+        })
+    }
+}
+
+impl std::ops::Deref for Test {
+    type Target = Head;
+
+    fn deref(&self) -> &Head {
+        &self.head
+    }
+}
+
+impl PartialEq for Test {
+    fn eq(&self, other: &Test) -> bool {
+        self.raw.get() == other.raw.get()
+    }
+}
+
+impl Serialize for Test {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.raw.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Test {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Test, D::Error> {
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        let head = serde_json::from_str(raw.get()).map_err(serde::de::Error::custom)?;
+        Ok(Test { raw, head })
+    }
+}
+
+/// Declares a family's test type: the fields every test shares (`tcId`, `comment`, `flags`,
+/// `result`, `outcomes`) around the family's own, given in two lists, those written before
+/// `result` and those after it. The type refuses fields it does not declare.
+#[macro_export]
+macro_rules! vector_test {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$before_meta:meta])* pub $before:ident : $before_ty:ty,)*
+        } then {
+            $($(#[$after_meta:meta])* pub $after:ident : $after_ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        pub struct $name {
+            /// Unique within the file, from 1.
+            pub tc_id: u64,
+            /// What the test checks.
+            #[serde(default)]
+            pub comment: String,
+            /// Flags explained in the file's notes.
+            #[serde(default)]
+            pub flags: Vec<String>,
+            $($(#[$before_meta])* pub $before: $before_ty,)*
+            /// Accept, reject, or either.
+            pub result: $crate::vector::Expectation,
+            $($(#[$after_meta])* pub $after: $after_ty,)*
+            /// For a differential finding: what each implementation did, as the campaign saw
+            /// it.
+            #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+            pub outcomes: std::collections::BTreeMap<String, serde_json::Value>,
+        }
+
+        impl $name {
+            /// A test with the shared fields of `head` and none of the family's own.
+            pub fn from_head(head: $crate::vector::Head) -> $name {
+                $name {
+                    tc_id: head.tc_id,
+                    comment: head.comment,
+                    flags: head.flags,
+                    result: head.result,
+                    outcomes: head.outcomes,
+                    ..$name::default()
+                }
+            }
+        }
+    };
+}
+
+vector_test! {
+    /// A test whose input yields an output or a rejection, by its bytes alone: JCS, and the
+    /// families whose vectors hold a campaign input (Merkle, INK).
+    pub struct OutputTest {
+        /// The input when it is valid UTF-8.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub input: Option<String>,
+        /// The input as hex when it is not valid UTF-8.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub input_hex: Option<String>,
+        /// A readable copy of `inputHex`; informative only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub input_text: Option<String>,
+        /// The output a correct implementation produces.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub expected: Option<String>,
+    } then {
+        /// The stable error kind of a rejection.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub error_kind: Option<String>,
+    }
+}
+
+impl OutputTest {
     /// A test whose input is the given bytes, in whichever field suits them.
-    pub fn with_input(tc_id: u64, comment: impl Into<String>, bytes: &[u8]) -> TestCase {
-        let (input, input_hex, input_text) = match std::str::from_utf8(bytes) {
-            Ok(text) => (Some(text.to_string()), None, None),
-            Err(_) => (None, Some(to_hex(bytes)), Some(readable(bytes))),
-        };
-        TestCase {
+    pub fn with_input(tc_id: u64, comment: impl Into<String>, bytes: &[u8]) -> OutputTest {
+        let (input, input_hex, input_text) = input_fields(bytes);
+        OutputTest {
             tc_id,
             comment: comment.into(),
-            flags: Vec::new(),
             input,
             input_hex,
             input_text,
-            ..TestCase::default()
+            ..OutputTest::default()
         }
     }
 
     /// The input bytes, or why they cannot be read.
     pub fn input_bytes(&self) -> Result<Vec<u8>, String> {
-        match (&self.input, &self.input_hex) {
-            (Some(text), None) => Ok(text.as_bytes().to_vec()),
-            (None, Some(hex)) => from_hex(hex),
-            (Some(_), Some(_)) => Err("has both input and inputHex; keep one".to_string()),
-            (None, None) => Err("has neither input nor inputHex".to_string()),
-        }
+        input_bytes(self.input.as_deref(), self.input_hex.as_deref())
+    }
+}
+
+/// Tests of a family's own type, as a file holds them.
+pub fn tests_of<T: Serialize>(tests: &[T]) -> Result<Vec<Test>, String> {
+    tests.iter().map(Test::new).collect()
+}
+
+/// Input bytes as a test's `input` (valid UTF-8), or as `inputHex` with its readable copy
+/// `inputText`.
+pub fn input_fields(bytes: &[u8]) -> (Option<String>, Option<String>, Option<String>) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (Some(text.to_string()), None, None),
+        Err(_) => (None, Some(to_hex(bytes)), Some(readable(bytes))),
+    }
+}
+
+/// The bytes of a test's `input` or `inputHex`, or why they cannot be read.
+pub fn input_bytes(input: Option<&str>, input_hex: Option<&str>) -> Result<Vec<u8>, String> {
+    match (input, input_hex) {
+        (Some(text), None) => Ok(text.as_bytes().to_vec()),
+        (None, Some(hex)) => from_hex(hex),
+        (Some(_), Some(_)) => Err("has both input and inputHex; keep one".to_string()),
+        (None, None) => Err("has neither input nor inputHex".to_string()),
     }
 }
 
@@ -235,8 +312,16 @@ impl VectorFile {
     }
 
     /// All tests of all groups.
-    pub fn tests(&self) -> impl Iterator<Item = &TestCase> {
+    pub fn tests(&self) -> impl Iterator<Item = &Test> {
         self.test_groups.iter().flat_map(|g| g.tests.iter())
+    }
+
+    /// All tests of all groups, as the family's own test type `T`; an error names the first
+    /// test that is not one.
+    pub fn typed_tests<T: DeserializeOwned>(&self) -> Result<Vec<T>, String> {
+        self.tests()
+            .map(|t| t.read().map_err(|e| format!("tcId {}: {e}", t.tc_id)))
+            .collect()
     }
 
     /// Serializes the file: the header pretty-printed, one line per test, so that files stay
@@ -326,20 +411,21 @@ mod tests {
 
     #[test]
     fn inputs_that_are_not_utf8_go_to_hex() {
-        let t = TestCase::with_input(1, "x", b"[\"\xff\"]");
+        let t = OutputTest::with_input(1, "x", b"[\"\xff\"]");
         assert_eq!(t.input, None);
         assert_eq!(t.input_hex.as_deref(), Some("5b22ff225d"));
         assert_eq!(t.input_text.as_deref(), Some("[\"\\xff\"]"));
         assert_eq!(t.input_bytes().unwrap(), b"[\"\xff\"]");
-        let t = TestCase::with_input(2, "y", "é".as_bytes());
+        let t = OutputTest::with_input(2, "y", "é".as_bytes());
         assert_eq!(t.input.as_deref(), Some("é"));
         assert_eq!(t.input_bytes().unwrap(), "é".as_bytes());
     }
 
     #[test]
     fn files_round_trip_through_their_text_form() {
-        let mut test = TestCase::with_input(1, "one", b"[1]");
+        let mut test = OutputTest::with_input(1, "one", b"[1]");
         test.expected = Some("[1]".into());
+        let test = Test::new(&test).unwrap();
         let file = VectorFile {
             algorithm: "JCS".into(),
             schema: JCS_SCHEMA.into(),
@@ -367,6 +453,25 @@ mod tests {
         let bytes = file.to_bytes().unwrap();
         let back: VectorFile = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(back, file);
+    }
+
+    #[test]
+    fn a_test_keeps_its_text_and_is_read_strictly_as_its_familys_type() {
+        let text = r#"{"tcId":3,"comment":"c","flags":["F"],"input":"[1]","expected":"[1]","result":"valid"}"#;
+        let test: Test = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            (test.tc_id, test.flags.as_slice()),
+            (3, ["F".to_string()].as_slice())
+        );
+        assert_eq!(serde_json::to_string(&test).unwrap(), text);
+        assert_eq!(
+            test.read::<OutputTest>().unwrap().expected.as_deref(),
+            Some("[1]")
+        );
+        let stray: Test = serde_json::from_str(&text.replace("\"input\"", "\"token\"")).unwrap();
+        let why = stray.read::<OutputTest>().unwrap_err();
+        assert!(why.contains("unknown field `token`"), "{why}");
+        assert!(serde_json::from_str::<Test>(r#"{"comment":"no id","result":"valid"}"#).is_err());
     }
 
     #[test]

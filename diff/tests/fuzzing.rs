@@ -7,6 +7,8 @@ use std::process::Output;
 
 use common::{corpus_copy, repo_corpus, text};
 
+use canonfuzz_diff::families::vmcp::VmcpTest;
+
 fn canonfuzz(args: &[&str]) -> Output {
     common::canonfuzz(args, b"")
 }
@@ -129,8 +131,9 @@ fn the_ekl_check_fails_fingerprints_that_take_more_than_the_body() {
 fn corpus_token() -> String {
     let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join("vmcp/forgeries.json"))
         .unwrap();
-    let valid = file
-        .tests()
+    let tests = file.typed_tests::<VmcpTest>().unwrap();
+    let valid = tests
+        .iter()
         .find(|t| t.result == canonfuzz_diff::vector::Expectation::Valid && t.response.is_some())
         .unwrap();
     let response = valid.response.clone().unwrap();
@@ -188,8 +191,9 @@ fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
     // reads only the error branch calls it valid, yet the client reads a result nobody signed.
     let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join("vmcp/forgeries.json"))
         .unwrap();
-    let forged = file
-        .tests()
+    let tests = file.typed_tests::<VmcpTest>().unwrap();
+    let forged = tests
+        .iter()
         .find(|t| {
             t.comment
                 .starts_with("a signed error frame with an unsigned result")
@@ -316,7 +320,7 @@ fn the_client_view_agrees_with_every_vmcp_vector_on_what_is_signed() {
     let (mut failed, mut passed) = (0, 0);
     for name in ["vmcp/forgeries.json", "vmcp/signed-responses.json"] {
         let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join(name)).unwrap();
-        for test in file.tests() {
+        for test in file.typed_tests::<VmcpTest>().unwrap() {
             let Some(response) = &test.response else {
                 continue;
             };

@@ -2,7 +2,7 @@
 //! campaign's generated documents and the corpus.
 
 use canonfuzz_diff::manifest::Manifest;
-use canonfuzz_diff::vector::{VectorFile, JCS_SCHEMA};
+use canonfuzz_diff::vector::{OutputTest, VectorFile, JCS_SCHEMA};
 use canonfuzz_props::properties::check_canonical;
 use canonfuzz_props::reading::read;
 
@@ -33,7 +33,7 @@ fn every_corpus_input_keeps_the_properties() {
     let mut checked = 0;
     for entry in manifest.files_of(JCS_SCHEMA) {
         let file = VectorFile::read(&dir.join(&entry.path)).unwrap();
-        for test in file.tests() {
+        for test in file.typed_tests::<OutputTest>().unwrap() {
             let input = test.input_bytes().unwrap();
             if let Err(e) = check_canonical(&input) {
                 panic!("{} tcId {}: {e}", entry.path, test.tc_id);

@@ -10,7 +10,8 @@ use canonfuzz_core::ed25519::{policy_accepts, Flag};
 use serde::Deserialize;
 
 use super::{note, read_text, source};
-use crate::vector::{to_hex, Expectation, Note, TestCase, TestGroup, VectorFile, ED25519_SCHEMA};
+use crate::families::ed25519::Ed25519Test;
+use crate::vector::{tests_of, to_hex, Expectation, Note, TestGroup, VectorFile, ED25519_SCHEMA};
 
 fn file(header: &str, notes: BTreeMap<String, Note>, groups: Vec<TestGroup>) -> VectorFile {
     VectorFile {
@@ -31,15 +32,17 @@ fn test(
     msg: &str,
     sig: &str,
     result: Expectation,
-) -> TestCase {
-    let mut t = TestCase::with_input(tc_id, comment, b"");
-    t.input = None;
-    t.flags = flags;
-    t.public_key = Some(key.to_lowercase());
-    t.msg = Some(msg.to_lowercase());
-    t.sig = Some(sig.to_lowercase());
-    t.result = result;
-    t
+) -> Ed25519Test {
+    Ed25519Test {
+        tc_id,
+        comment,
+        flags,
+        result,
+        public_key: Some(key.to_lowercase()),
+        msg: Some(msg.to_lowercase()),
+        sig: Some(sig.to_lowercase()),
+        ..Ed25519Test::default()
+    }
 }
 
 /// Notes for the policy's flags, in CCTV's words.
@@ -149,7 +152,7 @@ pub fn wycheproof(path: &Path) -> Result<VectorFile, String> {
                 "Apache-2.0",
             ),
             comment: String::new(),
-            tests,
+            tests: tests_of(&tests)?,
         });
     }
     Ok(file("Wycheproof's Ed25519 verification tests, with the results Wycheproof gives (it has no small-order or cofactored cases).", notes, groups))
@@ -190,7 +193,7 @@ pub fn cctv(path: &Path) -> Result<VectorFile, String> {
             kind: "Ed25519Verify".to_string(),
             source: source("C2SP/CCTV ed25519/ed25519vectors.json", "https://github.com/C2SP/CCTV/tree/main/ed25519", "main", "CC0-1.0 OR ISC"),
             comment: "Messages are the ASCII strings CCTV gives, here as hex.".to_string(),
-            tests,
+            tests: tests_of(&tests)?,
         }],
     ))
 }
@@ -280,7 +283,7 @@ pub fn speccheck(path: &Path) -> Result<VectorFile, String> {
             kind: "Ed25519Verify".to_string(),
             source: source("novifinancial/ed25519-speccheck cases.json", "https://github.com/novifinancial/ed25519-speccheck", "6551933", "Apache-2.0"),
             comment: String::new(),
-            tests,
+            tests: tests_of(&tests)?,
         }],
     ))
 }

@@ -11,7 +11,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{note, read_text};
-use crate::vector::{Expectation, Source, TestCase, TestGroup, VectorFile, EKL_SCHEMA};
+use crate::families::ekl::EklTest;
+use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile, EKL_SCHEMA};
 
 #[derive(Deserialize)]
 struct Seed<'a> {
@@ -59,22 +60,22 @@ fn read<'a>(text: &'a str, path: &Path) -> Result<Seed<'a>, String> {
     })
 }
 
-struct Tests(Vec<TestCase>);
+struct Tests(Vec<EklTest>);
 
 impl Tests {
-    fn add(&mut self, comment: &str, flag: &str, fill: impl FnOnce(&mut TestCase)) {
-        let mut test = TestCase {
+    fn add(&mut self, comment: &str, flag: &str, fill: impl FnOnce(&mut EklTest)) {
+        let mut test = EklTest {
             tc_id: self.0.len() as u64 + 1,
             comment: comment.to_string(),
             flags: vec![flag.to_string()],
-            ..TestCase::default()
+            ..EklTest::default()
         };
         fill(&mut test);
         self.0.push(test);
     }
 }
 
-fn fingerprint_test(t: &mut TestCase, salt: &str, input: &str, want: Result<&str, &str>) {
+fn fingerprint_test(t: &mut EklTest, salt: &str, input: &str, want: Result<&str, &str>) {
     t.salt = Some(salt.to_string());
     t.input = Some(input.to_string());
     match want {
@@ -136,7 +137,7 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
         .ok_or("the seed has no content-array case")?;
     let content = content_case.value.get();
     let mut results = Tests(Vec::new());
-    let result_test = |t: &mut TestCase, input: &str, want: Result<(&str, &str), &str>| match want {
+    let result_test = |t: &mut EklTest, input: &str, want: Result<(&str, &str), &str>| match want {
         Ok((body, fingerprint)) => {
             fingerprint_test(t, &salt, input, Ok(fingerprint));
             t.result_body = Some(body.to_string());
@@ -213,7 +214,7 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
 
     let c = &seed.challenge;
     let mut challenges = Tests(Vec::new());
-    let challenge_test = |t: &mut TestCase, challenge: &str, endpoint: &str| {
+    let challenge_test = |t: &mut EklTest, challenge: &str, endpoint: &str| {
         t.credential = Some(c.provider_credential.clone());
         t.challenge = Some(challenge.to_string());
         t.endpoint = Some(endpoint.to_string());
@@ -230,7 +231,7 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
             t.proof = Some(c.proof.clone());
         },
     );
-    let invalid = |t: &mut TestCase, kind: &str| {
+    let invalid = |t: &mut EklTest, kind: &str| {
         t.result = Expectation::Invalid;
         t.error_kind = Some(kind.to_string());
     };
@@ -265,24 +266,24 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
         version: None,
         license: None,
     };
-    let group = |kind: &str, comment: &str, tests: Tests| TestGroup {
-        kind: kind.to_string(),
-        source: seed_source.clone(),
-        comment: comment.to_string(),
-        tests: tests.0,
+    let mut numbered = 0;
+    let mut group = |kind: &str, comment: &str, mut tests: Tests| -> Result<TestGroup, String> {
+        for test in &mut tests.0 {
+            numbered += 1;
+            test.tc_id = numbered;
+        }
+        Ok(TestGroup {
+            kind: kind.to_string(),
+            source: seed_source.clone(),
+            comment: comment.to_string(),
+            tests: tests_of(&tests.0)?,
+        })
     };
-    let mut groups = vec![
-        group("EklFingerprint", "SHA-256(salt ‖ JCS(value)), lowercase hex; the salt is exactly 32 bytes of hex.", values),
-        group("EklResultFingerprint", "A tool result's structuredContent when present (and not null), else its content array; never isError, _meta or anything an adapter adds.", results),
-        group("EklChallenge", "HMAC-SHA256 keyed with the lowercase hex SHA-256 of the credential, over the challenge hex and then the endpoint URL.", challenges),
+    let groups = vec![
+        group("EklFingerprint", "SHA-256(salt ‖ JCS(value)), lowercase hex; the salt is exactly 32 bytes of hex.", values)?,
+        group("EklResultFingerprint", "A tool result's structuredContent when present (and not null), else its content array; never isError, _meta or anything an adapter adds.", results)?,
+        group("EklChallenge", "HMAC-SHA256 keyed with the lowercase hex SHA-256 of the credential, over the challenge hex and then the endpoint URL.", challenges)?,
     ];
-    for (id, test) in groups
-        .iter_mut()
-        .flat_map(|g| g.tests.iter_mut())
-        .enumerate()
-    {
-        test.tc_id = id as u64 + 1;
-    }
     Ok(VectorFile {
         algorithm: "EKL".to_string(),
         schema: EKL_SCHEMA.to_string(),

@@ -15,7 +15,9 @@ mod ekl;
 mod vmcp_envelopes;
 
 use crate::manifest::Manifest;
-use crate::vector::{Expectation, Note, Source, TestCase, TestGroup, VectorFile, JCS_SCHEMA};
+use crate::vector::{
+    tests_of, Expectation, Note, OutputTest, Source, TestGroup, VectorFile, JCS_SCHEMA,
+};
 
 /// A source of third-party vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -108,8 +110,14 @@ pub(crate) fn source(name: &str, url: &str, version: &str, license: &str) -> Sou
     }
 }
 
-fn valid(tc_id: u64, comment: String, flags: &[&str], input: &[u8], expected: String) -> TestCase {
-    let mut test = TestCase::with_input(tc_id, comment, input);
+fn valid(
+    tc_id: u64,
+    comment: String,
+    flags: &[&str],
+    input: &[u8],
+    expected: String,
+) -> OutputTest {
+    let mut test = OutputTest::with_input(tc_id, comment, input);
     test.flags = flags.iter().map(|f| f.to_string()).collect();
     test.expected = Some(expected);
     test.result = Expectation::Valid;
@@ -151,17 +159,17 @@ fn number_file(
     Ok(file(
         vec![header.to_string()],
         BTreeMap::from([(flag.0.to_string(), flag.1)]),
-        vec![group(group_source, String::new(), tests)],
+        vec![group(group_source, String::new(), tests)?],
     ))
 }
 
-fn group(source: Source, comment: String, tests: Vec<TestCase>) -> TestGroup {
-    TestGroup {
+fn group(source: Source, comment: String, tests: Vec<OutputTest>) -> Result<TestGroup, String> {
+    Ok(TestGroup {
         kind: "JcsCanonicalize".to_string(),
         source,
         comment,
-        tests,
-    }
+        tests: tests_of(&tests)?,
+    })
 }
 
 fn file(header: Vec<String>, notes: BTreeMap<String, Note>, groups: Vec<TestGroup>) -> VectorFile {
@@ -212,7 +220,7 @@ fn rfc8785_suite(dir: &Path) -> Result<VectorFile, String> {
             source("cyberphone/json-canonicalization testdata", "https://github.com/cyberphone/json-canonicalization/tree/master/testdata", "19d51d7", "Apache-2.0"),
             String::new(),
             tests,
-        )],
+        )?],
     ))
 }
 
@@ -290,7 +298,7 @@ fn es_number_ties(path: &Path) -> Result<VectorFile, String> {
             source("crate jcs-admit es-number-ties.tsv", "https://crates.io/crates/jcs-admit", "0.1.3", "MIT OR Apache-2.0"),
             String::new(),
             tests,
-        )],
+        )?],
     ))
 }
 
@@ -342,7 +350,7 @@ fn ekl_seed(path: &Path) -> Result<VectorFile, String> {
             Source { name: "adapter profile seed 000_6a8eaec34509c942 (fixed copy)".to_string(), url: None, version: None, license: None },
             String::new(),
             tests,
-        )],
+        )?],
     ))
 }
 

@@ -19,7 +19,8 @@ use crate::families::vmcp::gen::server::{
 
 /// The clock a test is checked at unless it says otherwise: ten seconds after `IAT`.
 const NOW: u64 = IAT + 10;
-use crate::vector::{Expectation, Source, TestCase, TestGroup, VectorFile, VMCP_SCHEMA};
+use crate::families::vmcp::VmcpTest;
+use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile, VMCP_SCHEMA};
 
 fn listing() -> Value {
     json!({"listings": [{"address": "4252 Escudo Ct", "price": "1349000.00"}], "next_cursor": null, "note": "Åsa's fäbod – naïve façade"})
@@ -55,15 +56,18 @@ struct Setting<'a> {
 /// Appends a test: `response` is a JSON value, or (for bytes a value cannot hold — duplicate
 /// names, nesting past serde_json's limit) the exact text as `input`.
 fn push(
-    tests: &mut Vec<TestCase>,
+    tests: &mut Vec<VmcpTest>,
     broken_flag: &str,
     comment: &str,
     response: Result<Value, String>,
     setting: &Setting,
     failed: &[&str],
 ) {
-    let mut t = TestCase::with_input(tests.len() as u64 + 1, comment, b"");
-    t.input = None;
+    let mut t = VmcpTest {
+        tc_id: tests.len() as u64 + 1,
+        comment: comment.into(),
+        ..VmcpTest::default()
+    };
     t.flags = vec![if failed.is_empty() {
         "Valid"
     } else {
@@ -284,17 +288,21 @@ pub fn envelopes() -> Result<VectorFile, String> {
         Some((IAT - 3600, Some(3600))),
         &["freshness"],
     );
-    Ok(vector_file(
+    vector_file(
         tests,
         ("BrokenRule", "A response that breaks exactly the rules in failedRules, by construction."),
         format!(
             "verifiable-mcp 0.2.1 responses signed with a deterministic TEST key: its Ed25519 seed is SHA-256({TEST_KEY_SEED:?}). Each negative breaks one rule by construction; failedRules names it."
         ),
-    ))
+    )
 }
 
 /// A vector file of `tests`, with the note for their negatives' flag.
-fn vector_file(tests: Vec<TestCase>, broken: (&str, &str), header: String) -> VectorFile {
+fn vector_file(
+    tests: Vec<VmcpTest>,
+    broken: (&str, &str),
+    header: String,
+) -> Result<VectorFile, String> {
     let mut notes = BTreeMap::new();
     notes.insert(
         "Valid".to_string(),
@@ -304,7 +312,7 @@ fn vector_file(tests: Vec<TestCase>, broken: (&str, &str), header: String) -> Ve
         ),
     );
     notes.insert(broken.0.to_string(), note("BASIC", broken.1));
-    VectorFile {
+    Ok(VectorFile {
         algorithm: "verifiable-mcp".to_string(),
         schema: VMCP_SCHEMA.to_string(),
         number_of_tests: tests.len(),
@@ -320,9 +328,9 @@ fn vector_file(tests: Vec<TestCase>, broken: (&str, &str), header: String) -> Ve
                 license: None,
             },
             comment: String::new(),
-            tests,
+            tests: tests_of(&tests)?,
         }],
-    }
+    })
 }
 
 /// A `resources/read` result: one text content, signed.
@@ -607,11 +615,11 @@ pub fn forgeries() -> Result<VectorFile, String> {
         &["unsigned_member", "served_payload"],
     );
 
-    Ok(vector_file(
+    vector_file(
         tests,
         ("Forgery", "A genuinely signed response altered so that a verifier checking less than its client reads would pass it; failedRules names the rules that refuse it."),
         format!(
             "verifiable-mcp 0.2.1 forgeries and the genuine shapes they start from, signed with the deterministic TEST key whose Ed25519 seed is SHA-256({TEST_KEY_SEED:?}); each test is checked at `now`."
         ),
-    ))
+    )
 }

@@ -10,10 +10,11 @@ pub mod policies;
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 
 use crate::compare::Rules;
-use crate::family::{Category, CorpusTable, Family, Spec};
+use crate::family::{Category, CheckTest, CorpusTable, Family, Spec, Vectors};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
-use crate::vector::{from_hex, to_hex, Expectation, Note, TestCase};
+use crate::outcome::Outcome;
+use crate::vector::{from_hex, to_hex, Expectation, Head, Note, Test};
 use gen::Ed25519Case;
 
 /// The Ed25519 family, as registered.
@@ -73,18 +74,15 @@ impl Spec for Ed25519 {
         Some(crate::report::ed25519_corpus_table)
     }
 
-    fn test_for(&self, input: &[u8], _kind: Option<&str>) -> Option<TestCase> {
+    fn test_for(&self, head: Head, input: &[u8], _want: &Outcome) -> Option<Test> {
         let case = Ed25519Case::parse(input)?;
-        Some(TestCase {
+        let test = Ed25519Test {
             public_key: Some(to_hex(&case.key)),
             msg: Some(to_hex(&case.msg)),
             sig: Some(to_hex(&case.sig)),
-            ..TestCase::default()
-        })
-    }
-
-    fn states_output(&self) -> bool {
-        false
+            ..Ed25519Test::from_head(head)
+        };
+        Test::new(&test).ok()
     }
 
     /// The edge cases the input shows, by CCTV's flag names.
@@ -99,12 +97,8 @@ impl Spec for Ed25519 {
             .collect()
     }
 
-    fn lint(&self, test: &TestCase) -> Vec<String> {
-        lint(test)
-    }
-
-    fn check(&self, test: &TestCase) -> Result<(), String> {
-        check(test)
+    fn vectors(&self) -> &dyn CheckTest {
+        self
     }
 
     fn mutants(&self) -> &'static [Mutant] {
@@ -112,8 +106,36 @@ impl Spec for Ed25519 {
     }
 }
 
+crate::vector_test! {
+    /// One Ed25519 verification: a key, a message and a signature, and the verdict.
+    pub struct Ed25519Test {
+    } then {
+        /// The public key, as hex.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub public_key: Option<String>,
+        /// The message, as hex.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub msg: Option<String>,
+        /// The signature, as hex.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub sig: Option<String>,
+    }
+}
+
+impl Vectors for Ed25519 {
+    type Test = Ed25519Test;
+
+    fn lint(&self, test: &Ed25519Test) -> Vec<String> {
+        lint(test)
+    }
+
+    fn check(&self, test: &Ed25519Test) -> Result<(), String> {
+        check(test)
+    }
+}
+
 /// Runs one Ed25519 test: the core's verdict must be the test's result.
-fn check(test: &TestCase) -> Result<(), String> {
+fn check(test: &Ed25519Test) -> Result<(), String> {
     let field = |v: &Option<String>, name: &str| {
         v.as_deref()
             .ok_or_else(|| format!("missing {name}"))
@@ -138,9 +160,9 @@ fn check(test: &TestCase) -> Result<(), String> {
     }
 }
 
-/// An Ed25519 test carries key, message and signature as hex; where every flag is one of the
-/// policy's edge cases, its result must be the one the policy derives from them.
-fn lint(test: &TestCase) -> Vec<String> {
+/// An Ed25519 test carries key, message and signature as hex; where it has flags and every one
+/// is one of the policy's edge cases, its result must be the one the policy derives from them.
+fn lint(test: &Ed25519Test) -> Vec<String> {
     let mut problems = Vec::new();
     for (field, value) in [
         ("publicKey", &test.public_key),
@@ -154,7 +176,8 @@ fn lint(test: &TestCase) -> Vec<String> {
         }
     }
     let policy_flags: Option<Vec<Flag>> = test.flags.iter().map(|f| Flag::from_name(f)).collect();
-    if let Some(flags) = policy_flags {
+    // A test without flags claims no edge case, so the policy derives nothing from it.
+    if let Some(flags) = policy_flags.filter(|f| !f.is_empty()) {
         let derived = if policy_accepts(&flags) {
             Expectation::Valid
         } else {
@@ -168,4 +191,34 @@ fn lint(test: &TestCase) -> Vec<String> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(flags: &[&str], result: Expectation) -> Ed25519Test {
+        Ed25519Test {
+            tc_id: 1,
+            flags: flags.iter().map(|f| f.to_string()).collect(),
+            result,
+            public_key: Some("00".repeat(32)),
+            msg: Some(String::new()),
+            sig: Some("00".repeat(64)),
+            ..Ed25519Test::default()
+        }
+    }
+
+    #[test]
+    fn the_lint_holds_results_to_the_policy_only_where_flags_claim_edge_cases() {
+        assert!(lint(&test(&[], Expectation::Invalid)).is_empty());
+        assert!(lint(&test(&["low_order_A"], Expectation::Invalid)).is_empty());
+        let wrong = lint(&test(&["low_order_A"], Expectation::Valid));
+        assert!(wrong[0].contains("the policy derives Invalid"), "{wrong:?}");
+        let missing = lint(&Ed25519Test::default());
+        assert!(
+            missing.iter().any(|m| m.contains("needs `publicKey`")),
+            "{missing:?}"
+        );
+    }
 }

@@ -9,11 +9,12 @@ pub mod policies;
 use canonfuzz_core::ekl;
 
 use crate::compare::Rules;
-use crate::family::{Category, Family, Spec};
-use crate::findings::stated_kind;
+use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
-use crate::vector::{Expectation, TestCase};
+use crate::outcome::Outcome;
+use crate::vector::{Expectation, Head, Test};
 
 /// The adapter profile's fingerprints and challenge proofs.
 pub struct Ekl;
@@ -62,16 +63,17 @@ impl Spec for Ekl {
         "V8's answer, as RFC 8785 defers to ECMAScript"
     }
 
-    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
+    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
         let case: serde_json::Value = serde_json::from_slice(input).ok()?;
         let text = |name: &str| {
             case.get(name)
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_string)
         };
-        let mut test = TestCase {
-            error_kind: stated_kind(kind),
-            ..TestCase::default()
+        let mut test = EklTest {
+            expected: stated_output(want)?,
+            error_kind: stated_kind(want),
+            ..EklTest::from_head(head)
         };
         match text("op")?.as_str() {
             "challenge" => {
@@ -107,10 +109,57 @@ impl Spec for Ekl {
                 );
             }
         }
-        Some(test)
+        Test::new(&test).ok()
     }
 
-    fn lint(&self, test: &TestCase) -> Vec<String> {
+    fn vectors(&self) -> &dyn CheckTest {
+        self
+    }
+
+    fn mutants(&self) -> &'static [Mutant] {
+        &mutants::MUTANTS
+    }
+}
+
+crate::vector_test! {
+    /// One adapter-profile computation: a salted fingerprint of a value or a tool result, or
+    /// an endpoint challenge proof.
+    pub struct EklTest {
+        /// The value or tool result a fingerprint is of.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub input: Option<String>,
+        /// The fingerprint or proof a correct implementation computes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub expected: Option<String>,
+    } then {
+        /// The error kind of a rejection.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub error_kind: Option<String>,
+        /// The fingerprint salt, as hex.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub salt: Option<String>,
+        /// For a tool result, the body its fingerprint covers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub result_body: Option<String>,
+        /// The provider credential of a challenge proof.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub credential: Option<String>,
+        /// The challenge, as the endpoint sent it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub challenge: Option<String>,
+        /// The endpoint URL the proof binds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub endpoint: Option<String>,
+        /// The proof to check.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub proof: Option<String>,
+    }
+}
+
+impl Vectors for Ekl {
+    type Test = EklTest;
+
+    fn lint(&self, test: &EklTest) -> Vec<String> {
         let mut problems = Vec::new();
         let fingerprint = test.salt.is_some() && test.input.is_some();
         let challenge =
@@ -124,18 +173,14 @@ impl Spec for Ekl {
         problems
     }
 
-    fn check(&self, test: &TestCase) -> Result<(), String> {
+    fn check(&self, test: &EklTest) -> Result<(), String> {
         check(test)
-    }
-
-    fn mutants(&self) -> &'static [Mutant] {
-        &mutants::MUTANTS
     }
 }
 
 /// Runs one adapter-profile test: a value's or tool result's fingerprint (and which body it
 /// covers), or a challenge proof — computed and checked — with the test's result.
-fn check(test: &TestCase) -> Result<(), String> {
+fn check(test: &EklTest) -> Result<(), String> {
     let comment = &test.comment;
     let got: Result<String, ekl::EklError> = match (&test.salt, &test.input, &test.credential) {
         (Some(salt), Some(input), _) => ekl::Salt::from_hex(salt).and_then(|salt| {

@@ -9,10 +9,12 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
-use crate::family::{Category, Family, Spec};
+use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::findings::{stated_kind, stated_output};
 use crate::impls::{rust_crates, worker, CoreImpl, Implementation};
 use crate::mutants::Mutant;
-use crate::vector::{excerpt, Expectation, TestCase};
+use crate::outcome::Outcome;
+use crate::vector::{excerpt, input_fields, Expectation, Head, OutputTest, Test};
 
 /// The JCS family, as registered.
 pub const FAMILY: Family = Family::new(&Jcs);
@@ -66,26 +68,24 @@ impl Spec for Jcs {
         "RFC 8785 defers to ECMAScript, so V8's answer"
     }
 
-    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
-        let mut test = TestCase::with_input(1, "", input);
-        test.error_kind = kind
-            .and_then(ErrorKind::from_name)
-            .map(|k| k.as_str().to_string());
-        Some(test)
+    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
+        let (input, input_hex, input_text) = input_fields(input);
+        let test = OutputTest {
+            input,
+            input_hex,
+            input_text,
+            expected: stated_output(want)?,
+            error_kind: stated_kind(want)
+                .as_deref()
+                .and_then(ErrorKind::from_name)
+                .map(|k| k.as_str().to_string()),
+            ..OutputTest::from_head(head)
+        };
+        Test::new(&test).ok()
     }
 
-    fn lint(&self, test: &TestCase) -> Vec<String> {
-        let mut problems = lint_output_test(test);
-        if let Some(kind) = &test.error_kind {
-            if ErrorKind::from_name(kind).is_none() {
-                problems.push(format!("unknown errorKind {kind:?}"));
-            }
-        }
-        problems
-    }
-
-    fn check(&self, test: &TestCase) -> Result<(), String> {
-        check(test, &mut Canonicalizer::default())
+    fn vectors(&self) -> &dyn CheckTest {
+        self
     }
 
     fn mutants(&self) -> &'static [Mutant] {
@@ -102,8 +102,26 @@ impl Spec for Jcs {
     }
 }
 
+impl Vectors for Jcs {
+    type Test = OutputTest;
+
+    fn lint(&self, test: &OutputTest) -> Vec<String> {
+        let mut problems = lint_output_test(test);
+        if let Some(kind) = &test.error_kind {
+            if ErrorKind::from_name(kind).is_none() {
+                problems.push(format!("unknown errorKind {kind:?}"));
+            }
+        }
+        problems
+    }
+
+    fn check(&self, test: &OutputTest) -> Result<(), String> {
+        check(test, &mut Canonicalizer::default())
+    }
+}
+
 /// Runs one JCS test; the error says what was expected and what the core did.
-fn check(test: &TestCase, canonicalizer: &mut Canonicalizer) -> Result<(), String> {
+fn check(test: &OutputTest, canonicalizer: &mut Canonicalizer) -> Result<(), String> {
     let input = test.input_bytes()?;
     let shown = excerpt(&input);
     let comment = &test.comment;

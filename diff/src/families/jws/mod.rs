@@ -10,11 +10,12 @@ pub mod policies;
 use canonfuzz_core::jws;
 
 use crate::compare::Rules;
-use crate::family::{Category, Family, Spec};
-use crate::findings::stated_kind;
+use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
-use crate::vector::{excerpt, Expectation, TestCase};
+use crate::outcome::Outcome;
+use crate::vector::{excerpt, Expectation, Head, Test};
 use gen::JwsCase;
 
 /// Compact JWS verification.
@@ -75,25 +76,20 @@ impl Spec for Jws {
         "npm jose's answer, the JOSE library with the widest conformance suite"
     }
 
-    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
+    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
         let case = JwsCase::parse(input)?;
-        Some(TestCase {
+        let test = JwsTest {
+            expected: stated_output(want)?,
             token: Some(case.token),
             jwk: Some(case.jwk),
-            error_kind: stated_kind(kind),
-            ..TestCase::default()
-        })
+            error_kind: stated_kind(want),
+            ..JwsTest::from_head(head)
+        };
+        Test::new(&test).ok()
     }
 
-    fn lint(&self, test: &TestCase) -> Vec<String> {
-        match (&test.token, &test.jwks, &test.jwk) {
-            (Some(_), Some(_), None) | (Some(_), None, Some(_)) | (None, None, Some(_)) => Vec::new(),
-            _ => vec!["a JWS test is a `token` with `jwks` (looked up by kid) or with `jwk` (pinned), or a `jwk` alone (its thumbprint)".to_string()],
-        }
-    }
-
-    fn check(&self, test: &TestCase) -> Result<(), String> {
-        check(test)
+    fn vectors(&self) -> &dyn CheckTest {
+        self
     }
 
     fn mutants(&self) -> &'static [Mutant] {
@@ -101,9 +97,50 @@ impl Spec for Jws {
     }
 }
 
+crate::vector_test! {
+    /// One compact JWS verification against a key set (looked up by `kid`) or a pinned key,
+    /// or one JWK's RFC 7638 thumbprint.
+    pub struct JwsTest {
+        /// The payload a verified token carries, or the thumbprint of `jwk`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub expected: Option<String>,
+    } then {
+        /// The error kind of a rejection.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub error_kind: Option<String>,
+        /// The compact token to verify.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub token: Option<String>,
+        /// The key set a token's `kid` is looked up in.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub jwks: Option<serde_json::Value>,
+        /// The `typ` the profile requires, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub typ: Option<String>,
+        /// The pinned key a `token` is verified with; without a token, the key whose thumbprint is `expected`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub jwk: Option<serde_json::Value>,
+    }
+}
+
+impl Vectors for Jws {
+    type Test = JwsTest;
+
+    fn lint(&self, test: &JwsTest) -> Vec<String> {
+        match (&test.token, &test.jwks, &test.jwk) {
+            (Some(_), Some(_), None) | (Some(_), None, Some(_)) | (None, None, Some(_)) => Vec::new(),
+            _ => vec!["a JWS test is a `token` with `jwks` (looked up by kid) or with `jwk` (pinned), or a `jwk` alone (its thumbprint)".to_string()],
+        }
+    }
+
+    fn check(&self, test: &JwsTest) -> Result<(), String> {
+        check(test)
+    }
+}
+
 /// Runs one JWS test: a token verified against its key set (valid: the payload is
 /// `expected`; invalid: the error's kind is `errorKind`), or a JWK's thumbprint.
-fn check(test: &TestCase) -> Result<(), String> {
+fn check(test: &JwsTest) -> Result<(), String> {
     let comment = &test.comment;
     if let (None, Some(jwk)) = (&test.token, &test.jwk) {
         let got = jws::Jwk::parse(jwk.to_string().as_bytes())
@@ -160,15 +197,9 @@ fn check(test: &TestCase) -> Result<(), String> {
 }
 
 /// The text of the key set a test carries.
-fn test_jwks_text(test: &TestCase) -> String {
+fn test_jwks_text(test: &JwsTest) -> String {
     test.jwks
         .as_ref()
         .map(|v| v.to_string())
         .unwrap_or_default()
-}
-
-/// The key set a test carries.
-pub(crate) fn test_jwks(test: &TestCase) -> Result<jws::Jwks, String> {
-    jws::Jwks::parse(test_jwks_text(test).as_bytes())
-        .map_err(|e| format!("{}: the test's key set is unusable: {e}", test.comment))
 }

@@ -6,11 +6,12 @@ pub mod mutants;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
-use crate::family::{Category, Family, Spec};
-use crate::findings::stated_kind;
+use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::findings::{stated_kind, stated_output};
 use crate::impls::{merkle, worker, Implementation};
 use crate::mutants::Mutant;
-use crate::vector::TestCase;
+use crate::outcome::Outcome;
+use crate::vector::{input_fields, Head, OutputTest, Test};
 
 /// RFC 9162 tree roots and proofs.
 pub struct Merkle;
@@ -55,21 +56,36 @@ impl Spec for Merkle {
         "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here"
     }
 
-    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
-        let mut test = TestCase::with_input(1, "", input);
-        test.error_kind = stated_kind(kind);
-        Some(test)
+    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
+        let (input, input_hex, input_text) = input_fields(input);
+        let test = OutputTest {
+            input,
+            input_hex,
+            input_text,
+            expected: stated_output(want)?,
+            error_kind: stated_kind(want),
+            ..OutputTest::from_head(head)
+        };
+        Test::new(&test).ok()
     }
 
-    fn lint(&self, test: &TestCase) -> Vec<String> {
-        lint_output_test(test)
-    }
-
-    fn check(&self, test: &TestCase) -> Result<(), String> {
-        check_with_core(FAMILY, test)
+    fn vectors(&self) -> &dyn CheckTest {
+        self
     }
 
     fn mutants(&self) -> &'static [Mutant] {
         &mutants::MUTANTS
+    }
+}
+
+impl Vectors for Merkle {
+    type Test = OutputTest;
+
+    fn lint(&self, test: &OutputTest) -> Vec<String> {
+        lint_output_test(test)
+    }
+
+    fn check(&self, test: &OutputTest) -> Result<(), String> {
+        check_with_core(FAMILY, test)
     }
 }

@@ -7,14 +7,16 @@ pub mod impls;
 pub mod mutants;
 pub mod policies;
 
+use canonfuzz_core::jws::Jwks;
 use canonfuzz_core::vmcp;
 
 use crate::compare::Rules;
-use crate::families::jws::test_jwks;
-use crate::family::{Category, Family, Spec};
+use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
-use crate::vector::{excerpt, Expectation, TestCase};
+use crate::outcome::Outcome;
+use crate::vector::{excerpt, Expectation, Head, Test};
 use gen::VmcpCase;
 
 /// verifiable-mcp response verification.
@@ -64,24 +66,68 @@ impl Spec for Vmcp {
         "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite"
     }
 
-    fn test_for(&self, input: &[u8], kind: Option<&str>) -> Option<TestCase> {
+    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
         let case = VmcpCase::parse(input)?;
-        Some(TestCase {
+        let test = VmcpTest {
+            input: Some(case.response),
+            expected: stated_output(want)?,
             jwks: Some(case.jwks),
             now: Some(case.now),
-            input: Some(case.response),
-            error_kind: kind
-                .filter(|k| vmcp::Rule::from_name(k).is_some())
-                .map(str::to_string),
-            ..TestCase::default()
-        })
+            error_kind: stated_kind(want).filter(|k| vmcp::Rule::from_name(k).is_some()),
+            ..VmcpTest::from_head(head)
+        };
+        Test::new(&test).ok()
     }
 
     fn selftest_budget(&self) -> u64 {
         3_000
     }
 
-    fn lint(&self, test: &TestCase) -> Vec<String> {
+    fn vectors(&self) -> &dyn CheckTest {
+        self
+    }
+
+    fn mutants(&self) -> &'static [Mutant] {
+        &mutants::MUTANTS
+    }
+}
+
+crate::vector_test! {
+    /// One verifiable-mcp response, the key set and clock it is verified with, and the rules
+    /// it breaks.
+    pub struct VmcpTest {
+        /// The response's exact text (or give `response`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub input: Option<String>,
+        /// The payload a valid response carries.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub expected: Option<String>,
+    } then {
+        /// A rule the response breaks.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub error_kind: Option<String>,
+        /// The key set the response's `kid` is looked up in.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub jwks: Option<serde_json::Value>,
+        /// The whole response as a JSON value (or give `input`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub response: Option<serde_json::Value>,
+        /// The current time for the freshness check.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub now: Option<u64>,
+        /// The freshness window, seconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub max_age: Option<u64>,
+        /// The rules an invalid response breaks, by name.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub failed_rules: Vec<String>,
+    }
+}
+
+impl Vectors for Vmcp {
+    type Test = VmcpTest;
+
+    fn lint(&self, test: &VmcpTest) -> Vec<String> {
         let mut problems = Vec::new();
         if test.response.is_some() == test.input.is_some() || test.jwks.is_none() {
             problems.push("a verifiable-mcp test needs `jwks` and either `response` (a JSON value) or `input` (its exact text)".to_string());
@@ -101,19 +147,19 @@ impl Spec for Vmcp {
         problems
     }
 
-    fn check(&self, test: &TestCase) -> Result<(), String> {
+    fn check(&self, test: &VmcpTest) -> Result<(), String> {
         check(test)
-    }
-
-    fn mutants(&self) -> &'static [Mutant] {
-        &mutants::MUTANTS
     }
 }
 
 /// Runs one verifiable-mcp test: valid, or failing exactly the named rules.
-fn check(test: &TestCase) -> Result<(), String> {
+fn check(test: &VmcpTest) -> Result<(), String> {
     let comment = &test.comment;
-    let jwks = test_jwks(test)?;
+    let jwks = test
+        .jwks
+        .as_ref()
+        .map(|v| v.to_string())
+        .unwrap_or_default();
     let response = match &test.input {
         Some(text) => text.clone().into_bytes(),
         None => serde_json::to_vec(&test.response).map_err(|e| e.to_string())?,
@@ -125,7 +171,18 @@ fn check(test: &TestCase) -> Result<(), String> {
         now,
         max_age: test.max_age,
     };
-    let verdict = vmcp::verify_response(&response, &jwks, clock);
+    let verdict = match Jwks::parse(jwks.as_bytes()) {
+        Ok(jwks) => vmcp::verify_response(&response, &jwks, clock),
+        // A key set no key can be taken from verifies no signature: the JWS rule fails, as the
+        // campaign's adapter of the core answers.
+        Err(e) => vmcp::Verification {
+            failures: vec![vmcp::Failure {
+                rule: vmcp::Rule::Jws,
+                message: format!("the key set is unusable: {e}"),
+            }],
+            ..vmcp::Verification::default()
+        },
+    };
     let mut got: Vec<&str> = verdict.failures.iter().map(|f| f.rule.name()).collect();
     got.sort_unstable();
     got.dedup();
