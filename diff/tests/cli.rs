@@ -192,6 +192,47 @@ fn jws_verify_prints_the_verdict_key_and_payload() {
 }
 
 #[test]
+fn jws_verify_reads_a_token_from_a_file_only_when_told_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let jwk = dir.path().join("key.json");
+    std::fs::write(&jwk, RFC8037_JWK).unwrap();
+    let saved = dir.path().join("token.txt");
+    std::fs::write(&saved, format!("{RFC8037_TOKEN}\n")).unwrap();
+    let key = jwk.to_str().unwrap();
+    let out = canonfuzz(
+        &[
+            "jws",
+            "verify",
+            "--jwk",
+            key,
+            "--file",
+            saved.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // A path given where the token goes is not read, and the error says how to read it.
+    let out = canonfuzz(
+        &["jws", "verify", "--jwk", key, saved.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("give --file"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A file named like a token does not stand in for the token it is named like.
+    std::fs::write(dir.path().join("e30.e30.AA"), RFC8037_TOKEN).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .current_dir(dir.path())
+        .args(["jws", "verify", "--jwk", key, "e30.e30.AA"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}
+
+#[test]
 fn jwk_thumbprint_follows_rfc_7638() {
     let out = canonfuzz(&["jwk", "thumbprint"], RFC8037_JWK.as_bytes());
     assert_eq!(

@@ -70,6 +70,11 @@ fn every_subcommand_exits_by_the_one_rule() {
             2,
         ),
         (vec!["jws", "verify", "e30.e30.AA"], "", 2),
+        (
+            vec!["jws", "verify", "--jwk", &key, "--file", missing],
+            "",
+            2,
+        ),
         (vec!["vmcp", "verify", "--jwks", missing], "", 2),
         (vec!["jwk", "thumbprint", missing], "", 2),
         (vec!["fingerprint", "--salt", "00"], "[1]", 2),

@@ -386,8 +386,9 @@ fn main() -> ExitCode {
                     jwk,
                     typ,
                     token,
+                    file,
                 },
-        } => verify::jws_verify(jwks.as_deref(), jwk.as_deref(), typ, token)
+        } => verify::jws_verify(jwks.as_deref(), jwk.as_deref(), typ, token, file.as_deref())
             .unwrap_or_else(|code| code),
         Command::Vmcp {
             command:

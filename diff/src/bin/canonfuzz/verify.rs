@@ -30,9 +30,12 @@ pub(crate) enum JwsCommand {
         /// The typ the token must carry.
         #[arg(long, value_name = "TYP")]
         typ: Option<String>,
-        /// The token, a file holding it, or `-` (default) for stdin.
-        #[arg(value_name = "TOKEN|FILE|-")]
+        /// The compact token itself, or `-` (default) to read it from stdin.
+        #[arg(value_name = "TOKEN|-", conflicts_with = "file")]
         token: Option<String>,
+        /// Read the token from this file instead.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
     },
 }
 
@@ -132,22 +135,43 @@ pub(crate) enum Keys {
     Pinned(Box<jws::Jwk>),
 }
 
+/// Whether `text` has a compact token's shape: three base64url segments joined by dots.
+fn token_shaped(text: &str) -> bool {
+    text.split('.').count() == 3
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// The token in `path`, or on stdin, without the line break a file or a pipe adds.
+fn read_token(path: Option<&Path>) -> Result<String, ExitCode> {
+    Ok(String::from_utf8_lossy(&read_or_exit(path)?)
+        .trim()
+        .to_string())
+}
+
 pub(crate) fn jws_verify(
     jwks: Option<&Path>,
     jwk: Option<&Path>,
     typ: Option<String>,
     token: Option<String>,
+    file: Option<&Path>,
 ) -> Result<ExitCode, ExitCode> {
     let keys = match (jwks, jwk) {
         (Some(set), _) => Keys::Set(read_keys(set, jws::Jwks::parse)?),
         (None, Some(key)) => Keys::Pinned(Box::new(read_keys(key, jws::Jwk::parse)?)),
         (None, None) => return Err(usage_error("give --jwks SET or --jwk KEY".into())),
     };
-    let token = match token.as_deref() {
-        Some(t) if t.matches('.').count() == 2 && !Path::new(t).exists() => t.to_string(),
-        other => String::from_utf8_lossy(&read_or_exit(other.map(Path::new))?)
-            .trim()
-            .to_string(),
+    let token = match (token.as_deref(), file) {
+        (Some("-") | None, None) => read_token(None)?,
+        (None, Some(path)) => read_token(Some(path))?,
+        (Some(t), _) if !token_shaped(t) && Path::new(t).is_file() => {
+            return Err(usage_error(format!(
+                "{t:?} is not a compact token (three segments joined by dots) but names a \
+                 file; to read the token from it, give --file {t}"
+            )))
+        }
+        (Some(t), _) => t.to_string(),
     };
     let profile = jws::Profile { typ };
     let verified = match &keys {
