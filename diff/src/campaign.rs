@@ -58,6 +58,9 @@ pub struct Config {
 /// and ends with a summary of what it ran; vectors saved as found stay, marked unminimized.
 pub static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Implementations that could not run here, each with why.
+pub type Missing = Vec<(String, String)>;
+
 /// The implementations of one family under comparison.
 pub struct Harness {
     family: Family,

@@ -11,10 +11,12 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::campaign::Harness;
 use crate::compare::Rules;
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::report::FamilyTable;
 use crate::vector::{Head, Note, Test};
 
 /// What part of a family's input space a case explores.
@@ -52,8 +54,8 @@ impl Category {
     }
 }
 
-/// A family's table over the corpus: `(markdown, json)` for the implementations selected.
-pub type CorpusTable = fn(&[String], &Path) -> Result<(String, serde_json::Value), String>;
+/// A family's table over the corpus, from the implementations of a harness.
+pub type CorpusTable = fn(&Harness, &Path) -> Result<FamilyTable, String>;
 
 /// Everything canonfuzz knows about one family. A new family implements this in its own
 /// folder and adds one line to [`crate::families::ALL`].
@@ -83,7 +85,9 @@ pub trait Spec: Sync {
     /// Why that group.
     fn reference_reason(&self) -> &'static str;
 
-    /// The table a campaign prints beside its findings, over the corpus, if the family has one.
+    /// The family's table over the corpus, if it has one: the report shows it, and a campaign
+    /// prints it beside its findings (which are chosen because they disagree and so say
+    /// nothing of how often an implementation is right).
     fn corpus_table(&self) -> Option<CorpusTable> {
         None
     }

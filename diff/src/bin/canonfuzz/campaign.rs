@@ -45,12 +45,12 @@ pub(crate) fn diff(
         summary::Paint::for_terminal(terminal),
     ));
     let mut json = summary::to_json(&summary);
-    match report::campaign_table(config.family, &config.impls, &corpus_dir(None)) {
-        Some(Ok((text, table))) => {
-            human(&text);
-            json["verifier_table"] = table;
+    match report::family_table(config.family, &config.impls, &corpus_dir(None)) {
+        Some(Ok((table, _))) => {
+            human(&table.table.to_markdown());
+            json["verifier_table"] = table.json;
         }
-        Some(Err(e)) => eprintln!("WARNING: no accept/reject table: {e}"),
+        Some(Err(e)) => eprintln!("WARNING: no table over the corpus: {e}"),
         None => {}
     }
     if let Some(path) = summary_json {

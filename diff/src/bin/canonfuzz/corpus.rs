@@ -126,23 +126,13 @@ pub(crate) fn triage(
 
 /// Writes the conformance report of every implementation over the corpus.
 pub(crate) fn report(out: &Path, corpus: Option<PathBuf>, impls: &[String]) -> ExitCode {
-    let built = Harness::new(canonfuzz_diff::families::jcs::FAMILY, impls).and_then(
-        |(jcs, mut missing)| {
-            let (ed25519, more) = Harness::new(canonfuzz_diff::families::ed25519::FAMILY, &[])?;
-            missing.extend(more);
-            let (jws, more) = Harness::new(canonfuzz_diff::families::jws::FAMILY, &[])?;
-            missing.extend(more);
-            for (name, why) in &missing {
-                eprintln!("WARNING: {name} did not run: {why}");
-            }
-            let harnesses = report::Harnesses {
-                jcs: &jcs,
-                ed25519: &ed25519,
-                jws: &jws,
-            };
-            report::build(&harnesses, &corpus_dir(corpus))
-        },
-    );
+    let corpus = corpus_dir(corpus);
+    let built = report::conformance(impls, &corpus).map(|(matrix, missing)| {
+        for (name, why) in &missing {
+            eprintln!("WARNING: {name} did not run: {why}");
+        }
+        matrix
+    });
     match built.and_then(|m| m.write(out).map(|paths| (m, paths))) {
         Ok((matrix, (md, html))) => {
             print!("{}", matrix.markdown());

@@ -6,6 +6,7 @@ pub mod gen;
 pub mod impls;
 pub mod mutants;
 pub mod policies;
+pub mod report;
 
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 
@@ -71,7 +72,7 @@ impl Spec for Ed25519 {
     }
 
     fn corpus_table(&self) -> Option<CorpusTable> {
-        Some(crate::report::ed25519_corpus_table)
+        Some(report::corpus_table)
     }
 
     fn test_for(&self, head: Head, input: &[u8], _want: &Outcome) -> Option<Test> {

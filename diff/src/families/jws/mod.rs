@@ -6,11 +6,12 @@ pub mod gen;
 pub mod impls;
 pub mod mutants;
 pub mod policies;
+pub mod report;
 
 use canonfuzz_core::jws;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, CorpusTable, Family, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -74,6 +75,10 @@ impl Spec for Jws {
 
     fn reference_reason(&self) -> &'static str {
         "npm jose's answer, the JOSE library with the widest conformance suite"
+    }
+
+    fn corpus_table(&self) -> Option<CorpusTable> {
+        Some(report::corpus_table)
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
