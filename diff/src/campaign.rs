@@ -16,7 +16,7 @@ use crate::compare::{agree, evaluate, Evaluation, Member, Verdict};
 use crate::family::Category;
 use crate::family::Family;
 use crate::findings;
-use crate::impls::{self, Implementation};
+use crate::impls::{self, External, Implementation};
 use crate::outcome::Outcome;
 use crate::shrink::minimize;
 
@@ -41,6 +41,8 @@ pub struct Config {
     pub jobs: usize,
     /// Implementations to compare with the core; empty for all.
     pub impls: Vec<String>,
+    /// Implementations outside the harness to compare as well.
+    pub with: Vec<External>,
     /// Corpus directory that findings are saved into; `None` saves nothing.
     pub out: Option<PathBuf>,
     /// This shard's index and the number of shards: case `i` belongs to shard `i % count`.
@@ -75,9 +77,18 @@ impl Harness {
         family: Family,
         select: &[String],
     ) -> Result<(Harness, Vec<(String, String)>), String> {
+        Harness::choose(family, select, &[])
+    }
+
+    /// [`Harness::new`], with the external implementations `with` beside the selected ones.
+    pub fn choose(
+        family: Family,
+        select: &[String],
+        with: &[External],
+    ) -> Result<(Harness, Missing), String> {
         let mut missing = Vec::new();
         let mut impls = Vec::new();
-        for imp in impls::select(family.implementations(), select)? {
+        for imp in impls::choose(family.implementations(), select, with)? {
             match imp.available() {
                 Ok(()) => impls.push(imp),
                 Err(why) => missing.push((imp.name().to_string(), why)),
@@ -398,7 +409,7 @@ fn progress_bar(config: &Config) -> ProgressBar {
 
 /// Runs a campaign.
 pub fn run(config: &Config) -> Result<Summary, String> {
-    let (harness, missing) = Harness::new(config.family, &config.impls)?;
+    let (harness, missing) = Harness::choose(config.family, &config.impls, &config.with)?;
     let groups = |members: Vec<Box<dyn Implementation>>| -> BTreeSet<String> {
         members
             .iter()
@@ -407,9 +418,10 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             .collect()
     };
     let quorum = Quorum {
-        needed: groups(impls::select(
+        needed: groups(impls::choose(
             config.family.implementations(),
             &config.impls,
+            &config.with,
         )?),
         present: harness
             .members()

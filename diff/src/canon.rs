@@ -1,7 +1,8 @@
-//! The `canon --jsonl` line protocol: one JSON text per input line, one answer per line.
-//! The external implementations' workers speak the same protocol.
+//! The `canon --jsonl` line protocol: one JSON text per input line, one answer per line, the
+//! plain form of the worker protocol, so that `canon --jsonl` itself can be compared as a
+//! worker: answers go out as soon as the input read so far is used up.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use canonfuzz_core::jcs::{write_string, Canonicalizer};
 
@@ -61,11 +62,36 @@ fn next_line(
     Ok(any.then_some(length))
 }
 
+/// A reader that can say how many bytes it holds already read, so that answers go out before
+/// it waits for more.
+pub trait Pending: BufRead {
+    /// Bytes read and not yet consumed.
+    fn pending(&self) -> usize;
+}
+
+impl<R: Read> Pending for BufReader<R> {
+    fn pending(&self) -> usize {
+        self.buffer().len()
+    }
+}
+
+impl<P: Pending + ?Sized> Pending for &mut P {
+    fn pending(&self) -> usize {
+        (**self).pending()
+    }
+}
+
+impl Pending for &[u8] {
+    fn pending(&self) -> usize {
+        self.len()
+    }
+}
+
 /// Splits `reader` into lines (bytes up to `\n`, a `\r` before it dropped) and writes one
 /// answer per line to `writer`, in order. A line longer than `max_line` bytes is answered
 /// `too_large` without being held in memory. Returns the number of lines answered.
 pub fn run_jsonl(
-    mut reader: impl BufRead,
+    mut reader: impl Pending,
     mut writer: impl Write,
     canonicalizer: &mut Canonicalizer,
     max_line: u64,
@@ -95,8 +121,9 @@ pub fn run_jsonl(
             answer_line(canonicalizer, &line, &mut out, &mut scratch);
         }
         count += 1;
-        if out.len() >= 1 << 16 {
+        if out.len() >= 1 << 16 || reader.pending() == 0 {
             writer.write_all(&out)?;
+            writer.flush()?;
             out.clear();
         }
     }

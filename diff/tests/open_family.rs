@@ -220,6 +220,7 @@ fn a_family_outside_the_registry_runs_a_whole_campaign() {
         seed: 1,
         jobs: 2,
         impls: Vec::new(),
+        with: Vec::new(),
         out: Some(corpus.path().to_path_buf()),
         shard: (0, 1),
         progress: false,

@@ -1,5 +1,8 @@
 // A canonfuzz worker: answers one input per stdin line with the npm library (or Node built-in)
-// named on the command line, one JSON answer line per input, in order:
+// named on the command line, one JSON answer line per input, in order. It speaks protocol 1
+// when the first line is {"canonfuzz":1}: it answers {"canonfuzz":1,"name":…} and then reads
+// each input as {"input":"<base64>"}, so that any byte can travel; otherwise each line is an
+// input as it is. Answers:
 //   {"ok": "<text>"}  accepted: the canonical text, `valid`, or the verified payload
 //   {"error": {"kind", "message", "offset"}}  rejected; kind `rejected` for verifiers, whose
 //                                           reasons are not compared
@@ -268,6 +271,30 @@ async function load() {
 
 const answer = await load();
 
+// Whether the harness asked for protocol 1; unknown until the first line.
+let framed = null;
+// The answer to one line: the greeting, or the library's answer to the input the line holds.
+async function answerLine(line) {
+  if (framed === null) {
+    framed = false;
+    try {
+      const hello = JSON.parse(line.toString('utf8'));
+      if (hello && hello.canonfuzz === 1) {
+        framed = true;
+        return { canonfuzz: 1, name: library };
+      }
+    } catch {}
+  }
+  if (!framed) return answer(line);
+  let input;
+  try {
+    input = Buffer.from(JSON.parse(line.toString('utf8')).input, 'base64');
+  } catch (e) {
+    return { error: { kind: 'crashed', message: `not a protocol 1 request: ${wellFormed(e.message)}`, offset: 0 } };
+  }
+  return answer(input);
+}
+
 // Lines are answered strictly in order, one at a time, however the answers are computed.
 let pending = Buffer.alloc(0);
 let queue = Promise.resolve();
@@ -290,7 +317,7 @@ function drain(final) {
   if (inputs.length === 0) return;
   queue = queue.then(async () => {
     const lines = [];
-    for (const input of inputs) lines.push(JSON.stringify(await answer(input)));
+    for (const input of inputs) lines.push(JSON.stringify(await answerLine(input)));
     process.stdout.write(lines.join('\n') + '\n');
   });
 }

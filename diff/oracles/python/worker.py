@@ -1,5 +1,6 @@
 """A canonfuzz worker: answers one input per stdin line with the PyPI library named on the
-command line, one JSON answer line per input, in order:
+command line, one JSON answer line per input, in order (in protocol 1, see `framing`, each
+input travels as base64):
   {"ok": "<text>"}  accepted: the canonical text, `valid`, or the verified payload
   {"error": {"kind", "message", "offset"}}  rejected; kind `rejected` for verifiers, whose
                                             reasons are not compared
@@ -10,6 +11,7 @@ verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}; Merkle tre
 {"op": "root" | "inclusion" | ...} case (RFC 9162 audit paths, hashes in hex); the
 verifiable-mcp verifier {"jwks","now","response"}."""
 
+import base64
 import json
 import os
 import sys
@@ -377,8 +379,36 @@ def answer(canon, line, max_depth=None):
 dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
+def framing(respond, library):
+    """Protocol 1 when the first line is {"canonfuzz":1}: answer it with a greeting and then
+    read each input as {"input":"<base64>"}, so that any byte can travel; otherwise each line
+    is an input as it is."""
+    framed = None
+
+    def answer(line):
+        nonlocal framed
+        if framed is None:
+            framed = False
+            try:
+                hello = json.loads(line)
+                if isinstance(hello, dict) and hello.get("canonfuzz") == 1:
+                    framed = True
+                    return {"canonfuzz": 1, "name": library}
+            except ValueError:
+                pass
+        if not framed:
+            return respond(line)
+        try:
+            data = base64.b64decode(json.loads(line)["input"], validate=True)
+        except (ValueError, KeyError, TypeError) as e:
+            return {"error": {"kind": "crashed", "message": f"not a protocol 1 request: {e}", "offset": 0}}
+        return respond(data)
+
+    return answer
+
+
 def main():
-    respond = load(sys.argv[1])
+    respond = framing(load(sys.argv[1]), sys.argv[1])
     pending = b""
     while True:
         chunk = os.read(0, 1 << 16)

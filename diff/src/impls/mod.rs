@@ -10,6 +10,72 @@ pub mod worker;
 pub use canonfuzz_props::impls::jcs::{answer as core_answer, rust_crates, CoreImpl};
 pub use canonfuzz_props::impls::{in_process, merkle, Implementation, CORE_GROUP};
 
+/// An implementation outside the harness, given as `NAME=COMMAND` or `NAME@GROUP=COMMAND`:
+/// a command that speaks the worker protocol, voting in its own independence group (named
+/// after it) unless another is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct External {
+    /// The name it goes by in summaries and vectors.
+    pub name: String,
+    /// Its independence group.
+    pub group: String,
+    /// The command, run by `sh -c`.
+    pub command: String,
+}
+
+impl External {
+    /// Reads `NAME=COMMAND` or `NAME@GROUP=COMMAND`.
+    pub fn parse(spec: &str) -> Result<External, String> {
+        let usage = || {
+            format!("{spec:?} is not NAME=COMMAND or NAME@GROUP=COMMAND (e.g. mine=\"python3 adapter.py\")")
+        };
+        let (label, command) = spec.split_once('=').ok_or_else(usage)?;
+        let (name, group) = label.split_once('@').unwrap_or((label, label));
+        let plain = |s: &str| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        };
+        if !plain(name)
+            || !plain(group)
+            || command.trim().is_empty()
+            || name == crate::compare::CORE
+        {
+            return Err(usage());
+        }
+        Ok(External {
+            name: name.to_string(),
+            group: group.to_string(),
+            command: command.to_string(),
+        })
+    }
+
+    /// The implementation: a worker running the command.
+    pub fn implementation(&self) -> Box<dyn Implementation> {
+        Box::new(worker::external(&self.name, &self.group, &self.command))
+    }
+}
+
+/// [`select`], then the external implementations `with` after the selected ones; an external
+/// one may not take a name already in use.
+pub fn choose(
+    every: Vec<Box<dyn Implementation>>,
+    select: &[String],
+    with: &[External],
+) -> Result<Vec<Box<dyn Implementation>>, String> {
+    let mut chosen = self::select(every, select)?;
+    for external in with {
+        if chosen.iter().any(|i| i.name() == external.name) {
+            return Err(format!(
+                "--with {}: the name is taken; give the implementation another",
+                external.name
+            ));
+        }
+        chosen.push(external.implementation());
+    }
+    Ok(chosen)
+}
+
 /// The implementations of `every` named in `select` (empty selects all), the core always
 /// first; an unknown name is an error that lists the known ones.
 pub fn select(

@@ -1,5 +1,9 @@
 //! Implementations in other runtimes, run as long-lived worker processes that answer one
-//! input per line, in batches (for JCS, the `canon --jsonl` protocol).
+//! input per line, in batches, over the worker protocol (README, "Testing your own
+//! implementation"): the harness's first line asks which form the worker speaks; a worker of
+//! protocol 1 says so, with its name and version, and then takes each input as base64, so
+//! every byte travels; any other worker is spoken to in the plain form `canon --jsonl` uses,
+//! one input per line, which cannot carry a line feed.
 //!
 //! Their dependencies are pinned (`oracles/node/package-lock.json`, `oracles/python/
 //! requirements.txt` with hashes) and installed by the harness itself on first use. A worker
@@ -13,6 +17,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
 use serde::Deserialize;
 
 use super::Implementation;
@@ -177,15 +183,67 @@ fn prepared(runtime: Runtime) -> Result<String, String> {
     cell.get_or_init(|| runtime.prepare()).clone()
 }
 
-/// A library run in a worker process.
+/// The protocol's first line, which the harness sends before any input.
+const HELLO: &str = r#"{"canonfuzz":1}"#;
+
+/// How a worker process is started.
+#[derive(Debug, Clone)]
+enum Launch {
+    /// A pinned library in one of the harness's own worker programs.
+    Library {
+        runtime: Runtime,
+        script: PathBuf,
+        library: &'static str,
+    },
+    /// A command given on the command line, run by `sh -c`.
+    Command(String),
+}
+
+impl Launch {
+    fn command(&self) -> Command {
+        match self {
+            Launch::Library {
+                runtime,
+                script,
+                library,
+            } => {
+                let mut command = runtime.command(script);
+                command.arg(library).current_dir(runtime.dir());
+                command
+            }
+            Launch::Command(line) => {
+                let mut command = Command::new("sh");
+                command.arg("-c").arg(line);
+                command
+            }
+        }
+    }
+
+    fn shown(&self) -> String {
+        match self {
+            Launch::Library { library, .. } => format!("the {library} worker"),
+            Launch::Command(line) => format!("`{line}`"),
+        }
+    }
+}
+
+/// What a worker said of itself in answer to the protocol's first line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hello {
+    /// Whether it speaks protocol 1 (inputs as base64) rather than the plain form.
+    pub framed: bool,
+    /// The implementation and its version, as a protocol-1 worker names them.
+    pub version: Option<String>,
+}
+
+/// An implementation run in a worker process.
 pub struct WorkerImpl {
-    name: &'static str,
-    library: &'static str,
-    group: &'static str,
-    runtime: Runtime,
-    script: PathBuf,
+    name: String,
+    group: String,
+    launch: Launch,
     timeout: Duration,
     pool: Mutex<Vec<Process>>,
+    hello: OnceLock<Result<Hello, String>>,
 }
 
 impl WorkerImpl {
@@ -195,25 +253,64 @@ impl WorkerImpl {
         group: &'static str,
         runtime: Runtime,
     ) -> WorkerImpl {
-        WorkerImpl {
+        WorkerImpl::launched(
             name,
-            library,
             group,
-            runtime,
-            script: runtime.script(),
+            Launch::Library {
+                runtime,
+                script: runtime.script(),
+                library,
+            },
+        )
+    }
+
+    fn launched(name: &str, group: &str, launch: Launch) -> WorkerImpl {
+        WorkerImpl {
+            name: name.to_string(),
+            group: group.to_string(),
+            launch,
             timeout: ANSWER_TIMEOUT,
             pool: Mutex::new(Vec::new()),
+            hello: OnceLock::new(),
         }
     }
 
-    /// The same worker running another script of the same protocol, with another time limit
-    /// per answer: how the restart logic is tested against workers that crash, hang or answer
-    /// garbage on purpose.
+    /// The same worker running another script, with another time limit per answer: how the
+    /// restart logic is tested against workers that crash, hang or answer garbage on purpose.
     pub fn with_script(mut self, script: PathBuf, timeout: Duration) -> WorkerImpl {
-        self.script = script;
+        if let Launch::Library { script: s, .. } = &mut self.launch {
+            *s = script;
+        }
         self.timeout = timeout;
         self
     }
+
+    /// What the worker said of itself, from the first process started.
+    pub fn hello(&self) -> Result<Hello, String> {
+        self.hello
+            .get_or_init(|| {
+                let process = Process::spawn(&self.launch, self.timeout)?;
+                let hello = process.hello.clone();
+                if let Ok(mut pool) = self.pool.lock() {
+                    pool.push(process);
+                }
+                Ok(hello)
+            })
+            .clone()
+    }
+
+    fn runtime(&self) -> Option<Runtime> {
+        match &self.launch {
+            Launch::Library { runtime, .. } => Some(*runtime),
+            Launch::Command(_) => None,
+        }
+    }
+}
+
+/// An implementation outside the harness: `command`, run by `sh -c`, speaking the worker
+/// protocol, named `name` and voting in `group`.
+pub fn external(name: &str, group: &str, command: &str) -> WorkerImpl {
+    WorkerImpl::launched(name, group, Launch::Command(command.to_string()))
 }
 
 /// npm library (or Node built-in) `library` in a Node worker, voting in `group`.
@@ -235,6 +332,8 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     answers: Receiver<Vec<u8>>,
+    /// What the worker answered to the protocol's first line.
+    hello: Hello,
     /// The end of what the worker wrote to standard error, read as it goes by `reader`.
     stderr: Arc<Mutex<Vec<u8>>>,
     reader: std::thread::JoinHandle<()>,
@@ -244,16 +343,15 @@ struct Process {
 const STDERR_KEPT: usize = 4096;
 
 impl Process {
-    fn spawn(runtime: Runtime, script: &Path, library: &str) -> Result<Process, String> {
-        let mut child = runtime
-            .command(script)
-            .arg(library)
-            .current_dir(runtime.dir())
+    /// Starts a worker and asks it which form of the protocol it speaks.
+    fn spawn(launch: &Launch, timeout: Duration) -> Result<Process, String> {
+        let mut child = launch
+            .command()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start the {library} worker: {e}"))?;
+            .map_err(|e| format!("cannot start {}: {e}", launch.shown()))?;
         let stdin = child.stdin.take().ok_or("worker has no stdin")?;
         let stdout = child.stdout.take().ok_or("worker has no stdout")?;
         let mut errors = child.stderr.take().ok_or("worker has no stderr")?;
@@ -283,13 +381,35 @@ impl Process {
                 }
             }
         });
-        Ok(Process {
+        let mut process = Process {
             child,
             stdin,
             answers,
+            hello: Hello {
+                framed: false,
+                version: None,
+            },
             stderr,
             reader,
-        })
+        };
+        let asked = writeln!(process.stdin, "{HELLO}").and_then(|()| process.stdin.flush());
+        let first = match asked {
+            Ok(()) => process.answers.recv_timeout(timeout).ok(),
+            Err(_) => None,
+        };
+        let Some(first) = first else {
+            let stderr = process.kill();
+            return Err(with_stderr(
+                &format!(
+                    "{} did not answer the protocol's first line {HELLO} within {} s",
+                    launch.shown(),
+                    timeout.as_secs()
+                ),
+                &stderr,
+            ));
+        };
+        process.hello = read_hello(&first);
+        Ok(process)
     }
 
     /// Ends the worker and gives the end of its standard error, `""` when it wrote none.
@@ -330,10 +450,51 @@ struct AnswerError {
     message: String,
 }
 
-/// Reads one protocol answer; anything else is garbage.
-/// A verifier's `rejected` is not classified: its reasons are not compared.
+/// The form a worker speaks, from its answer to the protocol's first line: a protocol-1 worker
+/// answers `{"canonfuzz":1,"name":…,"version":…}`; a plain one answers the line as an input.
+fn read_hello(line: &[u8]) -> Hello {
+    #[derive(Deserialize)]
+    struct Greeting {
+        canonfuzz: u64,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        version: Option<String>,
+    }
+    match serde_json::from_slice::<Greeting>(line) {
+        Ok(g) if g.canonfuzz == 1 => Hello {
+            framed: true,
+            version: match (g.name, g.version) {
+                (Some(name), Some(version)) => Some(format!("{name} {version}")),
+                (name, version) => name.or(version),
+            },
+        },
+        _ => Hello {
+            framed: false,
+            version: None,
+        },
+    }
+}
+
+/// One input as a request line in the form the worker speaks.
+fn request(input: &[u8], framed: bool, line: &mut Vec<u8>) {
+    if framed {
+        line.extend_from_slice(br#"{"input":""#);
+        line.extend_from_slice(STANDARD.encode(input).as_bytes());
+        line.extend_from_slice(b"\"}");
+    } else {
+        line.extend_from_slice(input);
+    }
+    line.push(b'\n');
+}
+
+/// Reads one protocol answer; anything else is garbage. An answer whose text escapes a lone
+/// surrogate (a lax library's output, which no Unicode text holds) is read with U+FFFD in its
+/// place. A verifier's `rejected` is not classified: its reasons are not compared.
 fn parse_answer(line: &[u8]) -> Outcome {
-    match serde_json::from_slice::<Answer>(line) {
+    let read = serde_json::from_slice::<Answer>(line)
+        .or_else(|_| serde_json::from_slice::<Answer>(&without_lone_surrogates(line)));
+    match read {
         Ok(Answer {
             ok: None,
             error: None,
@@ -361,7 +522,43 @@ fn parse_answer(line: &[u8]) -> Outcome {
     }
 }
 
-/// Whether the line protocol can carry `input` unchanged.
+/// `line` with every `\uXXXX` escape of an unpaired surrogate replaced by `\ufffd`.
+fn without_lone_surrogates(line: &[u8]) -> Vec<u8> {
+    let unit = |at: usize| -> Option<u16> {
+        let digits = line.get(at..at + 6)?;
+        if digits.get(..2)? != b"\\u" {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(digits.get(2..)?).ok()?, 16).ok()
+    };
+    let mut out = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while let Some(&byte) = line.get(i) {
+        if byte != b'\\' {
+            out.push(byte);
+            i += 1;
+            continue;
+        }
+        let step = match unit(i) {
+            Some(0xd800..=0xdbff) if matches!(unit(i + 6), Some(0xdc00..=0xdfff)) => 12,
+            Some(0xd800..=0xdfff) => {
+                out.extend_from_slice(b"\\ufffd");
+                i += 6;
+                continue;
+            }
+            Some(_) => 6,
+            None => 2,
+        };
+        out.extend_from_slice(
+            line.get(i..i + step)
+                .unwrap_or_else(|| line.get(i..).unwrap_or_default()),
+        );
+        i += step;
+    }
+    out
+}
+
+/// Whether the plain form of the protocol can carry `input` unchanged (protocol 1 carries any).
 pub fn expressible(input: &[u8]) -> bool {
     !input.contains(&b'\n') && input.last() != Some(&b'\r')
 }
@@ -371,11 +568,12 @@ impl WorkerImpl {
         let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
         match pooled {
             Some(p) => Ok(p),
-            None => Process::spawn(self.runtime, &self.script, self.library),
+            None => Process::spawn(&self.launch, self.timeout),
         }
     }
 
-    /// Runs the expressible inputs, restarting the worker after a crash or hang.
+    /// Runs inputs the worker's form of the protocol can carry, restarting the worker after a
+    /// crash or hang.
     fn run_expressible(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
         let mut outcomes = Vec::with_capacity(inputs.len());
         while outcomes.len() < inputs.len() {
@@ -389,8 +587,7 @@ impl WorkerImpl {
             };
             let mut batch = Vec::new();
             for input in rest {
-                batch.extend_from_slice(input);
-                batch.push(b'\n');
+                request(input, process.hello.framed, &mut batch);
             }
             let writer_ok = process
                 .stdin
@@ -438,26 +635,41 @@ impl WorkerImpl {
 
 impl Implementation for WorkerImpl {
     fn name(&self) -> &str {
-        self.name
+        &self.name
     }
 
     fn version(&self) -> String {
+        let (runtime, library) = match &self.launch {
+            Launch::Library {
+                runtime, library, ..
+            } => (*runtime, *library),
+            Launch::Command(_) => {
+                return match self.hello() {
+                    Ok(Hello {
+                        version: Some(version),
+                        ..
+                    }) => version,
+                    Ok(_) => "unknown (plain protocol)".to_string(),
+                    Err(_) => "did not start".to_string(),
+                }
+            }
+        };
         // The adapter-profile and INK workers compute with their runtime's JCS library; the
         // verifiable-mcp verifiers are named by their signature library.
-        let package = match (self.library, self.runtime) {
+        let package = match (library, runtime) {
             ("ekl" | "ink", Runtime::Node) => "canonicalize",
             ("ekl" | "ink", _) => "rfc8785",
             ("vmcp", Runtime::Node) => "jose",
             ("vmcp", _) => "pynacl",
             (library, _) => library,
         };
-        let pinned = match self.runtime {
-            Runtime::Node => std::fs::read_to_string(self.runtime.dir().join("package.json"))
+        let pinned = match runtime {
+            Runtime::Node => std::fs::read_to_string(runtime.dir().join("package.json"))
                 .ok()
                 .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
                 .and_then(|v| v["dependencies"][package].as_str().map(str::to_string))
-                .or_else(|| (self.library == "crypto").then(|| "built-in".to_string())),
-            Runtime::Python => std::fs::read_to_string(self.runtime.dir().join("requirements.txt"))
+                .or_else(|| (library == "crypto").then(|| "built-in".to_string())),
+            Runtime::Python => std::fs::read_to_string(runtime.dir().join("requirements.txt"))
                 .ok()
                 .and_then(|text| {
                     text.lines().find_map(|l| {
@@ -465,16 +677,16 @@ impl Implementation for WorkerImpl {
                             .map(|v| v.split_whitespace().next().unwrap_or_default().to_string())
                     })
                 }),
-            Runtime::Rust => std::fs::read_to_string(self.runtime.dir().join("Cargo.lock"))
+            Runtime::Rust => std::fs::read_to_string(runtime.dir().join("Cargo.lock"))
                 .ok()
                 .and_then(|text| {
-                    let krate = self.library.split('-').next().unwrap_or(self.library);
+                    let krate = library.split('-').next().unwrap_or(library);
                     let entry = format!("name = \"{krate}\"\nversion = \"");
                     let at = text.find(&entry)? + entry.len();
                     text.get(at..)?.split('"').next().map(str::to_string)
                 }),
         };
-        let runtime = prepared(self.runtime).unwrap_or_else(|_| "runtime missing".to_string());
+        let runtime = prepared(runtime).unwrap_or_else(|_| "runtime missing".to_string());
         format!(
             "{} ({runtime})",
             pinned.unwrap_or_else(|| "unknown".to_string())
@@ -482,11 +694,14 @@ impl Implementation for WorkerImpl {
     }
 
     fn group(&self) -> &str {
-        self.group
+        &self.group
     }
 
     fn available(&self) -> Result<(), String> {
-        prepared(self.runtime).map(|_| ())
+        if let Some(runtime) = self.runtime() {
+            prepared(runtime)?;
+        }
+        self.hello().map(|_| ())
     }
 
     fn in_process(&self) -> bool {
@@ -494,15 +709,17 @@ impl Implementation for WorkerImpl {
     }
 
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
-        if self.available().is_err() {
-            return inputs.iter().map(|_| Outcome::Unsupported).collect();
-        }
-        let sendable: Vec<&[u8]> = inputs.iter().copied().filter(|i| expressible(i)).collect();
+        let framed = match self.available().and_then(|()| self.hello()) {
+            Ok(hello) => hello.framed,
+            Err(_) => return inputs.iter().map(|_| Outcome::Unsupported).collect(),
+        };
+        let carried = |input: &[u8]| framed || expressible(input);
+        let sendable: Vec<&[u8]> = inputs.iter().copied().filter(|i| carried(i)).collect();
         let mut answers = self.run_expressible(&sendable).into_iter();
         inputs
             .iter()
             .map(|input| {
-                if expressible(input) {
+                if carried(input) {
                     answers
                         .next()
                         .unwrap_or(Outcome::Crashed("no answer".to_string()))
@@ -556,6 +773,30 @@ mod tests {
             parse_answer(b"Traceback (most recent call last):"),
             Outcome::Crashed(_)
         ));
+    }
+
+    #[test]
+    fn an_answer_escaping_a_lone_surrogate_is_read_with_a_replacement_character() {
+        assert_eq!(
+            parse_answer(br#"{"ok":"\"\ud800\" \\ud800 \ud83d\ude00 \udc00"}"#),
+            Outcome::Ok(
+                "\"\u{fffd}\" \\ud800 \u{1f600} \u{fffd}"
+                    .as_bytes()
+                    .to_vec()
+            )
+        );
+    }
+
+    #[test]
+    fn protocol_one_sends_base64_and_the_plain_form_the_bytes() {
+        let mut line = Vec::new();
+        request(b"[1,\n2]", true, &mut line);
+        request(b"[1]", false, &mut line);
+        assert_eq!(line, b"{\"input\":\"WzEsCjJd\"}\n[1]\n");
+        let hello = read_hello(br#"{"canonfuzz":1,"name":"lib","version":"2.0"}"#);
+        assert_eq!(hello.version.as_deref(), Some("lib 2.0"));
+        assert!(hello.framed);
+        assert!(!read_hello(br#"{"ok":"{\"canonfuzz\":1}"}"#).framed);
     }
 
     #[test]

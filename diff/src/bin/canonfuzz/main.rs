@@ -19,6 +19,7 @@ use std::time::Duration;
 use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
 use canonfuzz_diff::campaign::Config;
 use canonfuzz_diff::family::Family;
+use canonfuzz_diff::impls::External;
 use canonfuzz_diff::import::SourceKind;
 use canonfuzz_diff::{input, summary};
 use clap::builder::PossibleValuesParser;
@@ -134,6 +135,11 @@ enum Command {
         /// Compare the core with these implementations only (comma-separated names).
         #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
         impls: Vec<String>,
+        /// Also compare an implementation outside canonfuzz: a command that speaks the worker
+        /// protocol (README, "Testing your own implementation"), in its own independence group
+        /// unless NAME@GROUP names one. Repeatable.
+        #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
+        with: Vec<External>,
         /// Corpus directory findings are saved into.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
@@ -351,6 +357,7 @@ fn main() -> ExitCode {
             seed,
             jobs,
             impls,
+            with,
             out,
             no_save,
             shard,
@@ -371,6 +378,7 @@ fn main() -> ExitCode {
                     2 * std::thread::available_parallelism().map_or(2, |n| n.get())
                 }),
                 impls,
+                with,
                 out: (!no_save).then(|| corpus_dir(out)),
                 shard,
                 progress: !cli.quiet,

@@ -1,0 +1,163 @@
+//! An implementation outside canonfuzz, wrapped in one of the README's adapters, goes through a
+//! campaign with `--with`: in protocol 1 (inputs as base64, so a raw line feed travels) and in
+//! the plain form `canon --jsonl` speaks, each in its own independence group, named and
+//! versioned as it says, and voting.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use canonfuzz_diff::impls::{worker, External, Implementation};
+use canonfuzz_diff::outcome::Outcome;
+
+fn adapter(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("adapters")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn campaign(with: &[String]) -> (Option<i32>, Option<serde_json::Value>, String) {
+    let mut args = vec!["diff", "--family", "jcs", "--cases", "3000", "--no-save"];
+    for w in with {
+        args.extend(["--with", w.as_str()]);
+    }
+    args.extend(["--summary-json", "-", "-q"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(&args)
+        .env("CANONFUZZ", env!("CARGO_BIN_EXE_canonfuzz"))
+        .output()
+        .unwrap();
+    let summary = serde_json::from_slice(&out.stdout).ok();
+    (out.status.code(), summary, common::text(&out.stderr))
+}
+
+fn implementation<'a>(summary: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    summary["implementations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == name)
+        .unwrap_or_else(|| panic!("{name} is not in {summary}"))
+}
+
+#[test]
+fn adapters_join_a_campaign_in_their_own_groups() {
+    let python = format!("sorted@pyjson=python3 {}", adapter("python_json_sorted.py"));
+    let node = format!("nodesorted=node {}", adapter("node_json_sorted.mjs"));
+    let plain = format!("plain={}", adapter("canon_jsonl.sh"));
+    let (code, summary, stderr) = campaign(&[python, node, plain]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let summary = summary.unwrap();
+    let sorted = implementation(&summary, "sorted");
+    assert_eq!(sorted["independent_group"], "pyjson");
+    assert!(sorted["version"]
+        .as_str()
+        .unwrap()
+        .starts_with("python-json-sorted 3."));
+    assert_eq!(
+        implementation(&summary, "nodesorted")["version"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next(),
+        Some("node-json-sorted")
+    );
+    let plain = implementation(&summary, "plain");
+    assert_eq!(plain["independent_group"], "plain");
+    assert_eq!(plain["version"], "unknown (plain protocol)");
+    for group in ["pyjson", "nodesorted", "plain"] {
+        assert!(
+            summary["quorum"]["present"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g == group),
+            "{group} did not vote: {}",
+            summary["quorum"]
+        );
+    }
+    // Sorting keys by code point and printing numbers as Python does is not RFC 8785: the
+    // comparison took place, and found it.
+    let agreed = sorted["agreed"].as_u64().unwrap();
+    let answered = sorted["answered"].as_u64().unwrap();
+    assert!(answered > 2_000 && agreed < answered, "{sorted}");
+    // The core, spoken to in the plain form, answers as the core wherever it is asked, and
+    // is not asked what the plain form cannot carry.
+    assert!(plain["answered"].as_u64().unwrap() < 3_000, "{plain}");
+    for finding in summary["findings"].as_array().unwrap() {
+        let (core, plain) = (&finding["outcomes"]["core"], &finding["outcomes"]["plain"]);
+        assert!(
+            plain == core || plain["status"] == "unsupported",
+            "{finding}"
+        );
+    }
+}
+
+#[test]
+fn protocol_one_carries_every_byte_and_the_plain_form_leaves_out_what_it_cannot() {
+    let framed = worker::external(
+        "framed",
+        "framed",
+        &format!("python3 {}", adapter("python_json_sorted.py")),
+    );
+    let plain = worker::external(
+        "plain",
+        "plain",
+        &format!("{} canon --jsonl", env!("CARGO_BIN_EXE_canonfuzz")),
+    );
+    let inputs: [&[u8]; 2] = [b"{\"b\":1,\n\"a\":2}", b"[1]\r"];
+    assert_eq!(
+        framed.run_batch(&inputs),
+        vec![
+            Outcome::Ok(b"{\"a\":2,\"b\":1}".to_vec()),
+            Outcome::Ok(b"[1]".to_vec())
+        ]
+    );
+    assert_eq!(
+        plain.run_batch(&inputs),
+        vec![Outcome::Unsupported, Outcome::Unsupported]
+    );
+    assert_eq!(
+        plain.run_batch(&[b"[1, 2]"]),
+        vec![Outcome::Ok(b"[1,2]".to_vec())]
+    );
+}
+
+#[test]
+fn a_command_that_cannot_start_or_never_answers_is_named_with_why() {
+    let silent = worker::external("silent", "silent", "sleep 60");
+    // The test's own timeout would be 10 s; a worker that never answers its first line is
+    // refused once that passes, with the command named.
+    let why = silent.available().unwrap_err();
+    assert!(
+        why.contains("`sleep 60` did not answer the protocol's first line"),
+        "{why}"
+    );
+    // A campaign without one of its groups is red, and says which and why.
+    let (code, _, stderr) = campaign(&["broken=exit 3".to_string()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("broken: `exit 3` did not answer"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn external_specs_are_read_or_refused_with_the_form_they_take() {
+    assert_eq!(
+        External::parse("mine@lib=python3 a.py").unwrap(),
+        External {
+            name: "mine".into(),
+            group: "lib".into(),
+            command: "python3 a.py".into()
+        }
+    );
+    assert_eq!(External::parse("mine=x").unwrap().group, "mine");
+    for bad in ["mine", "=x", "mine=", "a b=x", "core=x"] {
+        let why = External::parse(bad).unwrap_err();
+        assert!(why.contains("NAME=COMMAND"), "{bad}: {why}");
+    }
+}
