@@ -16,6 +16,7 @@ use crate::compare::Rules;
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::Replay;
 use crate::report::FamilyTable;
 use crate::vector::{Head, Note, Test};
 
@@ -105,6 +106,11 @@ pub trait Spec: Sync {
 
     /// How the family's vector tests are read and run against the core.
     fn vectors(&self) -> &dyn CheckTest;
+
+    /// A vector test as a campaign input and what any implementation must answer to it, so
+    /// that any implementation can be run over the corpus; `None` for a test no campaign
+    /// input states (a thumbprint, a proof to check, a clock window).
+    fn replay(&self, test: &Test) -> Option<Replay>;
 
     /// Planted bugs of the core, each of which a campaign must turn red on.
     fn mutants(&self) -> &'static [Mutant];

@@ -11,31 +11,11 @@ use crate::campaign::{Harness, Missing};
 use crate::family::Family;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
-use crate::vector::{Expectation, OutputTest, VectorFile};
+use crate::replay::category;
+use crate::vector::VectorFile;
 
 /// The rows of the matrix, in order.
 pub const CATEGORIES: [&str; 5] = ["numbers", "ordering", "escapes", "documents", "rejections"];
-
-/// The category a vector belongs to: rejections by their result, the rest by their flags.
-pub fn category(test: &OutputTest) -> &'static str {
-    if test.result == Expectation::Invalid {
-        return "rejections";
-    }
-    let has = |words: &[&str]| {
-        test.flags
-            .iter()
-            .any(|f| words.iter().any(|w| f.to_lowercase().contains(w)))
-    };
-    if has(&["number", "tie", "appendixb"]) {
-        "numbers"
-    } else if has(&["order"]) {
-        "ordering"
-    } else if has(&["escape"]) {
-        "escapes"
-    } else {
-        "documents"
-    }
-}
 
 /// Passed and run counts for one implementation in one category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -83,28 +63,18 @@ pub struct Matrix {
     pub families: Vec<FamilyTable>,
 }
 
-/// Whether an outcome is what the vector expects. Any rejection passes a rejection vector:
-/// third parties' error kinds are only approximated.
-fn passes(test: &OutputTest, outcome: &Outcome) -> bool {
-    match (test.result, outcome) {
-        (Expectation::Valid | Expectation::Acceptable, Outcome::Ok(out)) => {
-            test.expected.as_deref().map(str::as_bytes) == Some(out.as_slice())
-        }
-        (Expectation::Invalid | Expectation::Acceptable, Outcome::Rejected(_)) => true,
-        _ => false,
-    }
-}
-
 /// Runs every implementation of `harness` over every JCS vector in the corpus at `dir`; the
 /// families' tables are given.
 pub fn build(harness: &Harness, families: Vec<FamilyTable>, dir: &Path) -> Result<Matrix, String> {
     let manifest = Manifest::read(dir)?;
+    let family = harness.family();
     let mut tests = Vec::new();
-    for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
+    for entry in manifest.files_of(family.schema()) {
         let file = VectorFile::read(&dir.join(&entry.path))?;
-        for test in file.typed_tests::<OutputTest>()? {
-            let input = test.input_bytes()?;
-            tests.push((category(&test), test, input));
+        for test in file.tests() {
+            if let Some(replay) = family.replay(test) {
+                tests.push((category(test), replay));
+            }
         }
     }
     let mut matrix = Matrix {
@@ -115,12 +85,12 @@ pub fn build(harness: &Harness, families: Vec<FamilyTable>, dir: &Path) -> Resul
             .collect(),
         ..Matrix::default()
     };
-    for (category, _, _) in &tests {
+    for (category, _) in &tests {
         *matrix.sizes.entry(category).or_default() += 1;
     }
     for chunk in tests.chunks(512) {
-        let inputs: Vec<&[u8]> = chunk.iter().map(|(_, _, i)| i.as_slice()).collect();
-        for ((category, test, _), outcomes) in chunk.iter().zip(harness.outcomes(&inputs)) {
+        let inputs: Vec<&[u8]> = chunk.iter().map(|(_, r)| r.input.as_slice()).collect();
+        for ((category, replay), outcomes) in chunk.iter().zip(harness.outcomes(&inputs)) {
             for ((name, _), outcome) in matrix.implementations.iter().zip(&outcomes) {
                 let score = matrix
                     .scores
@@ -130,7 +100,7 @@ pub fn build(harness: &Harness, families: Vec<FamilyTable>, dir: &Path) -> Resul
                     .or_default();
                 if *outcome != Outcome::Unsupported {
                     score.run += 1;
-                    score.passed += u64::from(passes(test, outcome));
+                    score.passed += u64::from(replay.passes(outcome));
                 }
             }
         }

@@ -27,8 +27,14 @@ fn every_subcommand_exits_by_the_one_rule() {
         "--endpoint",
         "https://example.org/mcp",
     ];
+    let plain_core = format!("plain={} canon --jsonl", env!("CARGO_BIN_EXE_canonfuzz"));
+    let sorted = format!(
+        "sorted=python3 {}/adapters/python_json_sorted.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let cases: Vec<(Vec<&str>, &str, i32)> = vec![
         // Success.
+        (vec!["vectors", "--impl", &plain_core], "", 0),
         (vec!["canon"], "[1]", 0),
         (vec!["canon", "--jsonl"], "[\n{}", 0),
         (vec!["jwk", "thumbprint"], KEY, 0),
@@ -37,6 +43,7 @@ fn every_subcommand_exits_by_the_one_rule() {
         (vec!["completions", "fish"], "", 0),
         // Rejected input, or a failed check.
         (vec!["canon"], "[", 1),
+        (vec!["vectors", "--impl", &sorted], "", 1),
         (vec!["--max-input-bytes", "2", "canon"], "[1]", 1),
         (vec!["jwk", "thumbprint"], r#"{"kty":"OKP"}"#, 1),
         (vec!["fingerprint", "--salt", &zeros], r#"{"a":1,"a":2}"#, 1),
@@ -97,6 +104,9 @@ fn every_subcommand_exits_by_the_one_rule() {
         (vec!["diff", "--cases", "1", "--impls", "nonesuch"], "", 2),
         (vec!["selftest", "--family", "nonesuch"], "", 2),
         (vec!["vectors", missing], "", 2),
+        (vec!["vectors", "--impl", "core"], "", 2),
+        (vec!["vectors", "--impl", "nonesuch"], "", 2),
+        (vec!["vectors", "--impl", "broken=exit 3"], "", 2),
         (vec!["manifest", missing], "", 2),
         (vec!["merge", missing, "--into", &out], "", 2),
         (vec!["seeds", "--corpus", missing, "--out", &out], "", 2),

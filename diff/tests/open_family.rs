@@ -13,6 +13,7 @@ use canonfuzz_diff::impls::in_process::InProcess;
 use canonfuzz_diff::impls::Implementation;
 use canonfuzz_diff::mutants::Mutant;
 use canonfuzz_diff::outcome::Outcome;
+use canonfuzz_diff::replay::{output_replay, Replay};
 use canonfuzz_diff::selftest::hunt;
 use canonfuzz_diff::vector::{input_fields, Head, OutputTest, Test, VectorFile};
 use canonfuzz_rng::Rng;
@@ -187,6 +188,10 @@ impl Spec for Hex {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::conformance::run_corpus;
+use canonfuzz_diff::family::Family;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
-use canonfuzz_diff::{fuzzing, merge, report, triage};
+use canonfuzz_diff::{fuzzing, merge, replay, report, triage};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
 
@@ -25,6 +26,57 @@ pub(crate) fn vectors(dir: PathBuf) -> ExitCode {
     }
     println!("{}", report.summary());
     if report.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        rejected()
+    }
+}
+
+/// Runs the implementation `spec` names over the corpus `dir`.
+pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>) -> ExitCode {
+    let family = match family.map(Family::named).transpose() {
+        Ok(f) => f,
+        Err(e) => return usage_error(e),
+    };
+    let (family, implementation) = match replay::resolve(spec, family) {
+        Ok(found) => found,
+        Err(e) => return usage_error(e),
+    };
+    if let Err(why) = implementation.available() {
+        return usage_error(format!("{} cannot run: {why}", implementation.name()));
+    }
+    let replayed = match replay::replay_corpus(family, implementation.as_ref(), &dir) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    for miss in &replayed.misses {
+        println!(
+            "FAIL {} tcId {} {:?}\n    input:    {}\n    expected: {}\n    got:      {}",
+            miss.file, miss.tc_id, miss.flags, miss.input, miss.expected, miss.got
+        );
+    }
+    let width = replayed.files.keys().map(String::len).max().unwrap_or(0);
+    println!();
+    for (file, (passed, run)) in &replayed.files {
+        println!("{file:width$}  {passed}/{run}");
+    }
+    let categories: Vec<String> = replayed
+        .categories
+        .iter()
+        .map(|(c, (passed, run))| format!("{c} {passed}/{run}"))
+        .collect();
+    println!("by category: {}", categories.join(", "));
+    let (passed, run) = replayed.total();
+    println!(
+        "{} {} ({} family): {passed} of {run} passed, {} failed, {} left out (unsupported, or \
+         no campaign input states them)",
+        implementation.name(),
+        implementation.version(),
+        family.name(),
+        run - passed,
+        replayed.left_out
+    );
+    if replayed.misses.is_empty() {
         ExitCode::SUCCESS
     } else {
         rejected()

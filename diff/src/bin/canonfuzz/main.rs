@@ -91,10 +91,23 @@ enum Command {
     /// Checks the manifest (every file listed, digests and counts current) and each file's
     /// shape, runs every test, prints each failure with its file, tcId and input, and ends
     /// with `N passed, N failed`.
+    ///
+    /// With --impl, runs an implementation instead of the core, registered or your own, over
+    /// every test of its family that a campaign input can state, and prints its counts per
+    /// file and per category and every test it did not pass. Exits 0 when it passed all, 1
+    /// when it did not, 2 when it could not run.
     Vectors {
         /// The corpus directory.
         #[arg(value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// The implementation to run: a registered name (e.g. serde_jcs, jose), or
+        /// NAME[@GROUP]=COMMAND for a command that speaks the worker protocol.
+        #[arg(long = "impl", value_name = "NAME|NAME=COMMAND")]
+        implementation: Option<String>,
+        /// The family the implementation belongs to (default: the one that has the name;
+        /// for NAME=COMMAND, jcs).
+        #[arg(long, value_parser = PossibleValuesParser::new(Family::names()))]
+        family: Option<String>,
     },
     /// Rebuild corpus/manifest.json from the vector files present.
     ///
@@ -348,7 +361,16 @@ fn main() -> ExitCode {
             jsonl,
             max_depth,
         } => canon::canon(file, jsonl, max_depth),
-        Command::Vectors { dir } => corpus::vectors(corpus_dir(dir)),
+        Command::Vectors {
+            dir,
+            implementation: None,
+            family: _,
+        } => corpus::vectors(corpus_dir(dir)),
+        Command::Vectors {
+            dir,
+            implementation: Some(spec),
+            family,
+        } => corpus::replay(corpus_dir(dir), &spec, family.as_deref()),
         Command::Manifest { dir } => corpus::manifest(dir),
         Command::Diff {
             family,

@@ -15,6 +15,7 @@ use crate::family::{Category, CheckTest, CorpusTable, Family, Spec, Vectors};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::Replay;
 use crate::vector::{from_hex, to_hex, Expectation, Head, Note, Test};
 use gen::Ed25519Case;
 
@@ -100,6 +101,21 @@ impl Spec for Ed25519 {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        let test: Ed25519Test = test.read().ok()?;
+        let hex = |field: &Option<String>| from_hex(field.as_deref()?).ok();
+        let case = Ed25519Case {
+            key: hex(&test.public_key)?,
+            msg: hex(&test.msg)?,
+            sig: hex(&test.sig)?,
+        };
+        Some(Replay {
+            input: case.encode(),
+            result: test.result,
+            output: None,
+        })
     }
 
     fn mutants(&self) -> &'static [Mutant] {

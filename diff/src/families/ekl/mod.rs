@@ -14,6 +14,7 @@ use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::Replay;
 use crate::vector::{Expectation, Head, Test};
 
 /// The adapter profile's fingerprints and challenge proofs.
@@ -114,6 +115,31 @@ impl Spec for Ekl {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    /// A fingerprint or a proof to compute; a proof to check states no campaign input.
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        let test: EklTest = test.read().ok()?;
+        let case = match (&test.salt, &test.input, &test.credential, &test.proof) {
+            (Some(salt), Some(input), _, _) if test.result_body.is_some() => {
+                serde_json::json!({"op": "result", "salt": salt, "result": input})
+            }
+            (Some(salt), Some(input), _, _) => {
+                serde_json::json!({"op": "fingerprint", "salt": salt, "value": input})
+            }
+            (_, _, Some(credential), None) => serde_json::json!({
+                "op": "challenge",
+                "credential": credential,
+                "challenge": test.challenge,
+                "endpoint": test.endpoint,
+            }),
+            _ => return None,
+        };
+        Some(Replay {
+            input: case.to_string().into_bytes(),
+            result: test.result,
+            output: test.expected.map(String::into_bytes),
+        })
     }
 
     fn mutants(&self) -> &'static [Mutant] {

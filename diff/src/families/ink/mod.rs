@@ -14,6 +14,7 @@ use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::{output_replay, Replay};
 use crate::vector::{input_fields, Head, OutputTest, Test};
 
 /// INK's leaf hashes and signature bases.
@@ -78,6 +79,10 @@ impl Spec for Ink {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

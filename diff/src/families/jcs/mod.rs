@@ -14,6 +14,7 @@ use crate::findings::{stated_kind, stated_output};
 use crate::impls::{rust_crates, worker, CoreImpl, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, input_fields, Expectation, Head, OutputTest, Test};
 
 /// The JCS family, as registered.
@@ -86,6 +87,10 @@ impl Spec for Jcs {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

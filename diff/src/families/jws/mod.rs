@@ -16,6 +16,7 @@ use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::Replay;
 use crate::vector::{excerpt, Expectation, Head, Test};
 use gen::JwsCase;
 
@@ -95,6 +96,22 @@ impl Spec for Jws {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    /// A token with the one key it names; a thumbprint test, or one whose answer turns on a
+    /// `typ` profile, states no campaign input.
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        let test: JwsTest = test.read().ok()?;
+        if test.typ.is_some() && test.error_kind.as_deref() == Some("typ") {
+            return None;
+        }
+        let token = test.token.clone()?;
+        let jwk = key_for(&token, &test)?;
+        Some(Replay {
+            input: JwsCase { token, jwk }.encode(),
+            result: test.result,
+            output: test.expected.map(String::into_bytes),
+        })
     }
 
     fn mutants(&self) -> &'static [Mutant] {
@@ -207,4 +224,29 @@ fn test_jwks_text(test: &JwsTest) -> String {
         .as_ref()
         .map(|v| v.to_string())
         .unwrap_or_default()
+}
+
+/// The one key a test verifies its token with: its pinned `jwk`, or the one key of its set
+/// that the token's `kid` names. Tests about the set itself (no kid, a kid two keys share)
+/// name no single key.
+pub(crate) fn key_for(token: &str, test: &JwsTest) -> Option<serde_json::Value> {
+    if let Some(jwk) = &test.jwk {
+        return Some(jwk.clone());
+    }
+    let keys = test.jwks.as_ref()?.get("keys")?.as_array()?;
+    let header: serde_json::Value = token
+        .split('.')
+        .next()
+        .and_then(crate::families::jws::gen::lax_decode)
+        .and_then(|h| serde_json::from_slice(&h).ok())?;
+    let kid = header.get("kid")?;
+    match keys
+        .iter()
+        .filter(|k| k.get("kid") == Some(kid))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [key] => Some((*key).clone()),
+        _ => None,
+    }
 }

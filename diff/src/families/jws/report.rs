@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::gen::JwsCase;
-use super::JwsTest;
+use super::{key_for, JwsTest};
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
@@ -51,31 +51,6 @@ const SETS: [(&str, &str); 3] = [
     ("verifiable-mcp", "verifiable-mcp"),
     ("findings", "campaign findings"),
 ];
-
-/// The one key a test verifies its token with: its pinned `jwk`, or the one key of its set
-/// that the token's `kid` names. Tests about the set itself (no kid, a kid two keys share)
-/// name no single key.
-fn key_for(token: &str, test: &JwsTest) -> Option<serde_json::Value> {
-    if let Some(jwk) = &test.jwk {
-        return Some(jwk.clone());
-    }
-    let keys = test.jwks.as_ref()?.get("keys")?.as_array()?;
-    let header: serde_json::Value = token
-        .split('.')
-        .next()
-        .and_then(crate::families::jws::gen::lax_decode)
-        .and_then(|h| serde_json::from_slice(&h).ok())?;
-    let kid = header.get("kid")?;
-    match keys
-        .iter()
-        .filter(|k| k.get("kid") == Some(kid))
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        [key] => Some((*key).clone()),
-        _ => None,
-    }
-}
 
 /// Every verifier of a JWS harness over the corpus's JWS verification vectors whose answer does
 /// not turn on a `typ` profile and that name one key: answered as the vector expects (accepted

@@ -11,6 +11,7 @@ use crate::findings::{stated_kind, stated_output};
 use crate::impls::{merkle, worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::{output_replay, Replay};
 use crate::vector::{input_fields, Head, OutputTest, Test};
 
 /// RFC 9162 tree roots and proofs.
@@ -71,6 +72,10 @@ impl Spec for Merkle {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

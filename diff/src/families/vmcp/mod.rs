@@ -16,6 +16,7 @@ use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
+use crate::replay::Replay;
 use crate::vector::{excerpt, Expectation, Head, Test};
 use gen::VmcpCase;
 
@@ -85,6 +86,30 @@ impl Spec for Vmcp {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
+    }
+
+    /// A response with its key set and clock; one held to a freshness window states no
+    /// campaign input, whose clock has none.
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        let test: VmcpTest = test.read().ok()?;
+        if test.max_age.is_some() {
+            return None;
+        }
+        let response = match (&test.input, &test.response) {
+            (Some(text), _) => text.clone(),
+            (None, Some(value)) => value.to_string(),
+            (None, None) => return None,
+        };
+        let case = VmcpCase {
+            jwks: test.jwks.clone()?,
+            now: test.now?,
+            response,
+        };
+        Some(Replay {
+            input: case.encode(),
+            result: test.result,
+            output: test.expected.map(String::into_bytes),
+        })
     }
 
     fn mutants(&self) -> &'static [Mutant] {

@@ -1,0 +1,249 @@
+//! Any implementation over the corpus: every vector test its family can state as a campaign
+//! input is run through the implementation (registered or given on the command line) and held
+//! to the test's expectation, with counts per file and per category and every failure.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::family::Family;
+use crate::impls::Implementation;
+use crate::manifest::Manifest;
+use crate::outcome::Outcome;
+use crate::vector::{excerpt, Expectation, Head, VectorFile};
+
+/// A vector test as a campaign input, and what any implementation must answer to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// The campaign input.
+    pub input: Vec<u8>,
+    /// Accept, reject, or either.
+    pub result: Expectation,
+    /// The output an acceptance must carry, when the test states one.
+    pub output: Option<Vec<u8>>,
+}
+
+impl Replay {
+    /// Whether `outcome` is what the test expects. Any rejection passes a rejection test:
+    /// third parties' error kinds are only approximated.
+    pub fn passes(&self, outcome: &Outcome) -> bool {
+        let output_holds = |out: &Vec<u8>| self.output.as_ref().is_none_or(|want| want == out);
+        match (self.result, outcome) {
+            (Expectation::Valid | Expectation::Acceptable, Outcome::Ok(out)) => output_holds(out),
+            (Expectation::Invalid | Expectation::Acceptable, Outcome::Rejected(_)) => true,
+            _ => false,
+        }
+    }
+}
+
+/// The replay of a test whose input yields an output or a rejection by its bytes alone.
+pub fn output_replay(test: &crate::vector::Test) -> Option<Replay> {
+    let test: crate::vector::OutputTest = test.read().ok()?;
+    Some(Replay {
+        input: test.input_bytes().ok()?,
+        result: test.result,
+        output: test.expected.map(String::into_bytes),
+    })
+}
+
+/// The category a test is counted under: rejections by their result, the rest by the words
+/// of their flags.
+pub fn category(head: &Head) -> &'static str {
+    if head.result == Expectation::Invalid {
+        return "rejections";
+    }
+    let has = |words: &[&str]| {
+        head.flags
+            .iter()
+            .any(|f| words.iter().any(|w| f.to_lowercase().contains(w)))
+    };
+    if has(&["number", "tie", "appendixb"]) {
+        "numbers"
+    } else if has(&["order"]) {
+        "ordering"
+    } else if has(&["escape"]) {
+        "escapes"
+    } else {
+        "documents"
+    }
+}
+
+/// A test the implementation did not pass.
+#[derive(Debug, Clone)]
+pub struct Miss {
+    /// The file, relative to the corpus.
+    pub file: String,
+    /// The test.
+    pub tc_id: u64,
+    /// Its flags.
+    pub flags: Vec<String>,
+    /// The input, shortened.
+    pub input: String,
+    /// What the test expects.
+    pub expected: String,
+    /// What the implementation answered.
+    pub got: String,
+}
+
+/// Passed and run, for a file or a category.
+pub type Counts = (u64, u64);
+
+/// What an implementation did over the corpus.
+#[derive(Debug, Clone, Default)]
+pub struct Replayed {
+    /// Per file: passed and run.
+    pub files: BTreeMap<String, Counts>,
+    /// Per category: passed and run.
+    pub categories: BTreeMap<&'static str, Counts>,
+    /// Tests it could not be given (unsupported) or that no campaign input states.
+    pub left_out: u64,
+    /// Every test it did not pass.
+    pub misses: Vec<Miss>,
+}
+
+impl Replayed {
+    /// Passed and run over every file.
+    pub fn total(&self) -> Counts {
+        self.files
+            .values()
+            .fold((0, 0), |(p, r), (fp, fr)| (p + fp, r + fr))
+    }
+}
+
+fn expected(replay: &Replay) -> String {
+    match (replay.result, &replay.output) {
+        (Expectation::Invalid, _) => "a rejection".to_string(),
+        (Expectation::Acceptable, _) => "either".to_string(),
+        (Expectation::Valid, Some(out)) => excerpt(out),
+        (Expectation::Valid, None) => "an acceptance".to_string(),
+    }
+}
+
+/// The implementation `spec` names: a registered one by name (in `family`, or in the one
+/// family that has it), or `NAME[@GROUP]=COMMAND`, a command of `family` (default JCS) that
+/// speaks the worker protocol.
+pub fn resolve(
+    spec: &str,
+    family: Option<Family>,
+) -> Result<(Family, Box<dyn Implementation>), String> {
+    if spec.contains('=') {
+        let external = crate::impls::External::parse(spec)?;
+        return Ok((
+            family.unwrap_or(crate::families::jcs::FAMILY),
+            external.implementation(),
+        ));
+    }
+    let searched: Vec<Family> = family.map_or_else(|| Family::all().to_vec(), |f| vec![f]);
+    let mut found: Vec<(Family, Box<dyn Implementation>)> = searched
+        .iter()
+        .flat_map(|f| {
+            f.implementations()
+                .into_iter()
+                .filter(|i| i.name() == spec)
+                .map(|i| (*f, i))
+        })
+        .collect();
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(format!(
+            "no implementation is named {spec:?}{}; give one a family lists (canonfuzz diff \
+             --family F names them in its summary), or NAME=COMMAND for your own",
+            family.map_or(String::new(), |f| format!(" in the {} family", f.name()))
+        )),
+        _ => Err(format!(
+            "{spec:?} names an implementation in the families {}; choose one with --family",
+            found
+                .iter()
+                .map(|(f, _)| f.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Runs `implementation`, one of `family`, over every test of the family's files in the
+/// corpus at `dir`.
+pub fn replay_corpus(
+    family: Family,
+    implementation: &dyn Implementation,
+    dir: &Path,
+) -> Result<Replayed, String> {
+    let manifest = Manifest::read(dir)?;
+    let mut replayed = Replayed::default();
+    for entry in manifest.files_of(family.schema()) {
+        let file = VectorFile::read(&dir.join(&entry.path))?;
+        let mut cases = Vec::new();
+        for test in file.tests() {
+            match family.replay(test) {
+                Some(replay) => cases.push((test, replay)),
+                None => replayed.left_out += 1,
+            }
+        }
+        for chunk in cases.chunks(256) {
+            let inputs: Vec<&[u8]> = chunk.iter().map(|(_, r)| r.input.as_slice()).collect();
+            for ((test, replay), outcome) in chunk.iter().zip(implementation.run_batch(&inputs)) {
+                if outcome == Outcome::Unsupported {
+                    replayed.left_out += 1;
+                    continue;
+                }
+                let passed = replay.passes(&outcome);
+                for counts in [
+                    replayed.files.entry(entry.path.clone()).or_default(),
+                    replayed.categories.entry(category(test)).or_default(),
+                ] {
+                    counts.0 += u64::from(passed);
+                    counts.1 += 1;
+                }
+                if !passed {
+                    replayed.misses.push(Miss {
+                        file: entry.path.clone(),
+                        tc_id: test.tc_id,
+                        flags: test.flags.clone(),
+                        input: excerpt(&replay.input),
+                        expected: expected(replay),
+                        got: outcome.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(replayed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::{ed25519, jcs, jws};
+    use crate::mutants::find;
+
+    fn corpus() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+    }
+
+    #[test]
+    fn the_core_passes_every_test_it_is_given_and_a_mutant_does_not() {
+        for family in crate::family::Family::all() {
+            let core = family.implementations().remove(0);
+            let replayed = replay_corpus(*family, core.as_ref(), &corpus()).unwrap();
+            let (passed, run) = replayed.total();
+            assert!(run > 0, "{family:?} replayed nothing");
+            assert_eq!(passed, run, "{family:?}: {:?}", replayed.misses.first());
+        }
+        let mutant = find(jcs::FAMILY, "utf8-member-order").unwrap();
+        let replayed = replay_corpus(jcs::FAMILY, &mutant.implementation(), &corpus()).unwrap();
+        assert!(!replayed.misses.is_empty());
+        assert!(replayed.categories["ordering"].0 < replayed.categories["ordering"].1);
+    }
+
+    #[test]
+    fn a_lax_verifier_fails_the_edge_cases_it_accepts() {
+        let lax = ed25519::impls::dalek_verify();
+        let replayed = replay_corpus(ed25519::FAMILY, &lax, &corpus()).unwrap();
+        assert!(replayed.misses.iter().any(|m| m.file.contains("speccheck")));
+        let strict = jws::impls::core();
+        let replayed = replay_corpus(jws::FAMILY, &strict, &corpus()).unwrap();
+        assert!(
+            replayed.left_out > 0,
+            "the thumbprint tests state no campaign input"
+        );
+    }
+}
