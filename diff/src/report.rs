@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::campaign::{Harness, Missing};
 use crate::family::Family;
+use crate::impls::External;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::replay::category;
@@ -110,9 +111,14 @@ pub fn build(harness: &Harness, families: Vec<FamilyTable>, dir: &Path) -> Resul
 }
 
 /// The whole report over the corpus at `dir`: the JCS implementations selected by `impls`
-/// (empty selects all) and every family's table, with the implementations that could not run.
-pub fn conformance(impls: &[String], dir: &Path) -> Result<(Matrix, Missing), String> {
-    let (jcs, mut missing) = Harness::new(crate::families::jcs::FAMILY, impls)?;
+/// (empty selects all) and those `with` names, and every family's table, with the
+/// implementations that could not run.
+pub fn conformance(
+    impls: &[String],
+    with: &[External],
+    dir: &Path,
+) -> Result<(Matrix, Missing), String> {
+    let (jcs, mut missing) = Harness::choose(crate::families::jcs::FAMILY, impls, with)?;
     let mut tables = Vec::new();
     for family in Family::all() {
         if let Some(table) = family_table(*family, &[], dir) {

@@ -1,7 +1,7 @@
 //! An implementation outside canonfuzz, wrapped in one of the README's adapters, goes through a
 //! campaign with `--with`: in protocol 1 (inputs as base64, so a raw line feed travels) and in
 //! the plain form `canon --jsonl` speaks, each in its own independence group, named and
-//! versioned as it says, and voting.
+//! versioned as it says, and voting; and then through `vectors --impl` and the report.
 
 mod common;
 
@@ -160,4 +160,40 @@ fn external_specs_are_read_or_refused_with_the_form_they_take() {
         let why = External::parse(bad).unwrap_err();
         assert!(why.contains("NAME=COMMAND"), "{bad}: {why}");
     }
+}
+
+#[test]
+fn an_adapter_goes_through_vectors_and_the_report() {
+    let sorted = format!("sorted=python3 {}", adapter("python_json_sorted.py"));
+    let out = common::canonfuzz(&["vectors", "--impl", &sorted], b"");
+    let stdout = common::text(&out.stdout);
+    // It fails what RFC 8785 asks and Python's json module does otherwise, and says where.
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FAIL jcs/"), "{stdout}");
+    assert!(stdout.contains("by category: "), "{stdout}");
+    assert!(stdout.contains("sorted python-json-sorted 3."), "{stdout}");
+    let dir = tempfile::tempdir().unwrap();
+    let dir_arg = dir.path().to_str().unwrap();
+    let out = common::canonfuzz(
+        &[
+            "report",
+            "--out",
+            dir_arg,
+            "--impls",
+            "serde_jcs",
+            "--with",
+            &sorted,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    let markdown = std::fs::read_to_string(dir.path().join("conformance.md")).unwrap();
+    let header = markdown
+        .lines()
+        .find(|l| l.starts_with("| category |"))
+        .unwrap();
+    assert!(
+        header.contains("| sorted python-json-sorted 3."),
+        "{header}"
+    );
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::family::Family;
+use canonfuzz_diff::impls::External;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
@@ -177,9 +178,14 @@ pub(crate) fn triage(
 }
 
 /// Writes the conformance report of every implementation over the corpus.
-pub(crate) fn report(out: &Path, corpus: Option<PathBuf>, impls: &[String]) -> ExitCode {
+pub(crate) fn report(
+    out: &Path,
+    corpus: Option<PathBuf>,
+    impls: &[String],
+    with: &[External],
+) -> ExitCode {
     let corpus = corpus_dir(corpus);
-    let built = report::conformance(impls, &corpus).map(|(matrix, missing)| {
+    let built = report::conformance(impls, with, &corpus).map(|(matrix, missing)| {
         for (name, why) in &missing {
             eprintln!("WARNING: {name} did not run: {why}");
         }

@@ -284,6 +284,10 @@ enum Command {
         /// Implementations to include besides the core (comma-separated names).
         #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
         impls: Vec<String>,
+        /// Also put a JCS implementation of your own in the matrix: a command that speaks the
+        /// worker protocol. Repeatable.
+        #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
+        with: Vec<External>,
     },
     /// Prove a campaign turns red on a wrong core: run every family with planted mutants of
     /// its core in the core's place.
@@ -451,7 +455,12 @@ fn main() -> ExitCode {
             target,
             out,
         } => corpus::triage(&artifacts, target.as_deref(), out),
-        Command::Report { out, corpus, impls } => corpus::report(&out, corpus, &impls),
+        Command::Report {
+            out,
+            corpus,
+            impls,
+            with,
+        } => corpus::report(&out, corpus, &impls, &with),
         Command::Selftest {
             json,
             seed,
