@@ -110,6 +110,13 @@ fn names_serde_json_marker(input: &[u8]) -> bool {
     r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
 }
 
+/// Whether a document with a problem also has a member with serde_json's private marker
+/// name, which the serde_json-based crates stop at before they reach the problem.
+fn marker_beside_a_problem(input: &[u8]) -> bool {
+    let r = reading::read(input);
+    !r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
+}
+
 /// Whether the document has two or more distinct problems, counting nesting past what
 /// serde_json reads as one (the serde_json-based crates meet it before anything after it).
 fn several_problems(input: &[u8]) -> bool {
@@ -122,7 +129,7 @@ fn several_problems(input: &[u8]) -> bool {
 /// here are reported as policy, never silently dropped. `error-precedence` comes first: where
 /// a document has several problems and everyone rejects, the difference is which one is named,
 /// not a rule the others skip.
-pub const JCS_POLICIES: [Policy; 7] = [
+pub const JCS_POLICIES: [Policy; 8] = [
     Policy {
         id: "error-precedence",
         core: Expect::RejectsFirstProblem(first_problems),
@@ -164,6 +171,12 @@ pub const JCS_POLICIES: [Policy; 7] = [
         core: Expect::AcceptsWhereOthersReject("syntax"),
         applies: names_serde_json_marker,
         reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker",
+    },
+    Policy {
+        id: "serde-json-marker-kind",
+        core: Expect::RejectsFirstProblem(first_problems),
+        applies: marker_beside_a_problem,
+        reason: "a document that names serde_json's private marker (see serde-json-marker-name) and has a problem besides: the core names the problem an independent reading sees first, as Node and Python do, where the in-process Rust crates stop at the marker and report a syntax error",
     },
 ];
 
@@ -733,6 +746,27 @@ mod jcs_policy_tests {
                 "{id}: {not:.40}"
             );
         }
+    }
+
+    #[test]
+    fn the_marker_name_explains_a_syntax_error_only_beside_the_problem_the_core_names() {
+        // Found by the jcs_diff fuzz target: the Rust crates stop at the marker and say
+        // `syntax`; the core, Node and Python name the invalid UTF-8 after it.
+        let with = |first: &[u8], core: Outcome| {
+            let mut input = first.to_vec();
+            input.extend_from_slice(b":0,\"\xd6\":[]}");
+            let outcomes = [core, err("syntax"), err("syntax")];
+            evaluate(&JCS_RULES, &input, &members(), &outcomes).verdict
+        };
+        let marker = br#"{"$serde_json::private::RawValue""#;
+        assert_eq!(
+            policy(with(marker, err("invalid_utf8"))),
+            Some("serde-json-marker-kind")
+        );
+        assert_eq!(with(br#"{"a""#, err("invalid_utf8")), Verdict::CoreDiverges);
+        // Where the marker is named, the core must still name the first problem, and refuse.
+        assert_eq!(with(marker, err("depth_limit")), Verdict::CoreDiverges);
+        assert_eq!(with(marker, ok()), Verdict::CoreDiverges);
     }
 
     #[test]

@@ -97,7 +97,11 @@ impl Runtime {
         match self {
             Runtime::Node => {
                 let runtime = version(Path::new("node"))?;
-                if !dir.join("node_modules/.package-lock.json").is_file() {
+                // Installed from this very lockfile, or installed again.
+                let stamp = dir.join("node_modules/.canonfuzz-package-lock.json");
+                let wanted =
+                    std::fs::read(dir.join("package-lock.json")).map_err(|e| e.to_string())?;
+                if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
                     run(Command::new("npm")
                         .args([
                             "ci",
@@ -107,6 +111,7 @@ impl Runtime {
                             "--loglevel=error",
                         ])
                         .current_dir(&dir))?;
+                    std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
                 }
                 Ok(runtime)
             }
