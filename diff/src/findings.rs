@@ -10,7 +10,9 @@ use crate::compare::{Expect, Verdict, CORE};
 use crate::family::Family;
 use crate::manifest::sha256_hex;
 use crate::outcome::Outcome;
-use crate::vector::{Expectation, Head, Note, Source, TestGroup, VectorFile};
+use crate::vector::{
+    input_fields, Expectation, Head, Note, OutputTest, Source, Test, TestGroup, VectorFile,
+};
 
 /// The vector's path, relative to the corpus, for a signature of `family`.
 pub fn vector_path(family: Family, signature: &str) -> String {
@@ -160,6 +162,26 @@ pub fn stated_kind(want: &Outcome) -> Option<String> {
         Outcome::Rejected(kind) if !kind.is_empty() && kind != "other" => Some(kind.clone()),
         _ => None,
     }
+}
+
+/// The test, of a family whose case is its input's bytes, of campaign `input` expecting
+/// `want`, stating `error_kind` for a rejection; `None` when the output cannot be stated.
+pub fn output_test(
+    head: Head,
+    input: &[u8],
+    want: &Outcome,
+    error_kind: Option<String>,
+) -> Option<Test> {
+    let (input, input_hex, input_text) = input_fields(input);
+    let test = OutputTest {
+        input,
+        input_hex,
+        input_text,
+        expected: stated_output(want)?,
+        error_kind,
+        ..OutputTest::from_head(head)
+    };
+    Test::new(&test).ok()
 }
 
 /// The output a vector states for an expected outcome: `Some(None)` for a rejection, and

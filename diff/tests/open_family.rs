@@ -8,14 +8,14 @@ use canonfuzz_diff::campaign::{self, Config};
 use canonfuzz_diff::compare::{Expect, Policy, Rules};
 use canonfuzz_diff::conformance::{check_with_core, lint_output_test};
 use canonfuzz_diff::family::{Category, CheckTest, Family, Spec, Vectors};
-use canonfuzz_diff::findings::{stated_kind, stated_output};
+use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::in_process::InProcess;
 use canonfuzz_diff::impls::Implementation;
 use canonfuzz_diff::mutants::Mutant;
 use canonfuzz_diff::outcome::Outcome;
 use canonfuzz_diff::replay::{output_replay, Replay};
 use canonfuzz_diff::selftest::hunt;
-use canonfuzz_diff::vector::{input_fields, Head, OutputTest, Test, VectorFile};
+use canonfuzz_diff::vector::{Head, OutputTest, Test, VectorFile};
 use canonfuzz_rng::Rng;
 
 const WELL_FORMED: Category = Category::new("hex_well_formed", "Hex text of random bytes.");
@@ -174,16 +174,7 @@ impl Spec for Hex {
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
-        let (input, input_hex, input_text) = input_fields(input);
-        let test = OutputTest {
-            input,
-            input_hex,
-            input_text,
-            expected: stated_output(want)?,
-            error_kind: stated_kind(want),
-            ..OutputTest::from_head(head)
-        };
-        Test::new(&test).ok()
+        output_test(head, input, want, stated_kind(want))
     }
 
     fn vectors(&self) -> &dyn CheckTest {

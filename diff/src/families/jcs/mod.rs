@@ -10,12 +10,12 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
 use crate::family::{Category, CheckTest, Family, Spec, Vectors};
-use crate::findings::{stated_kind, stated_output};
+use crate::findings::{output_test, stated_kind};
 use crate::impls::{rust_crates, worker, CoreImpl, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
-use crate::vector::{excerpt, input_fields, Expectation, Head, OutputTest, Test};
+use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
 
 /// The JCS family, as registered.
 pub const FAMILY: Family = Family::new(&Jcs);
@@ -76,19 +76,11 @@ impl Spec for Jcs {
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
-        let (input, input_hex, input_text) = input_fields(input);
-        let test = OutputTest {
-            input,
-            input_hex,
-            input_text,
-            expected: stated_output(want)?,
-            error_kind: stated_kind(want)
-                .as_deref()
-                .and_then(ErrorKind::from_name)
-                .map(|k| k.as_str().to_string()),
-            ..OutputTest::from_head(head)
-        };
-        Test::new(&test).ok()
+        let kind = stated_kind(want)
+            .as_deref()
+            .and_then(ErrorKind::from_name)
+            .map(|k| k.as_str().to_string());
+        output_test(head, input, want, kind)
     }
 
     fn vectors(&self) -> &dyn CheckTest {

@@ -7,12 +7,12 @@ pub mod mutants;
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
 use crate::family::{Category, CheckTest, Family, Spec, Vectors};
-use crate::findings::{stated_kind, stated_output};
+use crate::findings::{output_test, stated_kind};
 use crate::impls::{merkle, worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
-use crate::vector::{input_fields, Head, OutputTest, Test};
+use crate::vector::{Head, OutputTest, Test};
 
 /// RFC 9162 tree roots and proofs.
 pub struct Merkle;
@@ -58,16 +58,7 @@ impl Spec for Merkle {
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
-        let (input, input_hex, input_text) = input_fields(input);
-        let test = OutputTest {
-            input,
-            input_hex,
-            input_text,
-            expected: stated_output(want)?,
-            error_kind: stated_kind(want),
-            ..OutputTest::from_head(head)
-        };
-        Test::new(&test).ok()
+        output_test(head, input, want, stated_kind(want))
     }
 
     fn vectors(&self) -> &dyn CheckTest {
