@@ -61,8 +61,6 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
             "json-canon",
             "node-canonicalize",
             "node-json-canonicalize",
-            "node-json-canon",
-            "node-truestamp-canonify",
             "python-rfc8785",
             "python-jcs"
         ]

@@ -199,10 +199,6 @@ async function load() {
       return jcs((await import('canonicalize')).default);
     case 'json-canonicalize':
       return jcs((await import('json-canonicalize')).canonicalize);
-    case 'json-canon':
-      return jcs((await import('json-canon')).default);
-    case '@truestamp/canonify':
-      return jcs((await import('@truestamp/canonify')).canonify);
     case 'crypto':
       return verifier(({ key, msg, sig }) =>
         cryptoVerify(null, msg, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.toString('base64url') }, format: 'jwk' }), sig));

@@ -55,12 +55,6 @@ impl Spec for Jcs {
                 "json-canonicalize",
                 "node-v8",
             )),
-            Box::new(worker::node("node-json-canon", "json-canon", "node-v8")),
-            Box::new(worker::node(
-                "node-truestamp-canonify",
-                "@truestamp/canonify",
-                "node-v8",
-            )),
             Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
             Box::new(worker::python("python-jcs", "jcs", "cpython")),
         ]);
