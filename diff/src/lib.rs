@@ -24,6 +24,7 @@ pub mod shrink;
 pub mod summary;
 pub mod tree;
 pub mod triage;
+pub mod upstream;
 pub mod vector;
 
 pub use canonfuzz_props::{client_view, outcome, properties, reading};

@@ -20,6 +20,8 @@ pub struct Replay {
     pub result: Expectation,
     /// The output an acceptance must carry, when the test states one.
     pub output: Option<Vec<u8>>,
+    /// The error kind a rejection names, when the test states one.
+    pub error_kind: Option<String>,
 }
 
 impl Replay {
@@ -42,20 +44,49 @@ pub fn output_replay(test: &crate::vector::Test) -> Option<Replay> {
         input: test.input_bytes().ok()?,
         result: test.result,
         output: test.expected.map(String::into_bytes),
+        error_kind: test.error_kind,
     })
 }
 
-/// The category a test is counted under: rejections by their result, the rest by the words
-/// of their flags.
-pub fn category(head: &Head) -> &'static str {
-    if head.result == Expectation::Invalid {
-        return "rejections";
-    }
+/// The categories a test is counted under, keyed by what their rule rests on, with the
+/// clause that states it: a library's parser leniency is not blamed on its canonicalization.
+pub const CATEGORIES: [(&str, &str); 7] = [
+    ("grammar", "RFC 8259: JSON text, UTF-8 (§2, §8.1)"),
+    (
+        "I-JSON",
+        "RFC 7493 §2, by RFC 8785 §3.1: unique names, no lone surrogates, doubles",
+    ),
+    ("limits", "RFC 8259 §9: nesting an implementation may limit"),
+    (
+        "numbers",
+        "RFC 8785 §3.2.2.3: ECMAScript number serialization",
+    ),
+    (
+        "ordering",
+        "RFC 8785 §3.2.3: members sorted by UTF-16 code units",
+    ),
+    ("escapes", "RFC 8785 §3.2.2.2: string escapes"),
+    ("documents", "RFC 8785 §3.2: whole documents"),
+];
+
+/// The category a test is counted under: rejections by the error kind they state (or the
+/// words of their flags), the rest by the words of their flags.
+pub fn category(head: &Head, error_kind: Option<&str>) -> &'static str {
     let has = |words: &[&str]| {
         head.flags
             .iter()
             .any(|f| words.iter().any(|w| f.to_lowercase().contains(w)))
     };
+    if head.result == Expectation::Invalid {
+        return match error_kind {
+            Some("duplicate_key" | "lone_surrogate" | "number_out_of_range") => "I-JSON",
+            Some("depth_limit") => "limits",
+            Some(_) => "grammar",
+            None if has(&["duplicate", "surrogate", "range", "i-json", "ijson"]) => "I-JSON",
+            None if has(&["depth", "nesting"]) => "limits",
+            None => "grammar",
+        };
+    }
     if has(&["number", "tie", "appendixb"]) {
         "numbers"
     } else if has(&["order"]) {
@@ -74,6 +105,8 @@ pub struct Miss {
     pub file: String,
     /// The test.
     pub tc_id: u64,
+    /// Its comment.
+    pub comment: String,
     /// Its flags.
     pub flags: Vec<String>,
     /// The input, shortened.
@@ -82,6 +115,39 @@ pub struct Miss {
     pub expected: String,
     /// What the implementation answered.
     pub got: String,
+    /// The test as replayed, whole.
+    pub replay: Replay,
+    /// The answer, whole.
+    pub outcome: Outcome,
+}
+
+impl Miss {
+    /// The miss of `test` in `file`, replayed as `replay`, answered with `outcome`.
+    pub fn new(file: &str, test: &Head, replay: &Replay, outcome: &Outcome) -> Miss {
+        Miss {
+            file: file.to_string(),
+            tc_id: test.tc_id,
+            comment: test.comment.clone(),
+            flags: test.flags.clone(),
+            input: excerpt(&replay.input),
+            expected: expected(replay),
+            got: outcome.to_string(),
+            replay: replay.clone(),
+            outcome: outcome.clone(),
+        }
+    }
+
+    /// The miss as JSON, for `report --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "file": self.file,
+            "tcId": self.tc_id,
+            "flags": self.flags,
+            "input": self.input,
+            "expected": self.expected,
+            "got": self.got,
+        })
+    }
 }
 
 /// Passed and run, for a file or a category.
@@ -109,7 +175,8 @@ impl Replayed {
     }
 }
 
-fn expected(replay: &Replay) -> String {
+/// What `replay` expects, in words or as an excerpt of its output.
+pub fn expected(replay: &Replay) -> String {
     match (replay.result, &replay.output) {
         (Expectation::Invalid, _) => "a rejection".to_string(),
         (Expectation::Acceptable, _) => "either".to_string(),
@@ -188,20 +255,18 @@ pub fn replay_corpus(
                 let passed = replay.passes(&outcome);
                 for counts in [
                     replayed.files.entry(entry.path.clone()).or_default(),
-                    replayed.categories.entry(category(test)).or_default(),
+                    replayed
+                        .categories
+                        .entry(category(test, replay.error_kind.as_deref()))
+                        .or_default(),
                 ] {
                     counts.0 += u64::from(passed);
                     counts.1 += 1;
                 }
                 if !passed {
-                    replayed.misses.push(Miss {
-                        file: entry.path.clone(),
-                        tc_id: test.tc_id,
-                        flags: test.flags.clone(),
-                        input: excerpt(&replay.input),
-                        expected: expected(replay),
-                        got: outcome.to_string(),
-                    });
+                    replayed
+                        .misses
+                        .push(Miss::new(&entry.path, test, replay, &outcome));
                 }
             }
         }

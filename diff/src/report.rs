@@ -12,11 +12,8 @@ use crate::family::Family;
 use crate::impls::External;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
-use crate::replay::category;
+use crate::replay::{category, Miss, CATEGORIES};
 use crate::vector::VectorFile;
-
-/// The rows of the matrix, in order.
-pub const CATEGORIES: [&str; 5] = ["numbers", "ordering", "escapes", "documents", "rejections"];
 
 /// Passed and run counts for one implementation in one category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -51,15 +48,73 @@ pub fn family_table(
     )
 }
 
-/// The matrix: implementation (with version) × category.
+/// Where the report's numbers come from, so that two reports can be told apart.
 #[derive(Debug, Clone, Default)]
-pub struct Matrix {
-    /// Implementations in column order, with their versions.
-    pub implementations: Vec<(String, String)>,
+pub struct Provenance {
+    /// When it was made, UTC.
+    pub generated: String,
+    /// The commit canonfuzz was built from.
+    pub commit: String,
+    /// The corpus directory.
+    pub corpus: String,
+    /// SHA-256 of the corpus's manifest, which pins every vector file.
+    pub manifest_sha256: String,
+}
+
+/// One implementation's column: who it is and how it is driven.
+#[derive(Debug, Clone, Default)]
+pub struct Column {
+    /// Its name.
+    pub name: String,
+    /// Its version, with its runtime.
+    pub version: String,
+    /// Its independence group.
+    pub group: String,
+    /// What reads the input and what canonicalizes it.
+    pub driven: String,
+}
+
+/// One part of the corpus scored per implementation and category, with every failure.
+#[derive(Debug, Clone, Default)]
+pub struct Scores {
     /// Scores by implementation, then category.
     pub scores: BTreeMap<String, BTreeMap<&'static str, Score>>,
     /// Vectors in each category.
     pub sizes: BTreeMap<&'static str, u64>,
+    /// The vectors each implementation failed, by implementation and category.
+    pub misses: BTreeMap<(String, &'static str), Vec<Miss>>,
+}
+
+/// The two parts of the JCS corpus: published and hand-written vectors, and the findings
+/// campaigns saved, which are chosen because implementations disagree on them and so are
+/// scored apart.
+pub const PARTS: [(&str, &str, &str); 2] = [
+    (
+        "conformance",
+        "JCS conformance by the rule each vector tests",
+        "Published and hand-written vectors (the RFC 8785 suite and appendix B, the ES number files, the edge cases and rejections). Each cell: vectors passed / vectors run, inputs an implementation cannot be given left out; a rejection vector passes on any rejection. Rows say what the rule rests on, so that a parser's leniency (grammar, I-JSON) is not read as a canonicalization bug. A cell with failures opens to them. In the HTML page, green: all passed; yellow: at least 95%; red: fewer; grey: none could be given.",
+    ),
+    (
+        "findings",
+        "JCS campaign findings",
+        "The vectors campaigns saved (corpus/jcs/findings and regressions), each expected as the core answers. They are chosen because implementations disagree on them, so these cells say where a library departs, not how often it is right.",
+    ),
+];
+
+/// The part of the corpus a vector file belongs to.
+fn part_of(path: &str) -> usize {
+    usize::from(path.contains("/findings/") || path.contains("/regressions/"))
+}
+
+/// The matrix: implementation (with version) × category, for each part of the corpus.
+#[derive(Debug, Clone, Default)]
+pub struct Matrix {
+    /// Where the numbers come from.
+    pub provenance: Provenance,
+    /// Implementations in column order.
+    pub implementations: Vec<Column>,
+    /// Each part of [`PARTS`], in order.
+    pub parts: Vec<Scores>,
     /// The table of every family that registers one, in registry order.
     pub families: Vec<FamilyTable>,
 }
@@ -74,39 +129,71 @@ pub fn build(harness: &Harness, families: Vec<FamilyTable>, dir: &Path) -> Resul
         let file = VectorFile::read(&dir.join(&entry.path))?;
         for test in file.tests() {
             if let Some(replay) = family.replay(test) {
-                tests.push((category(test), replay));
+                let category = category(test, replay.error_kind.as_deref());
+                tests.push((
+                    part_of(&entry.path),
+                    &entry.path,
+                    test.clone(),
+                    category,
+                    replay,
+                ));
             }
         }
     }
+    let manifest_bytes = std::fs::read(dir.join(crate::manifest::MANIFEST_FILE))
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut matrix = Matrix {
+        provenance: Provenance {
+            generated: now_utc(),
+            commit: env!("CANONFUZZ_COMMIT").to_string(),
+            corpus: dir.display().to_string(),
+            manifest_sha256: crate::manifest::sha256_hex(&manifest_bytes),
+        },
         implementations: harness
             .implementations()
             .iter()
-            .map(|i| (i.name().to_string(), i.version()))
+            .map(|i| Column {
+                name: i.name().to_string(),
+                version: i.version(),
+                group: i.group().to_string(),
+                driven: crate::families::jcs::drivers::describe(i.as_ref()),
+            })
             .collect(),
-        ..Matrix::default()
+        parts: vec![Scores::default(); PARTS.len()],
+        families,
     };
-    for (category, _) in &tests {
-        *matrix.sizes.entry(category).or_default() += 1;
+    for (part, _, _, category, _) in &tests {
+        *matrix.parts[*part].sizes.entry(category).or_default() += 1;
     }
     for chunk in tests.chunks(512) {
-        let inputs: Vec<&[u8]> = chunk.iter().map(|(_, r)| r.input.as_slice()).collect();
-        for ((category, replay), outcomes) in chunk.iter().zip(harness.outcomes(&inputs)) {
-            for ((name, _), outcome) in matrix.implementations.iter().zip(&outcomes) {
-                let score = matrix
+        let inputs: Vec<&[u8]> = chunk.iter().map(|t| t.4.input.as_slice()).collect();
+        for ((part, file, test, category, replay), outcomes) in
+            chunk.iter().zip(harness.outcomes(&inputs))
+        {
+            let scores = &mut matrix.parts[*part];
+            for (column, outcome) in matrix.implementations.iter().zip(&outcomes) {
+                if *outcome == Outcome::Unsupported {
+                    continue;
+                }
+                let score = scores
                     .scores
-                    .entry(name.clone())
+                    .entry(column.name.clone())
                     .or_default()
                     .entry(category)
                     .or_default();
-                if *outcome != Outcome::Unsupported {
-                    score.run += 1;
-                    score.passed += u64::from(replay.passes(outcome));
+                score.run += 1;
+                if replay.passes(outcome) {
+                    score.passed += 1;
+                } else {
+                    scores
+                        .misses
+                        .entry((column.name.clone(), category))
+                        .or_default()
+                        .push(Miss::new(file, test, replay, outcome));
                 }
             }
         }
     }
-    matrix.families = families;
     Ok(matrix)
 }
 
@@ -130,8 +217,31 @@ pub fn conformance(
     Ok((build(&jcs, tables, dir)?, missing))
 }
 
+/// The current time as `YYYY-MM-DD HH:MM UTC`.
+fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        rest / 3_600,
+        rest % 3_600 / 60
+    )
+}
+
 /// A score's cell: its text and its colour class.
-pub fn cell(score: Option<&Score>) -> (String, &'static str) {
+pub fn cell(score: Option<&Score>) -> Cell {
     match score {
         Some(s) if s.run > 0 => {
             let rate = s.passed as f64 / s.run as f64;
@@ -142,27 +252,77 @@ pub fn cell(score: Option<&Score>) -> (String, &'static str) {
             } else {
                 "fail"
             };
-            (
-                format!("{}/{} ({:.1}%)", s.passed, s.run, 100.0 * rate),
+            // Truncated, so that a cell short of all reads below 100%.
+            let tenths = s.passed * 1000 / s.run;
+            Cell::new(
+                format!("{}/{} ({}.{}%)", s.passed, s.run, tenths / 10, tenths % 10),
                 class,
             )
         }
-        _ => ("n/a".to_string(), "none"),
+        _ => Cell::new("n/a", "none"),
+    }
+}
+
+/// One cell of a table: its text, colour class, and optionally a title (a heading's
+/// explanation) and the anchor it leads to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// What it shows.
+    pub text: String,
+    /// `pass`, `most`, `fail`, `none`, `cat` or empty.
+    pub class: &'static str,
+    /// What it means, shown on hover and in the Markdown legend.
+    pub title: Option<String>,
+    /// The anchor of what lies behind it.
+    pub link: Option<String>,
+}
+
+impl Cell {
+    /// A plain cell.
+    pub fn new(text: impl Into<String>, class: &'static str) -> Cell {
+        Cell {
+            text: text.into(),
+            class,
+            ..Cell::default()
+        }
+    }
+
+    /// The cell with a title.
+    pub fn titled(mut self, title: impl Into<String>) -> Cell {
+        self.title = Some(title.into());
+        self
     }
 }
 
 /// One table of the report: a heading, a sentence on how to read it, column headings, and
-/// rows of cells with a colour class each. Both output formats render the same tables.
+/// rows of cells. Both output formats render the same tables.
 #[derive(Debug, Clone)]
 pub struct Table {
     /// The heading.
     pub title: &'static str,
     /// How to read it.
-    pub intro: &'static str,
+    pub intro: String,
     /// Column headings.
-    pub columns: Vec<String>,
-    /// Rows of cells: text and colour class (`pass`, `most`, `fail`, `none`, `cat` or none).
-    pub rows: Vec<Vec<(String, &'static str)>>,
+    pub columns: Vec<Cell>,
+    /// Rows of cells.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// Failures listed per cell on the HTML page; the JSON carries all of them.
+const LISTED_MISSES: usize = 200;
+
+/// Failures listed per cell in the Markdown.
+const LISTED_MISSES_MARKDOWN: usize = 10;
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn escape_markdown(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
 }
 
 impl Table {
@@ -176,106 +336,429 @@ impl Table {
     fn markdown(&self, out: &mut String) {
         let _ = write!(out, "\n## {}\n\n{}\n\n|", self.title, self.intro);
         for column in &self.columns {
-            let _ = write!(out, " {column} |");
+            let _ = write!(out, " {} |", escape_markdown(&column.text));
         }
         let _ = write!(out, "\n|{}\n", "---|".repeat(self.columns.len()));
         for row in &self.rows {
             out.push('|');
-            for (text, _) in row {
-                let _ = write!(out, " {text} |");
+            for cell in row {
+                match &cell.link {
+                    Some(link) => {
+                        let _ = write!(out, " [{}](#{link}) |", escape_markdown(&cell.text));
+                    }
+                    None => {
+                        let _ = write!(out, " {} |", escape_markdown(&cell.text));
+                    }
+                }
             }
             out.push('\n');
+        }
+        let legend: Vec<String> = self
+            .columns
+            .iter()
+            .filter_map(|c| c.title.as_ref().map(|t| format!("- {}: {t}", c.text)))
+            .collect();
+        if !legend.is_empty() {
+            let _ = write!(out, "\n{}\n", legend.join("\n"));
+        }
+    }
+
+    fn html(&self, out: &mut String) {
+        let _ = write!(
+            out,
+            "<h2>{}</h2>\n<p>{}</p>\n<div class=\"scroll\"><table>\n<tr>",
+            escape(self.title),
+            escape(&self.intro)
+        );
+        for column in &self.columns {
+            match &column.title {
+                Some(title) => {
+                    let _ = write!(
+                        out,
+                        "<th title=\"{}\">{}</th>",
+                        escape(title),
+                        escape(&column.text)
+                    );
+                }
+                None => {
+                    let _ = write!(out, "<th>{}</th>", escape(&column.text));
+                }
+            }
+        }
+        out.push_str("</tr>\n");
+        for row in &self.rows {
+            out.push_str("<tr>");
+            for cell in row {
+                let class = if cell.class.is_empty() {
+                    String::new()
+                } else {
+                    format!(" class=\"{}\"", cell.class)
+                };
+                let title = cell
+                    .title
+                    .as_ref()
+                    .map_or(String::new(), |t| format!(" title=\"{}\"", escape(t)));
+                match &cell.link {
+                    Some(link) => {
+                        let _ = write!(
+                            out,
+                            "<td{class}{title}><a href=\"#{link}\">{}</a></td>",
+                            escape(&cell.text)
+                        );
+                    }
+                    None => {
+                        let _ = write!(out, "<td{class}{title}>{}</td>", escape(&cell.text));
+                    }
+                }
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table></div>\n");
+        let legend: Vec<String> = self
+            .columns
+            .iter()
+            .filter_map(|c| {
+                c.title
+                    .as_ref()
+                    .map(|t| format!("<li><b>{}</b>: {}</li>", escape(&c.text), escape(t)))
+            })
+            .collect();
+        if !legend.is_empty() {
+            let _ = writeln!(out, "<ul class=\"legend\">{}</ul>", legend.join(""));
         }
     }
 }
 
+/// The anchor of one cell's failures.
+fn anchor(part: &str, implementation: &str, category: &str) -> String {
+    let slug: String = format!("{part}-{implementation}-{category}")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("miss-{slug}")
+}
+
 impl Matrix {
     fn tables(&self) -> Vec<Table> {
-        let mut columns = vec!["category".to_string(), "vectors".to_string()];
-        columns.extend(self.implementations.iter().map(|(n, v)| format!("{n} {v}")));
-        let rows =
-            CATEGORIES
+        let mut tables = Vec::new();
+        for ((key, title, intro), scores) in PARTS.iter().zip(&self.parts) {
+            let mut columns = vec![Cell::new("category", ""), Cell::new("vectors", "")];
+            columns.extend(
+                self.implementations
+                    .iter()
+                    .map(|c| Cell::new(format!("{} {}", c.name, c.version), "")),
+            );
+            let rows = CATEGORIES
                 .iter()
-                .map(|category| {
+                .filter(|(category, _)| scores.sizes.contains_key(category))
+                .map(|(category, basis)| {
                     let mut row = vec![
-                        (category.to_string(), "cat"),
-                        (
-                            self.sizes.get(category).copied().unwrap_or(0).to_string(),
-                            "",
-                        ),
+                        Cell::new(*category, "cat").titled(*basis),
+                        Cell::new(scores.sizes[category].to_string(), ""),
                     ];
-                    row.extend(self.implementations.iter().map(|(name, _)| {
-                        cell(self.scores.get(name).and_then(|s| s.get(category)))
+                    row.extend(self.implementations.iter().map(|c| {
+                        let mut cell =
+                            cell(scores.scores.get(&c.name).and_then(|s| s.get(category)));
+                        if scores.misses.contains_key(&(c.name.clone(), category)) {
+                            cell.link = Some(anchor(key, &c.name, category));
+                        }
+                        cell
                     }));
                     row
                 })
                 .collect();
-        let conformance = Table {
-            title: "Conformance by category",
-            intro: "Each cell: vectors passed / vectors run (inputs an implementation cannot be given are left out). A rejection vector passes on any rejection. In the HTML page, green: all passed; yellow: at least 95%; red: fewer; grey: none could be given.",
-            columns,
-            rows,
-        };
-        let mut tables = vec![conformance];
+            tables.push(Table {
+                title,
+                intro: intro.to_string(),
+                columns,
+                rows,
+            });
+        }
         tables.extend(self.families.iter().map(|f| f.table.clone()));
         tables
     }
 
-    /// The report as Markdown.
-    pub fn markdown(&self) -> String {
-        let mut out = String::from("# canonfuzz conformance matrix\n");
-        for table in self.tables() {
-            table.markdown(&mut out);
+    fn header_lines(&self) -> Vec<(String, String)> {
+        let p = &self.provenance;
+        vec![
+            ("generated".to_string(), p.generated.clone()),
+            ("canonfuzz commit".to_string(), p.commit.clone()),
+            ("corpus".to_string(), p.corpus.clone()),
+            (
+                "corpus manifest SHA-256".to_string(),
+                p.manifest_sha256.clone(),
+            ),
+        ]
+    }
+
+    /// Each implementation's totals over each part, as lines for an 80-column terminal.
+    pub fn summary(&self) -> String {
+        let mut out = format!(
+            "JCS over corpus manifest {} (canonfuzz {})\n{:<26} {:>22} {:>22}\n",
+            self.provenance
+                .manifest_sha256
+                .get(..12)
+                .unwrap_or_default(),
+            self.provenance.commit,
+            "implementation",
+            "conformance passed",
+            "findings passed"
+        );
+        for c in &self.implementations {
+            let totals: Vec<String> = self
+                .parts
+                .iter()
+                .map(|scores| {
+                    let (passed, run) = scores.scores.get(&c.name).map_or((0, 0), |s| {
+                        s.values()
+                            .fold((0, 0), |(p, r), v| (p + v.passed, r + v.run))
+                    });
+                    format!("{passed}/{run}")
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "{:<26} {:>22} {:>22}",
+                c.name,
+                totals.first().map_or("", String::as_str),
+                totals.get(1).map_or("", String::as_str)
+            );
         }
         out
     }
 
-    /// The report as a self-contained HTML page with colour-coded cells.
-    pub fn html(&self) -> String {
-        let escape = |s: &str| {
-            s.replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-        };
-        let mut out = String::from(
-            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>canonfuzz conformance matrix</title>\n<style>\nbody{font-family:system-ui,sans-serif;margin:2em;color:#222}\ntable{border-collapse:collapse}\nth,td{border:1px solid #bbb;padding:.45em .7em;text-align:center}\nth{background:#f0f0f0}\ntd.pass{background:#b7e4c7}\ntd.most{background:#ffe8a3}\ntd.fail{background:#f4a3a3}\ntd.none{background:#e6e6e6;color:#777}\ntd.cat{text-align:left;font-weight:600}\n</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n",
-        );
+    /// The report as Markdown.
+    pub fn markdown(&self) -> String {
+        let mut out = String::from("# canonfuzz conformance matrix\n\n");
+        for (key, value) in self.header_lines() {
+            let _ = writeln!(out, "- {key}: {value}");
+        }
+        out.push_str("\n| implementation | version | group | driven as |\n|---|---|---|---|\n");
+        for c in &self.implementations {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                c.name,
+                escape_markdown(&c.version),
+                c.group,
+                escape_markdown(&c.driven)
+            );
+        }
+        out.push_str("\nRows:\n\n");
+        for (category, basis) in CATEGORIES {
+            let _ = writeln!(out, "- {category}: {basis}");
+        }
         for table in self.tables() {
+            table.markdown(&mut out);
+        }
+        for ((key, title, _), scores) in PARTS.iter().zip(&self.parts) {
+            for ((name, category), misses) in &scores.misses {
+                let _ = write!(
+                    out,
+                    "\n<a id=\"{}\"></a>\n### {title}: {name}, {category} ({} failed)\n\n| file | tcId | flags | input | expected | got |\n|---|---|---|---|---|---|\n",
+                    anchor(key, name, category),
+                    misses.len()
+                );
+                for m in misses.iter().take(LISTED_MISSES_MARKDOWN) {
+                    let _ = writeln!(
+                        out,
+                        "| {} | {} | {} | `{}` | `{}` | `{}` |",
+                        m.file,
+                        m.tc_id,
+                        m.flags.join(" "),
+                        escape_markdown(&m.input),
+                        escape_markdown(&m.expected),
+                        escape_markdown(&m.got)
+                    );
+                }
+                if misses.len() > LISTED_MISSES_MARKDOWN {
+                    let _ = writeln!(
+                        out,
+                        "\n{} more: conformance.html and conformance.json list them.",
+                        misses.len() - LISTED_MISSES_MARKDOWN
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// The report as a self-contained HTML page: colour-coded cells, each with failures
+    /// leading to them, readable from a phone's width up, with nothing loaded from outside.
+    pub fn html(&self) -> String {
+        let mut out = String::from(concat!(
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+            "<title>canonfuzz conformance matrix</title>\n<style>\n",
+            "body{font-family:system-ui,sans-serif;margin:1rem;color:#222;max-width:100%}\n",
+            "h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem}\n",
+            "p,li,dd{max-width:60rem;line-height:1.4}\n",
+            ".scroll{overflow-x:auto;max-width:100%}\n",
+            "table{border-collapse:collapse;font-size:.85rem}\n",
+            "th,td{border:1px solid #bbb;padding:.35em .5em;text-align:center;vertical-align:top}\n",
+            "th{background:#f0f0f0;font-weight:600}\n",
+            "td.pass{background:#b7e4c7}td.most{background:#ffe8a3}td.fail{background:#f4a3a3}\n",
+            "td.none{background:#e6e6e6;color:#666}td.cat{text-align:left;font-weight:600}\n",
+            "td a{color:inherit}\n",
+            "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}\n",
+            "dd{margin:0;overflow-wrap:anywhere}\n",
+            "section.misses{display:none;border-top:2px solid #888;margin-top:1rem}\n",
+            "section.misses:target{display:block}\n",
+            "section.misses td{text-align:left;font-family:ui-monospace,monospace;overflow-wrap:anywhere;max-width:24rem}\n",
+            "@media (min-width:900px){body{margin:2rem}table{font-size:.9rem}}\n",
+            "</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n<dl>",
+        ));
+        for (key, value) in self.header_lines() {
+            let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(&key), escape(&value));
+        }
+        out.push_str("</dl>\n<h2>Implementations</h2>\n<div class=\"scroll\"><table>\n<tr><th>implementation</th><th>version</th><th>group</th><th>driven as</th></tr>\n");
+        for c in &self.implementations {
+            let _ = writeln!(
+                out,
+                "<tr><td class=\"cat\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&c.name),
+                escape(&c.version),
+                escape(&c.group),
+                escape(&c.driven)
+            );
+        }
+        out.push_str("</table></div>\n<h2>Rows</h2>\n<ul>");
+        for (category, basis) in CATEGORIES {
             let _ = write!(
                 out,
-                "<h2>{}</h2>\n<p>{}</p>\n<table>\n<tr>",
-                table.title,
-                escape(table.intro)
+                "<li><b>{}</b>: {}</li>",
+                escape(category),
+                escape(basis)
             );
-            for column in &table.columns {
-                let _ = write!(out, "<th>{}</th>", escape(column));
-            }
-            out.push_str("</tr>\n");
-            for row in &table.rows {
-                out.push_str("<tr>");
-                for (text, class) in row {
-                    if class.is_empty() {
-                        let _ = write!(out, "<td>{}</td>", escape(text));
-                    } else {
-                        let _ = write!(out, "<td class=\"{class}\">{}</td>", escape(text));
-                    }
+        }
+        out.push_str("</ul>\n");
+        for table in self.tables() {
+            table.html(&mut out);
+        }
+        for ((key, title, _), scores) in PARTS.iter().zip(&self.parts) {
+            for ((name, category), misses) in &scores.misses {
+                let _ = write!(
+                    out,
+                    "<section class=\"misses\" id=\"{}\"><h3>{}: {}, {} ({} failed)</h3>\n<div class=\"scroll\"><table><tr><th>file</th><th>tcId</th><th>flags</th><th>input</th><th>expected</th><th>got</th></tr>\n",
+                    anchor(key, name, category),
+                    escape(title),
+                    escape(name),
+                    escape(category),
+                    misses.len()
+                );
+                for m in misses.iter().take(LISTED_MISSES) {
+                    let _ = writeln!(
+                        out,
+                        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                        escape(&m.file),
+                        m.tc_id,
+                        escape(&m.flags.join(" ")),
+                        escape(&m.input),
+                        escape(&m.expected),
+                        escape(&m.got)
+                    );
                 }
-                out.push_str("</tr>\n");
+                out.push_str("</table></div>\n");
+                if misses.len() > LISTED_MISSES {
+                    let _ = writeln!(
+                        out,
+                        "<p>{} more: conformance.json lists every failure.</p>",
+                        misses.len() - LISTED_MISSES
+                    );
+                }
+                out.push_str("</section>\n");
             }
-            out.push_str("</table>\n");
         }
         out.push_str("</body></html>\n");
         out
     }
 
-    /// Writes `conformance.md` and `conformance.html` into `out`; returns their paths.
-    pub fn write(&self, out: &Path) -> Result<(PathBuf, PathBuf), String> {
+    /// The report as JSON: provenance, implementations, every cell and every failure.
+    pub fn json(&self) -> serde_json::Value {
+        let p = &self.provenance;
+        let parts: serde_json::Map<String, serde_json::Value> = PARTS
+            .iter()
+            .zip(&self.parts)
+            .map(|((key, _, _), scores)| {
+                let cells: Vec<serde_json::Value> = self
+                    .implementations
+                    .iter()
+                    .flat_map(|c| {
+                        CATEGORIES
+                            .iter()
+                            .filter(|(category, _)| scores.sizes.contains_key(category))
+                            .map(move |(category, _)| (c, *category))
+                    })
+                    .map(|(c, category)| {
+                        let score = scores
+                            .scores
+                            .get(&c.name)
+                            .and_then(|s| s.get(category))
+                            .copied()
+                            .unwrap_or_default();
+                        let misses: Vec<serde_json::Value> = scores
+                            .misses
+                            .get(&(c.name.clone(), category))
+                            .map(|m| m.iter().map(Miss::to_json).collect())
+                            .unwrap_or_default();
+                        serde_json::json!({
+                            "implementation": c.name,
+                            "category": category,
+                            "passed": score.passed,
+                            "run": score.run,
+                            "failures": misses,
+                        })
+                    })
+                    .collect();
+                let sizes: serde_json::Map<String, serde_json::Value> = scores
+                    .sizes
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), (*v).into()))
+                    .collect();
+                (
+                    key.to_string(),
+                    serde_json::json!({"vectors": sizes, "cells": cells}),
+                )
+            })
+            .collect();
+        serde_json::json!({
+            "provenance": {
+                "generated": p.generated,
+                "commit": p.commit,
+                "corpus": p.corpus,
+                "manifestSha256": p.manifest_sha256,
+            },
+            "implementations": self.implementations.iter().map(|c| serde_json::json!({
+                "name": c.name,
+                "version": c.version,
+                "group": c.group,
+                "driven": c.driven,
+            })).collect::<Vec<_>>(),
+            "categories": CATEGORIES.iter().map(|(c, basis)| serde_json::json!({"category": c, "basis": basis})).collect::<Vec<_>>(),
+            "jcs": parts,
+            "families": self.families.iter().map(|f| serde_json::json!({"title": f.table.title, "rows": f.json})).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Writes `conformance.md`, `conformance.html` and `conformance.json` into `out`;
+    /// returns their paths.
+    pub fn write(&self, out: &Path) -> Result<[PathBuf; 3], String> {
         std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
         let md = out.join("conformance.md");
         let html = out.join("conformance.html");
+        let json = out.join("conformance.json");
         crate::vector::write_atomically(&md, self.markdown().as_bytes())?;
         crate::vector::write_atomically(&html, self.html().as_bytes())?;
-        Ok((md, html))
+        let mut text = serde_json::to_vec_pretty(&self.json()).map_err(|e| e.to_string())?;
+        text.push(b'\n');
+        crate::vector::write_atomically(&json, &text)?;
+        Ok([md, html, json])
     }
 }
 
@@ -292,15 +775,66 @@ mod tests {
         let tables = vec![ed25519::report::corpus_table(&verifiers, &dir).unwrap()];
         let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(CoreImpl)]);
         let matrix = build(&jcs, tables, &dir).unwrap();
-        for category in CATEGORIES {
-            let score = matrix.scores["core"][category];
+        for (category, _) in CATEGORIES {
+            let score = matrix.parts[0].scores["core"][category];
             assert!(score.run > 0, "{category} has no vectors");
             assert_eq!(score.passed, score.run, "{category}");
         }
+        assert!(matrix.parts[1].scores["core"]
+            .values()
+            .all(|s| s.passed == s.run));
+        assert!(matrix.parts.iter().all(|p| p.misses.is_empty()));
         let markdown = matrix.markdown();
         assert!(markdown.contains("| numbers |"), "{markdown}");
         assert!(markdown.contains("## Ed25519 verifiers"), "{markdown}");
+        assert!(markdown.contains("corpus manifest SHA-256"), "{markdown}");
         assert!(matrix.html().contains("<td class=\"pass\">"));
+        let json = matrix.json();
+        assert_eq!(
+            json["provenance"]["manifestSha256"].as_str().unwrap().len(),
+            64
+        );
+        assert_eq!(
+            json["implementations"][0]["driven"],
+            crate::families::jcs::drivers::CORE_HOW
+        );
+    }
+
+    #[test]
+    fn a_cell_with_failures_leads_to_each_of_them() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mutant = crate::mutants::find(crate::families::jcs::FAMILY, "utf8-member-order")
+            .unwrap()
+            .implementation();
+        let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(mutant)]);
+        let matrix = build(&jcs, Vec::new(), &dir).unwrap();
+        let (key, misses) = matrix.parts[0]
+            .misses
+            .iter()
+            .find(|((_, category), _)| *category == "ordering")
+            .expect("the mutant fails ordering vectors");
+        let score = matrix.parts[0].scores[&key.0]["ordering"];
+        assert_eq!(misses.len() as u64, score.run - score.passed);
+        let id = anchor("conformance", &key.0, "ordering");
+        let html = matrix.html();
+        assert!(
+            html.contains(&format!("<a href=\"#{id}\">")),
+            "the cell does not link"
+        );
+        assert!(html.contains(&format!("<section class=\"misses\" id=\"{id}\">")));
+        let first = &misses[0];
+        assert!(html.contains(&format!("<td>{}</td><td>{}</td>", first.file, first.tc_id)));
+        let json = matrix.json();
+        let cell = json["jcs"]["conformance"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["category"] == "ordering")
+            .unwrap()
+            .clone();
+        assert_eq!(cell["failures"].as_array().unwrap().len(), misses.len());
+        assert_eq!(cell["failures"][0]["tcId"], first.tc_id);
+        assert!(matrix.markdown().contains(&format!("](#{id})")));
     }
 
     #[test]

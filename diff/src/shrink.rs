@@ -3,7 +3,7 @@
 //! members and elements, hoist children, shorten strings, simplify numbers; anything else, and
 //! whatever the tree steps leave, is cut byte by byte.
 
-use crate::tree::{parse, Node};
+use crate::tree::{parse, skip_ws, string_token, Node};
 
 /// Candidates are judged in batches, so that worker round trips are shared.
 pub trait Judge {
@@ -167,10 +167,11 @@ fn unit_len(body: &[u8]) -> usize {
 /// Byte-level candidates never number more than this per round.
 const MAX_BYTE_CANDIDATES: usize = 2_000;
 
-/// The input with one chunk removed, for chunk sizes halving down to one byte; and the input
-/// with as many bytes peeled off both ends, which halves deep nesting.
+/// The input with one chunk removed, for chunk sizes halving down to one byte; the input with
+/// as many bytes peeled off both ends; and the input with its outer nesting levels removed,
+/// half of them, a quarter, and so on, which halves deep nesting of any shape.
 fn byte_candidates(input: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
+    let mut out = unnested(input);
     let mut peel = input.len() / 4;
     while peel >= 1 {
         out.push(input[peel..input.len() - peel].to_vec());
@@ -187,6 +188,59 @@ fn byte_candidates(input: &[u8]) -> Vec<Vec<u8>> {
             start += size;
         }
         size /= 2;
+    }
+    out
+}
+
+/// The input without its first `k` opening levels (`[`, or `{` and a member name) and the `k`
+/// matching closers at its end, for `k` halving from half the levels down to one.
+fn unnested(input: &[u8]) -> Vec<Vec<u8>> {
+    // Where each outer level's content starts, and the closer it needs.
+    let mut opens = Vec::new();
+    let mut pos = 0;
+    loop {
+        skip_ws(input, &mut pos);
+        let closer = match input.get(pos) {
+            Some(b'[') => b']',
+            Some(b'{') => b'}',
+            _ => break,
+        };
+        let mut at = pos + 1;
+        if closer == b'}' {
+            skip_ws(input, &mut at);
+            if input.get(at) != Some(&b'"') || string_token(input, &mut at).is_none() {
+                break;
+            }
+            skip_ws(input, &mut at);
+            if input.get(at) != Some(&b':') {
+                break;
+            }
+            at += 1;
+        }
+        pos = at;
+        opens.push((pos, closer));
+    }
+    // Where each outer level's content ends, outermost first.
+    let mut closes = Vec::new();
+    let mut end = input.len();
+    for &(_, closer) in &opens {
+        while end > 0 && matches!(input[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            end -= 1;
+        }
+        if end == 0 || input[end - 1] != closer {
+            break;
+        }
+        end -= 1;
+        closes.push(end);
+    }
+    let mut out = Vec::new();
+    let mut k = closes.len() / 2;
+    while k >= 1 {
+        let (from, to) = (opens[k - 1].0, closes[k - 1]);
+        if from <= to {
+            out.push(input[from..to].to_vec());
+        }
+        k /= 2;
     }
     out
 }
@@ -246,6 +300,25 @@ mod tests {
         };
         let out = minimize(deep.as_bytes(), &mut judge, 10_000);
         assert!(out.len() < 600, "{}", out.len());
+    }
+
+    #[test]
+    fn nesting_of_objects_halves_in_few_rounds() {
+        // Levels of 5 bytes open and 1 byte close: peeling equal ends cannot halve them.
+        let deep = format!("{}1{}", r#"{"a":"#.repeat(3000), "}".repeat(3000));
+        let mut judge = |cs: &[Vec<u8>]| {
+            cs.iter()
+                .map(|c| {
+                    let n = c.iter().filter(|&&b| b == b'}').count();
+                    n >= 100
+                        && *c == format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n)).as_bytes()
+                })
+                .collect()
+        };
+        // Four rounds of 64 candidates: a level at a time would leave 2,996 levels.
+        let out = minimize(deep.as_bytes(), &mut judge, 300);
+        let levels = out.iter().filter(|&&b| b == b'}').count();
+        assert!((100..200).contains(&levels), "{levels} levels left");
     }
 
     #[test]

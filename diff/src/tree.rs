@@ -25,13 +25,15 @@ pub fn parse(input: &[u8]) -> Option<Node> {
     (pos == input.len()).then_some(node)
 }
 
-fn skip_ws(input: &[u8], pos: &mut usize) {
+/// Moves `pos` past JSON whitespace.
+pub fn skip_ws(input: &[u8], pos: &mut usize) {
     while matches!(input.get(*pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         *pos += 1;
     }
 }
 
-fn string_token(input: &[u8], pos: &mut usize) -> Option<Vec<u8>> {
+/// The string token at `pos` (quotes included), with `pos` moved past it.
+pub fn string_token(input: &[u8], pos: &mut usize) -> Option<Vec<u8>> {
     let start = *pos;
     *pos += 1;
     loop {

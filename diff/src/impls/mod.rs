@@ -7,7 +7,9 @@
 pub mod oracles;
 pub mod worker;
 
-pub use canonfuzz_props::impls::jcs::{answer as core_answer, rust_crates, CoreImpl};
+pub use canonfuzz_props::impls::jcs::{
+    answer as core_answer, rust_crates, CoreImpl, RUST_SERDE_JSON_GROUP,
+};
 pub use canonfuzz_props::impls::{in_process, merkle, Implementation, CORE_GROUP};
 
 /// An implementation outside the harness, given as `NAME=COMMAND` or `NAME@GROUP=COMMAND`:

@@ -685,7 +685,7 @@ impl Implementation for WorkerImpl {
             Runtime::Rust => std::fs::read_to_string(runtime.dir().join("Cargo.lock"))
                 .ok()
                 .and_then(|text| {
-                    let krate = library.split('-').next().unwrap_or(library);
+                    let krate = library.strip_suffix("-aws_lc_rs").unwrap_or(library);
                     let entry = format!("name = \"{krate}\"\nversion = \"");
                     let at = text.find(&entry)? + entry.len();
                     text.get(at..)?.split('"').next().map(str::to_string)
@@ -696,6 +696,13 @@ impl Implementation for WorkerImpl {
             "{} ({runtime})",
             pinned.unwrap_or_else(|| "unknown".to_string())
         )
+    }
+
+    fn driven(&self) -> Option<String> {
+        match &self.launch {
+            Launch::Command(line) => Some(format!("`{line}`, over the worker protocol")),
+            Launch::Library { .. } => None,
+        }
     }
 
     fn group(&self) -> &str {

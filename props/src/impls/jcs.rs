@@ -1,6 +1,6 @@
 //! JCS canonicalizers in process: the core, and third-party Rust crates. Each crate serializes
-//! a `serde_json::Value`, so the input is parsed by serde_json first; all three depend on
-//! serde_json with `float_roundtrip`, and nothing in this build may enable
+//! a `serde_json::Value`, so the input is parsed by serde_json first; they run with serde_json's
+//! `float_roundtrip`, which three of them ask for, and nothing in this build may enable
 //! `arbitrary_precision` or `preserve_order`, which would change their parsing (a test below
 //! guards it).
 
@@ -44,6 +44,10 @@ pub fn answer(canonicalizer: &mut Canonicalizer, input: &[u8]) -> Outcome {
     }
 }
 
+/// The independence group of every crate that reads its input with serde_json: they share
+/// its parser, and so its answer on every document it refuses.
+pub const RUST_SERDE_JSON_GROUP: &str = "rust-serde_json";
+
 /// A crate that canonicalizes a parsed `serde_json::Value`.
 #[derive(Clone, Copy)]
 pub struct SerdeValueImpl {
@@ -55,7 +59,7 @@ pub struct SerdeValueImpl {
 /// Every Rust JCS crate compared in process, each pinned in Cargo.toml. Adding one is an
 /// entry here and its dependency line: the campaign, the `jcs_diff` fuzz target, the report
 /// and the lockfile test take the list from here.
-pub const RUST_CRATES: [SerdeValueImpl; 3] = [
+pub const RUST_CRATES: [SerdeValueImpl; 4] = [
     SerdeValueImpl {
         name: "serde_jcs",
         version: "0.2.0",
@@ -70,6 +74,14 @@ pub const RUST_CRATES: [SerdeValueImpl; 3] = [
         name: "json-canon",
         version: "0.1.3",
         canonicalize: |v| json_canon::to_vec(v).map_err(|e| e.to_string()),
+    },
+    SerdeValueImpl {
+        name: "canon-json",
+        version: "0.2.1",
+        canonicalize: |v| {
+            use canon_json::CanonJsonSerialize;
+            v.to_canon_json_vec().map_err(|e| e.to_string())
+        },
     },
 ];
 
@@ -105,7 +117,7 @@ impl Implementation for SerdeValueImpl {
     }
 
     fn group(&self) -> &str {
-        "rust-serde_json+ryu-js"
+        RUST_SERDE_JSON_GROUP
     }
 
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {

@@ -27,6 +27,11 @@ pub trait Implementation: Send + Sync {
     fn in_process(&self) -> bool {
         true
     }
+    /// How the implementation is fed its input, in words, when it says so itself (a command
+    /// run over the worker protocol does).
+    fn driven(&self) -> Option<String> {
+        None
+    }
     /// Whether the implementation ran (a worker whose runtime is missing did not).
     fn available(&self) -> Result<(), String> {
         Ok(())

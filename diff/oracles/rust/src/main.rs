@@ -1,8 +1,16 @@
-//! A canonfuzz worker for Rust JOSE libraries that cannot share the harness's build: answers
-//! one `{"jwk":…,"token":…}` line per input with one JSON line, in order —
-//! `{"ok":"<payload>"}`, `{"error":{"kind":"rejected","message":…,"offset":0}}`, or
-//! `{"unsupported":true}` for a line that is not a case. The library is the first argument:
-//! `josekit` or `jsonwebtoken-aws_lc_rs`.
+//! A canonfuzz worker for Rust libraries that cannot share the harness's build: answers one
+//! input per line with one JSON line, in order. It speaks protocol 1 when the first line is
+//! `{"canonfuzz":1}`: it answers `{"canonfuzz":1,"name":…}` and then reads each input as
+//! `{"input":"<base64>"}`, so that any byte can travel; otherwise each line is an input as it
+//! is. The library is the first argument:
+//!
+//! - JOSE verifiers `josekit` and `jsonwebtoken-aws_lc_rs` read a `{"jwk":…,"token":…}` case
+//!   and answer `{"ok":"<payload>"}`, `{"error":{"kind":"rejected",…}}`, or
+//!   `{"unsupported":true}` for a line that is not a case;
+//! - JCS canonicalizers `acdp-jcs` (which needs serde_json's `preserve_order`) and
+//!   `json-syntax` (its own parser, whose printing and dropping recurse: a document deep
+//!   enough overflows this process's stack, which the harness records as that input's crash)
+//!   read a JSON text and answer `{"ok":"<canonical text>"}` or `{"error":{"kind",…}}`.
 
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -13,6 +21,11 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 type Check = fn(&str, &Value) -> Result<Vec<u8>, String>;
+
+/// One input's answer line.
+type Answer = fn(&[u8]) -> Value;
+
+type Canonicalize = fn(&str) -> Result<Vec<u8>, String>;
 
 /// The payload segment's bytes, for jsonwebtoken, which returns claims instead.
 fn payload(token: &str) -> Vec<u8> {
@@ -56,7 +69,31 @@ fn jsonwebtoken_aws_lc_rs(token: &str, jwk: &Value) -> Result<Vec<u8>, String> {
     Ok(payload(token))
 }
 
-fn answer(check: Check, line: &[u8]) -> Value {
+fn acdp_jcs(text: &str) -> Result<Vec<u8>, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    acdp_jcs::try_canonicalize_value(&value).map_err(|e| e.to_string())
+}
+
+fn json_syntax(text: &str) -> Result<Vec<u8>, String> {
+    use json_syntax::{Parse, Print};
+    let (mut value, _) = json_syntax::Value::parse_str(text).map_err(|e| e.to_string())?;
+    value.canonicalize();
+    Ok(value.compact_print().to_string().into_bytes())
+}
+
+/// A canonicalizer's answer: its refusals' kinds are read by the harness from their messages.
+fn canonical(canonicalize: Canonicalize, input: &[u8]) -> Value {
+    let Ok(text) = std::str::from_utf8(input) else {
+        return json!({"error": {"kind": "invalid_utf8", "message": "not UTF-8", "offset": 0}});
+    };
+    match catch_unwind(AssertUnwindSafe(|| canonicalize(text))) {
+        Ok(Ok(out)) => json!({"ok": String::from_utf8_lossy(&out)}),
+        Ok(Err(message)) => json!({"error": {"kind": "other", "message": message, "offset": 0}}),
+        Err(_) => json!({"error": {"kind": "crashed", "message": "panicked", "offset": 0}}),
+    }
+}
+
+fn verdict(check: Check, line: &[u8]) -> Value {
     let case: Option<(String, Value)> = serde_json::from_slice::<Value>(line)
         .ok()
         .and_then(|v| Some((v.get("token")?.as_str()?.to_string(), v.get("jwk")?.clone())));
@@ -70,11 +107,25 @@ fn answer(check: Check, line: &[u8]) -> Value {
     }
 }
 
+/// The input a protocol 1 request line carries.
+fn request(line: &[u8]) -> Result<Vec<u8>, String> {
+    let request: Value = serde_json::from_slice(line).map_err(|e| e.to_string())?;
+    let text = request
+        .get("input")
+        .and_then(Value::as_str)
+        .ok_or("no \"input\" string")?;
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| e.to_string())
+}
+
 fn main() {
     let library = std::env::args().nth(1).unwrap_or_default();
-    let check: Check = match library.as_str() {
-        "josekit" => josekit,
-        "jsonwebtoken-aws_lc_rs" => jsonwebtoken_aws_lc_rs,
+    let answer: Answer = match library.as_str() {
+        "josekit" => |line| verdict(josekit, line),
+        "jsonwebtoken-aws_lc_rs" => |line| verdict(jsonwebtoken_aws_lc_rs, line),
+        "acdp-jcs" => |input| canonical(acdp_jcs, input),
+        "json-syntax" => |input| canonical(json_syntax, input),
         other => {
             eprintln!("unknown library {other:?}");
             std::process::exit(2);
@@ -84,6 +135,7 @@ fn main() {
     let mut input = BufReader::new(io::stdin());
     let mut out = BufWriter::new(io::stdout());
     let mut line = Vec::new();
+    let mut framed = None;
     loop {
         line.clear();
         match input.read_until(b'\n', &mut line) {
@@ -96,7 +148,26 @@ fn main() {
         if line.last() == Some(&b'\r') {
             line.pop();
         }
-        if writeln!(out, "{}", answer(check, &line)).is_err() {
+        let reply = match framed {
+            None => {
+                let hello = serde_json::from_slice::<Value>(&line).ok();
+                let v1 = hello.is_some_and(|h| h.get("canonfuzz") == Some(&json!(1)));
+                framed = Some(v1);
+                if v1 {
+                    json!({"canonfuzz": 1, "name": library})
+                } else {
+                    answer(&line)
+                }
+            }
+            Some(false) => answer(&line),
+            Some(true) => match request(&line) {
+                Ok(input) => answer(&input),
+                Err(why) => {
+                    json!({"error": {"kind": "crashed", "message": format!("not a protocol 1 request: {why}"), "offset": 0}})
+                }
+            },
+        };
+        if writeln!(out, "{reply}").is_err() {
             break;
         }
         // Answers go out whenever the input read so far is used up, so a batch never waits.

@@ -10,7 +10,7 @@ use canonfuzz_diff::impls::External;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::excerpt;
-use canonfuzz_diff::{fuzzing, merge, replay, report, triage};
+use canonfuzz_diff::{fuzzing, merge, replay, report, triage, upstream};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
 
@@ -177,9 +177,19 @@ pub(crate) fn triage(
     ExitCode::SUCCESS
 }
 
+/// What `canonfuzz report` writes and prints.
+pub(crate) struct ReportOptions {
+    /// The output directory.
+    pub out: PathBuf,
+    /// JSON on standard output instead of Markdown.
+    pub json: bool,
+    /// Upstream reports too.
+    pub upstream: bool,
+}
+
 /// Writes the conformance report of every implementation over the corpus.
 pub(crate) fn report(
-    out: &Path,
+    options: &ReportOptions,
     corpus: Option<PathBuf>,
     impls: &[String],
     with: &[External],
@@ -191,10 +201,34 @@ pub(crate) fn report(
         }
         matrix
     });
-    match built.and_then(|m| m.write(out).map(|paths| (m, paths))) {
-        Ok((matrix, (md, html))) => {
-            print!("{}", matrix.markdown());
-            println!("\nwrote {} and {}", md.display(), html.display());
+    let written = built.and_then(|m| {
+        let paths = m.write(&options.out)?;
+        let upstream = if options.upstream {
+            Some(upstream::write(&m, &options.out.join("upstream"))?)
+        } else {
+            None
+        };
+        Ok((m, paths, upstream))
+    });
+    match written {
+        Ok((matrix, [md, html, json], upstream)) => {
+            if options.json {
+                println!("{:#}", matrix.json());
+            } else {
+                print!("{}", matrix.summary());
+            }
+            eprintln!(
+                "\nwrote {}, {} and {}",
+                md.display(),
+                html.display(),
+                json.display()
+            );
+            if let Some((index, count)) = upstream {
+                eprintln!(
+                    "wrote {count} upstream reports, indexed in {}",
+                    index.display()
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(e) => usage_error(e),

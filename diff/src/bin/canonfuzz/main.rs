@@ -273,11 +273,19 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Run every implementation over every vector in the corpus and write the conformance
-    /// matrix (implementation × category) as Markdown and as a colour-coded HTML page.
+    /// matrix (implementation × category, each cell leading to its failures) as Markdown, as
+    /// a colour-coded HTML page and as JSON.
     Report {
-        /// Where to write conformance.md and conformance.html.
+        /// Where to write conformance.md, conformance.html and conformance.json.
         #[arg(long, value_name = "DIR", default_value = "target/canonfuzz-report")]
         out: PathBuf,
+        /// Print the JSON (provenance, every cell and every failure) instead of the Markdown.
+        #[arg(long)]
+        json: bool,
+        /// Also write an upstream-ready report for every campaign finding a third-party
+        /// library does not pass, into DIR/upstream/<library>/.
+        #[arg(long)]
+        upstream: bool,
         /// The corpus directory.
         #[arg(long, value_name = "DIR")]
         corpus: Option<PathBuf>,
@@ -457,10 +465,21 @@ fn main() -> ExitCode {
         } => corpus::triage(&artifacts, target.as_deref(), out),
         Command::Report {
             out,
+            json,
+            upstream,
             corpus,
             impls,
             with,
-        } => corpus::report(&out, corpus, &impls, &with),
+        } => corpus::report(
+            &corpus::ReportOptions {
+                out,
+                json,
+                upstream,
+            },
+            corpus,
+            &impls,
+            &with,
+        ),
         Command::Selftest {
             json,
             seed,

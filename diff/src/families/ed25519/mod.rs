@@ -115,6 +115,7 @@ impl Spec for Ed25519 {
             input: case.encode(),
             result: test.result,
             output: None,
+            error_kind: None,
         })
     }
 

@@ -11,8 +11,53 @@ use super::Ed25519Test;
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
-use crate::report::{FamilyTable, Table};
+use crate::report::{Cell, FamilyTable, Table};
 use crate::vector::{Expectation, VectorFile};
+
+/// A verification policy, by the speccheck cases it accepts.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Its name.
+    pub name: &'static str,
+    /// Whether it accepts each speccheck case, in the cases' order.
+    pub accepts: [bool; 12],
+}
+
+/// The policies a verifier's speccheck answers are measured against, from their texts:
+/// - strict (the core's): canonical A and R of prime order, S below L, the cofactorless
+///   equation; every speccheck case breaks one of these rules;
+/// - RFC 8032 with its cofactored equation (§5.1.7): small- and mixed-order points pass
+///   (cases 0-5), S must be below L (6, 7), and a non-canonical encoding fails decoding
+///   (§5.1.3; 8-11);
+/// - ZIP-215: cofactored, S below L, non-canonical A and R accepted and k hashed over the
+///   bytes given, so case 8 (R non-canonical, k over the reduced bytes) fails while 10 passes,
+///   its A being of small order, which the cofactored equation does not see. ed25519-zebra and
+///   noble-ed25519, two independent ZIP-215 verifiers, answer all twelve so.
+pub const POLICIES: [Policy; 3] = [
+    Policy {
+        name: "strict",
+        accepts: [false; 12],
+    },
+    Policy {
+        name: "RFC 8032 cofactored",
+        accepts: [
+            true, true, true, true, true, true, false, false, false, false, false, false,
+        ],
+    },
+    Policy {
+        name: "ZIP-215",
+        accepts: [
+            true, true, true, true, true, true, false, false, false, true, true, true,
+        ],
+    },
+];
+
+/// One speccheck case, by its title.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Speccheck {
+    /// What the case is.
+    pub title: String,
+}
 
 /// One Ed25519 verifier's answers over the corpus's edge cases.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -31,15 +76,16 @@ pub struct VerifierRow {
 /// speccheck, CCTV and Wycheproof verdicts), since campaign findings are chosen because they
 /// disagree and say nothing of how often a verifier is right.
 pub fn corpus_table(harness: &Harness, corpus: &Path) -> Result<FamilyTable, String> {
-    let rows = rows(harness, corpus)?;
+    let (cases, rows) = rows(harness, corpus)?;
     Ok(FamilyTable {
-        table: table(&rows),
+        table: table(&cases, &rows),
         json: rows_to_json(&rows),
     })
 }
 
-/// Every verifier's row: its answers over the speccheck, CCTV and Wycheproof cases.
-pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, String> {
+/// The speccheck cases, and every verifier's row: its answers over the speccheck, CCTV and
+/// Wycheproof cases.
+pub fn rows(harness: &Harness, dir: &Path) -> Result<(Vec<Speccheck>, Vec<VerifierRow>), String> {
     let manifest = Manifest::read(dir)?;
     let mut cases: BTreeMap<&'static str, Vec<Ed25519Test>> = BTreeMap::new();
     for entry in manifest.files_of(crate::vector::ED25519_SCHEMA) {
@@ -92,7 +138,13 @@ pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, String> {
         verdicts("cctv")?,
         verdicts("wycheproof")?,
     );
-    Ok(harness
+    let titles = set("speccheck")
+        .iter()
+        .map(|t| Speccheck {
+            title: t.comment.clone(),
+        })
+        .collect();
+    let rows = harness
         .members()
         .iter()
         .enumerate()
@@ -115,38 +167,83 @@ pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<VerifierRow>, String> {
                 wycheproof_agree: (agree, wycheproof.len()),
             }
         })
-        .collect())
+        .collect();
+    Ok((titles, rows))
 }
 
-/// The Ed25519 verifiers' accept/reject table.
-fn table(rows: &[VerifierRow]) -> Table {
-    let cases = rows.first().map_or(0, |r| r.speccheck.len());
-    let mut columns = vec!["verifier".to_string()];
-    columns.extend((0..cases).map(|i| i.to_string()));
-    columns.extend(["CCTV accepted".to_string(), "Wycheproof".to_string()]);
+/// How many speccheck cases `row` answers as `policy` does.
+fn agreement(policy: &Policy, row: &VerifierRow) -> usize {
+    policy
+        .accepts
+        .iter()
+        .zip(&row.speccheck)
+        .filter(|(want, accepted)| want == accepted)
+        .count()
+}
+
+/// The policy `row` agrees with most (the first of a tie), with its agreement.
+fn closest(row: &VerifierRow) -> (&'static Policy, usize) {
+    POLICIES
+        .iter()
+        .map(|p| (p, agreement(p, row)))
+        .fold(None, |best: Option<(&Policy, usize)>, (p, n)| match best {
+            Some((_, m)) if m >= n => best,
+            _ => Some((p, n)),
+        })
+        .unwrap_or((&POLICIES[0], 0))
+}
+
+/// The Ed25519 verifiers' accept/reject table, each speccheck answer coloured by whether it
+/// is the answer of the policy the verifier follows most closely.
+fn table(cases: &[Speccheck], rows: &[VerifierRow]) -> Table {
+    let mut columns = vec![Cell::new("verifier", ""), Cell::new("closest policy", "")];
+    columns.extend(
+        cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Cell::new(i.to_string(), "").titled(c.title.clone())),
+    );
+    columns.extend(POLICIES.iter().map(|p| Cell::new(p.name, "")));
+    columns.extend([Cell::new("CCTV accepted", ""), Cell::new("Wycheproof", "")]);
+    let score = |agree: usize, total: usize| {
+        Cell::new(
+            format!("{agree}/{total}"),
+            if agree == total { "pass" } else { "most" },
+        )
+    };
     let rows = rows
         .iter()
         .map(|r| {
-            let mut row = vec![(r.name.clone(), "cat")];
-            row.extend(r.speccheck.iter().map(|&a| {
-                if a {
-                    ("✓".to_string(), "pass")
-                } else {
-                    ("✗".to_string(), "fail")
-                }
-            }));
-            let (agree, total) = r.wycheproof_agree;
-            row.push((format!("{}/{}", r.cctv_accepted.0, r.cctv_accepted.1), ""));
-            row.push((
-                format!("{agree}/{total}"),
-                if agree == total { "pass" } else { "most" },
+            let (policy, _) = closest(r);
+            let mut row = vec![Cell::new(r.name.clone(), "cat"), Cell::new(policy.name, "")];
+            row.extend(cases.iter().zip(&r.speccheck).zip(policy.accepts).map(
+                |((case, &accepted), want)| {
+                    let text = if accepted {
+                        "✓ accepts"
+                    } else {
+                        "✗ rejects"
+                    };
+                    let class = if want == accepted { "pass" } else { "fail" };
+                    Cell::new(text, class).titled(case.title.clone())
+                },
             ));
+            row.extend(
+                POLICIES
+                    .iter()
+                    .map(|p| score(agreement(p, r), p.accepts.len())),
+            );
+            let (agree, total) = r.wycheproof_agree;
+            row.push(Cell::new(
+                format!("{}/{}", r.cctv_accepted.0, r.cctv_accepted.1),
+                "",
+            ));
+            row.push(score(agree, total));
             row
         })
         .collect();
     Table {
         title: "Ed25519 verifiers",
-        intro: "speccheck cases 0-11 (✓ accepted, ✗ rejected), CCTV edge cases accepted, Wycheproof cases answered as published.",
+        intro: "Each speccheck case (the columns 0-11, titled below) accepted or rejected, green where the answer is that of the policy the verifier follows most closely (named in its second column) and red where it departs from it; then how many of the 12 each policy would answer alike: strict (the core's), RFC 8032 with the cofactored equation, ZIP-215. CCTV: edge cases accepted; Wycheproof: cases answered as published.".to_string(),
         columns,
         rows,
     }
@@ -156,8 +253,14 @@ fn table(rows: &[VerifierRow]) -> Table {
 pub fn rows_to_json(rows: &[VerifierRow]) -> serde_json::Value {
     rows.iter()
         .map(|r| {
+            let policies: serde_json::Map<String, serde_json::Value> = POLICIES
+                .iter()
+                .map(|p| (p.name.to_string(), agreement(p, r).into()))
+                .collect();
             serde_json::json!({
                 "verifier": r.name,
+                "closest_policy": closest(r).0.name,
+                "speccheck_as_policy": policies,
                 "speccheck_accepted": r.speccheck,
                 "cctv_accepted": r.cctv_accepted.0,
                 "cctv_cases": r.cctv_accepted.1,
@@ -180,17 +283,27 @@ mod tests {
             vec![
                 Box::new(super::super::impls::core()),
                 Box::new(super::super::impls::dalek_verify()),
+                Box::new(super::super::impls::zebra()),
             ],
         );
-        let rows = rows(&harness, &dir).unwrap();
+        let (cases, rows) = rows(&harness, &dir).unwrap();
         let core = rows.iter().find(|r| r.name == "core").unwrap();
+        assert_eq!(cases.len(), 12);
+        assert_eq!(closest(core).0.name, "strict");
+        assert_eq!(agreement(&POLICIES[0], core), 12);
         // speccheck's README: every one of its 12 cases breaks some strict rule; CCTV flags
         // every case but its honest one; Wycheproof's verdicts are the strict ones.
         assert_eq!(core.speccheck, vec![false; 12]);
         assert_eq!(core.cctv_accepted, (1, 914));
         assert_eq!(core.wycheproof_agree, (151, 151));
         // dalek's verify accepts some of speccheck's small-order cases.
-        let dalek = rows.iter().find(|r| r.name != "core").unwrap();
+        let dalek = rows
+            .iter()
+            .find(|r| r.name == "ed25519-dalek-verify")
+            .unwrap();
+        // The ZIP-215 column as an independent ZIP-215 verifier answers it.
+        let zebra = rows.iter().find(|r| r.name == "ed25519-zebra").unwrap();
+        assert_eq!(closest(zebra), (&POLICIES[2], 12));
         assert!(dalek.speccheck.iter().any(|a| *a));
         let table = corpus_table(&harness, &dir).unwrap();
         assert!(table.table.to_markdown().contains("## Ed25519 verifiers"));

@@ -139,6 +139,7 @@ impl Spec for Ekl {
             input: case.to_string().into_bytes(),
             result: test.result,
             output: test.expected.map(String::into_bytes),
+            error_kind: None,
         })
     }
 

@@ -2,6 +2,7 @@
 //! crates in process and the Node and Python libraries as workers, on documents aimed at
 //! number formatting, UTF-16 member order, string escapes, structure and damage.
 
+pub mod drivers;
 pub mod gen;
 pub mod mutants;
 
@@ -11,7 +12,7 @@ use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
 use crate::family::{Category, CheckTest, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
-use crate::impls::{rust_crates, worker, CoreImpl, Implementation};
+use crate::impls::{rust_crates, worker, CoreImpl, Implementation, RUST_SERDE_JSON_GROUP};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
@@ -48,15 +49,33 @@ impl Spec for Jcs {
         let mut every: Vec<Box<dyn Implementation>> = vec![Box::new(CoreImpl)];
         every.extend(rust_crates());
         every.extend([
-            Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8"))
+            Box::new(worker::rust("acdp-jcs", "acdp-jcs", RUST_SERDE_JSON_GROUP))
                 as Box<dyn Implementation>,
+            Box::new(worker::rust(
+                "json-syntax",
+                "json-syntax",
+                "rust-json-syntax",
+            )),
+            Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8")),
             Box::new(worker::node(
                 "node-json-canonicalize",
                 "json-canonicalize",
                 "node-v8",
             )),
+            Box::new(worker::node("node-json-canon", "json-canon", "node-v8")),
+            Box::new(worker::node(
+                "node-truestamp-canonify",
+                "@truestamp/canonify",
+                "node-v8",
+            )),
             Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
             Box::new(worker::python("python-jcs", "jcs", "cpython")),
+            Box::new(worker::python(
+                "python-json-canonical",
+                "json-canonical",
+                "cpython",
+            )),
+            Box::new(worker::python("python-jsoncanon", "jsoncanon", "cpython")),
         ]);
         every
     }

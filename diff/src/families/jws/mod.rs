@@ -111,6 +111,7 @@ impl Spec for Jws {
             input: JwsCase { token, jwk }.encode(),
             result: test.result,
             output: test.expected.map(String::into_bytes),
+            error_kind: None,
         })
     }
 

@@ -8,7 +8,7 @@ use super::{key_for, JwsTest};
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
-use crate::report::{cell, FamilyTable, Score, Table};
+use crate::report::{cell, Cell, FamilyTable, Score, Table};
 use crate::vector::{Expectation, VectorFile};
 
 /// The family's table: every verifier's agreement with the JWS vectors, by set.
@@ -117,12 +117,12 @@ pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
 
 /// The JWS verifiers' table.
 fn table(rows: &[JwsRow]) -> Table {
-    let mut columns = vec!["verifier".to_string()];
-    columns.extend(SETS.iter().map(|(_, title)| title.to_string()));
+    let mut columns = vec![Cell::new("verifier", "")];
+    columns.extend(SETS.iter().map(|(_, title)| Cell::new(*title, "")));
     let rows = rows
         .iter()
         .map(|r| {
-            let mut row = vec![(r.name.clone(), "cat")];
+            let mut row = vec![Cell::new(r.name.clone(), "cat")];
             row.extend(r.sets.iter().map(|&(passed, run)| {
                 cell(Some(&Score {
                     passed: passed as u64,
@@ -134,7 +134,7 @@ fn table(rows: &[JwsRow]) -> Table {
         .collect();
     Table {
         title: "JWS verifiers",
-        intro: "Each cell: the corpus's JWS vectors answered as the vector expects (accepted exactly when valid) / run; each verifier is handed the one key the token names; vectors whose answer turns on a typ profile are left out.",
+        intro: "Each cell: the corpus's JWS vectors answered as the vector expects (accepted exactly when valid) / run; each verifier is handed the one key the token names; vectors whose answer turns on a typ profile are left out.".to_string(),
         columns,
         rows,
     }

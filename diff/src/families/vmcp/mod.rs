@@ -109,6 +109,7 @@ impl Spec for Vmcp {
             input: case.encode(),
             result: test.result,
             output: test.expected.map(String::into_bytes),
+            error_kind: None,
         })
     }
 
