@@ -32,6 +32,8 @@ pub struct FamilyTable {
     pub table: Table,
     /// Its rows as JSON.
     pub json: serde_json::Value,
+    /// The implementations it ran, for the provenance header (filled by [`family_table`]).
+    pub implementations: Vec<Column>,
 }
 
 /// The table of `family` over the corpus, from the implementations selected (empty selects
@@ -42,10 +44,15 @@ pub fn family_table(
     corpus: &Path,
 ) -> Option<Result<(FamilyTable, Missing), String>> {
     let table = family.corpus_table()?;
-    Some(
-        Harness::new(family, impls)
-            .and_then(|(harness, missing)| table(&harness, corpus).map(|t| (t, missing))),
-    )
+    Some(Harness::new(family, impls).and_then(|(harness, missing)| {
+        let mut made = table(&harness, corpus)?;
+        made.implementations = harness
+            .implementations()
+            .iter()
+            .map(|i| Column::of(i.as_ref(), i.driven().unwrap_or_default()))
+            .collect();
+        Ok((made, missing))
+    }))
 }
 
 /// Where the report's numbers come from, so that two reports can be told apart.
@@ -72,6 +79,21 @@ pub struct Column {
     pub group: String,
     /// What reads the input and what canonicalizes it.
     pub driven: String,
+    /// What it computes with underneath (its crypto library), when known.
+    pub uses: String,
+}
+
+impl Column {
+    /// The column of `implementation`, driven as `driven` says.
+    pub fn of(implementation: &dyn crate::impls::Implementation, driven: String) -> Column {
+        Column {
+            name: implementation.name().to_string(),
+            version: implementation.version(),
+            group: implementation.group().to_string(),
+            driven,
+            uses: implementation.uses().unwrap_or_default(),
+        }
+    }
 }
 
 /// One part of the corpus scored per implementation and category, with every failure.
@@ -152,11 +174,11 @@ pub fn build(harness: &Harness, families: Vec<FamilyTable>, dir: &Path) -> Resul
         implementations: harness
             .implementations()
             .iter()
-            .map(|i| Column {
-                name: i.name().to_string(),
-                version: i.version(),
-                group: i.group().to_string(),
-                driven: crate::families::jcs::drivers::describe(i.as_ref()),
+            .map(|i| {
+                Column::of(
+                    i.as_ref(),
+                    crate::families::jcs::drivers::describe(i.as_ref()),
+                )
             })
             .collect(),
         parts: vec![Scores::default(); PARTS.len()],
@@ -497,6 +519,21 @@ impl Matrix {
         ]
     }
 
+    /// Every implementation the report ran, with the title of its family's table.
+    fn every_implementation(&self) -> Vec<(&str, &Column)> {
+        let mut every: Vec<(&str, &Column)> =
+            self.implementations.iter().map(|c| ("JCS", c)).collect();
+        for family in &self.families {
+            every.extend(
+                family
+                    .implementations
+                    .iter()
+                    .map(|c| (family.table.title, c)),
+            );
+        }
+        every
+    }
+
     /// Each implementation's totals over each part, as lines for an 80-column terminal.
     pub fn summary(&self) -> String {
         let mut out = format!(
@@ -539,13 +576,16 @@ impl Matrix {
         for (key, value) in self.header_lines() {
             let _ = writeln!(out, "- {key}: {value}");
         }
-        out.push_str("\n| implementation | version | group | driven as |\n|---|---|---|---|\n");
-        for c in &self.implementations {
+        out.push_str(
+            "\n| family | implementation | version | computes with | group | driven as |\n|---|---|---|---|---|---|\n",
+        );
+        for (family, c) in self.every_implementation() {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} |",
+                "| {family} | {} | {} | {} | {} | {} |",
                 c.name,
                 escape_markdown(&c.version),
+                escape_markdown(&c.uses),
                 c.group,
                 escape_markdown(&c.driven)
             );
@@ -617,13 +657,15 @@ impl Matrix {
         for (key, value) in self.header_lines() {
             let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(&key), escape(&value));
         }
-        out.push_str("</dl>\n<h2>Implementations</h2>\n<div class=\"scroll\"><table>\n<tr><th>implementation</th><th>version</th><th>group</th><th>driven as</th></tr>\n");
-        for c in &self.implementations {
+        out.push_str("</dl>\n<h2>Implementations</h2>\n<div class=\"scroll\"><table>\n<tr><th>family</th><th>implementation</th><th>version</th><th>computes with</th><th>group</th><th>driven as</th></tr>\n");
+        for (family, c) in self.every_implementation() {
             let _ = writeln!(
                 out,
-                "<tr><td class=\"cat\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td class=\"cat\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(family),
                 escape(&c.name),
                 escape(&c.version),
+                escape(&c.uses),
                 escape(&c.group),
                 escape(&c.driven)
             );
@@ -734,9 +776,11 @@ impl Matrix {
                 "corpus": p.corpus,
                 "manifestSha256": p.manifest_sha256,
             },
-            "implementations": self.implementations.iter().map(|c| serde_json::json!({
+            "implementations": self.every_implementation().iter().map(|(family, c)| serde_json::json!({
+                "table": family,
                 "name": c.name,
                 "version": c.version,
+                "uses": c.uses,
                 "group": c.group,
                 "driven": c.driven,
             })).collect::<Vec<_>>(),

@@ -1,6 +1,6 @@
 // A canonfuzz worker: answers one input per stdin line with the npm library (or Node built-in)
 // named on the command line, one JSON answer line per input, in order. It speaks protocol 1
-// when the first line is {"canonfuzz":1}: it answers {"canonfuzz":1,"name":…} and then reads
+// when the first line is {"canonfuzz":1}: it answers {"canonfuzz":1,"name":…,"uses":…} and then reads
 // each input as {"input":"<base64>"}, so that any byte can travel; otherwise each line is an
 // input as it is. Answers:
 //   {"ok": "<text>"}  accepted: the canonical text, `valid`, or the verified payload
@@ -295,6 +295,13 @@ async function load() {
 
 const answer = await load();
 
+// What the library computes with underneath, for the report's provenance: node:crypto's
+// OpenSSL for the verifiers and hashes built on it; the npm JCS libraries and noble-ed25519
+// are plain JavaScript.
+const uses = ['crypto', 'jose', 'vmcp', 'ekl', 'ink'].includes(library)
+  ? `node:crypto, OpenSSL ${process.versions.openssl}`
+  : null;
+
 // Whether the harness asked for protocol 1; unknown until the first line.
 let framed = null;
 // The answer to one line: the greeting, or the library's answer to the input the line holds.
@@ -305,7 +312,7 @@ async function answerLine(line) {
       const hello = JSON.parse(line.toString('utf8'));
       if (hello && hello.canonfuzz === 1) {
         framed = true;
-        return { canonfuzz: 1, name: library };
+        return { canonfuzz: 1, name: library, ...(uses ? { uses } : {}) };
       }
     } catch {}
   }

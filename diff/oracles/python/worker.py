@@ -391,6 +391,24 @@ def answer(canon, line, max_depth=None):
 dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
+def uses(library):
+    """What the library computes with underneath, for the report's provenance."""
+    if library in ("jwcrypto", "pyjwt", "joserfc"):
+        import cryptography
+        from cryptography.hazmat.backends.openssl.backend import backend
+
+        return f"cryptography {cryptography.__version__}, {backend.openssl_version_text()}"
+    if library in ("pynacl", "vmcp"):
+        import nacl
+
+        return f"the libsodium bundled in PyNaCl {nacl.__version__}"
+    if library in ("ekl", "ink"):
+        import ssl
+
+        return f"hashlib, {ssl.OPENSSL_VERSION}"
+    return None
+
+
 def framing(respond, library):
     """Protocol 1 when the first line is {"canonfuzz":1}: answer it with a greeting and then
     read each input as {"input":"<base64>"}, so that any byte can travel; otherwise each line
@@ -405,7 +423,10 @@ def framing(respond, library):
                 hello = json.loads(line)
                 if isinstance(hello, dict) and hello.get("canonfuzz") == 1:
                     framed = True
-                    return {"canonfuzz": 1, "name": library}
+                    greeting = {"canonfuzz": 1, "name": library}
+                    if uses(library):
+                        greeting["uses"] = uses(library)
+                    return greeting
             except ValueError:
                 pass
         if not framed:

@@ -7,6 +7,7 @@
 pub mod oracles;
 pub mod worker;
 
+pub use canonfuzz_props::impls::crypto_dependencies;
 pub use canonfuzz_props::impls::jcs::{
     answer as core_answer, rust_crates, CoreImpl, RUST_SERDE_JSON_GROUP,
 };

@@ -239,6 +239,8 @@ pub struct Hello {
     pub framed: bool,
     /// The implementation and its version, as a protocol-1 worker names them.
     pub version: Option<String>,
+    /// What it computes with underneath (a crypto library and its version), if it says.
+    pub uses: Option<String>,
 }
 
 /// An implementation run in a worker process.
@@ -310,6 +312,12 @@ impl WorkerImpl {
             Launch::Command(_) => None,
         }
     }
+}
+
+/// The crate a library of the Rust worker is: the JWS verifier named for its backend is
+/// jsonwebtoken.
+fn rust_crate(library: &str) -> &str {
+    library.strip_suffix("-aws_lc_rs").unwrap_or(library)
 }
 
 /// An implementation outside the harness: `command`, run by `sh -c`, speaking the worker
@@ -393,6 +401,7 @@ impl Process {
             hello: Hello {
                 framed: false,
                 version: None,
+                uses: None,
             },
             stderr,
             reader,
@@ -456,7 +465,8 @@ struct AnswerError {
 }
 
 /// The form a worker speaks, from its answer to the protocol's first line: a protocol-1 worker
-/// answers `{"canonfuzz":1,"name":…,"version":…}`; a plain one answers the line as an input.
+/// answers `{"canonfuzz":1,"name":…,"version":…,"uses":…}`; a plain one answers the line as
+/// an input.
 fn read_hello(line: &[u8]) -> Hello {
     #[derive(Deserialize)]
     struct Greeting {
@@ -465,6 +475,8 @@ fn read_hello(line: &[u8]) -> Hello {
         name: Option<String>,
         #[serde(default)]
         version: Option<String>,
+        #[serde(default)]
+        uses: Option<String>,
     }
     match serde_json::from_slice::<Greeting>(line) {
         Ok(g) if g.canonfuzz == 1 => Hello {
@@ -473,10 +485,12 @@ fn read_hello(line: &[u8]) -> Hello {
                 (Some(name), Some(version)) => Some(format!("{name} {version}")),
                 (name, version) => name.or(version),
             },
+            uses: g.uses,
         },
         _ => Hello {
             framed: false,
             version: None,
+            uses: None,
         },
     }
 }
@@ -685,7 +699,7 @@ impl Implementation for WorkerImpl {
             Runtime::Rust => std::fs::read_to_string(runtime.dir().join("Cargo.lock"))
                 .ok()
                 .and_then(|text| {
-                    let krate = library.strip_suffix("-aws_lc_rs").unwrap_or(library);
+                    let krate = rust_crate(library);
                     let entry = format!("name = \"{krate}\"\nversion = \"");
                     let at = text.find(&entry)? + entry.len();
                     text.get(at..)?.split('"').next().map(str::to_string)
@@ -696,6 +710,20 @@ impl Implementation for WorkerImpl {
             "{} ({runtime})",
             pinned.unwrap_or_else(|| "unknown".to_string())
         )
+    }
+
+    fn uses(&self) -> Option<String> {
+        if let Launch::Library {
+            runtime: Runtime::Rust,
+            library,
+            ..
+        } = &self.launch
+        {
+            let lock = std::fs::read_to_string(Runtime::Rust.dir().join("Cargo.lock")).ok()?;
+            let crates = crate::impls::crypto_dependencies(&lock, rust_crate(library), None);
+            return (!crates.is_empty()).then(|| crates.join(", "));
+        }
+        self.hello().ok()?.uses
     }
 
     fn driven(&self) -> Option<String> {
@@ -809,6 +837,19 @@ mod tests {
         assert_eq!(hello.version.as_deref(), Some("lib 2.0"));
         assert!(hello.framed);
         assert!(!read_hello(br#"{"ok":"{\"canonfuzz\":1}"}"#).framed);
+        assert_eq!(hello.uses, None);
+    }
+
+    #[test]
+    fn the_builtin_workers_say_what_their_verifiers_compute_with() {
+        let crypto = node("node-crypto", "crypto", "openssl");
+        let uses = crypto.uses().expect("node:crypto names its OpenSSL");
+        assert!(uses.starts_with("node:crypto, OpenSSL "), "{uses}");
+        assert_eq!(node("n", "canonicalize", "v8").uses(), None);
+        let python = python("jwcrypto", "jwcrypto", "jwcrypto");
+        assert!(python.uses().unwrap().starts_with("cryptography "));
+        let rust = rust("josekit", "josekit", "josekit");
+        assert!(rust.uses().unwrap().starts_with("openssl "));
     }
 
     #[test]

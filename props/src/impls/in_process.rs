@@ -49,6 +49,12 @@ impl Implementation for InProcess {
         self.group
     }
 
+    fn uses(&self) -> Option<String> {
+        let lock = include_str!("../../../Cargo.lock");
+        let crates = super::crypto_dependencies(lock, self.krate, Some(self.version));
+        (!crates.is_empty()).then(|| crates.join(", "))
+    }
+
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
         inputs
             .iter()

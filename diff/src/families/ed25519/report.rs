@@ -80,6 +80,7 @@ pub fn corpus_table(harness: &Harness, corpus: &Path) -> Result<FamilyTable, Str
     Ok(FamilyTable {
         table: table(&cases, &rows),
         json: rows_to_json(&rows),
+        implementations: Vec::new(),
     })
 }
 

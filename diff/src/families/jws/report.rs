@@ -33,6 +33,7 @@ pub fn corpus_table(harness: &Harness, corpus: &Path) -> Result<FamilyTable, Str
     Ok(FamilyTable {
         table: table(&rows),
         json,
+        implementations: Vec::new(),
     })
 }
 
