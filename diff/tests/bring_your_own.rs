@@ -179,6 +179,7 @@ fn an_adapter_goes_through_vectors_and_the_report() {
             "report",
             "--out",
             dir_arg,
+            "--json",
             "--impls",
             "serde_jcs",
             "--with",
@@ -187,6 +188,26 @@ fn an_adapter_goes_through_vectors_and_the_report() {
         b"",
     );
     assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    // The JSON names how the adapter is driven and lists the vectors it failed.
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let column = json["implementations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "sorted")
+        .unwrap();
+    assert!(column["driven"]
+        .as_str()
+        .unwrap()
+        .contains("python_json_sorted.py"));
+    let failed = json["jcs"]["conformance"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["implementation"] == "sorted")
+        .map(|c| c["failures"].as_array().unwrap().len())
+        .sum::<usize>();
+    assert!(failed > 0, "the adapter's failures are not listed");
     let markdown = std::fs::read_to_string(dir.path().join("conformance.md")).unwrap();
     let header = markdown
         .lines()
