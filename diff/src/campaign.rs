@@ -68,6 +68,8 @@ pub struct Harness {
     family: Family,
     impls: Vec<Box<dyn Implementation>>,
     members: Vec<Member>,
+    /// Per implementation, nanoseconds spent answering, over every batch so far.
+    busy: Vec<AtomicU64>,
 }
 
 impl Harness {
@@ -100,10 +102,12 @@ impl Harness {
     /// A harness over the given implementations of `family`.
     pub fn with(family: Family, impls: Vec<Box<dyn Implementation>>) -> Harness {
         let members = canonfuzz_props::impls::members(&impls);
+        let busy = impls.iter().map(|_| AtomicU64::new(0)).collect();
         Harness {
             family,
             impls,
             members,
+            busy,
         }
     }
 
@@ -115,6 +119,15 @@ impl Harness {
     /// The implementations, in order.
     pub fn implementations(&self) -> &[Box<dyn Implementation>] {
         &self.impls
+    }
+
+    /// Per implementation, the time it spent answering so far: its own work in process, or
+    /// its workers' round trips (which overlap across batches in flight).
+    pub fn busy(&self) -> Vec<Duration> {
+        self.busy
+            .iter()
+            .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
+            .collect()
     }
 
     /// Name, version and group of every implementation, with no counts yet.
@@ -144,17 +157,28 @@ impl Harness {
     /// from a thread of its own so that the processes compute side by side; per input, the
     /// outcomes in implementation order.
     pub fn outcomes(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
+        let timed = |k: usize, i: &dyn Implementation| {
+            let started = Instant::now();
+            let answers = i.run_batch(inputs);
+            let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            if let Some(busy) = self.busy.get(k) {
+                busy.fetch_add(spent, Ordering::Relaxed);
+            }
+            answers
+        };
         let per_impl: Vec<Vec<Outcome>> = std::thread::scope(|scope| {
             let running: Vec<_> = self
                 .impls
                 .iter()
-                .map(|i| (!i.in_process()).then(|| scope.spawn(move || i.run_batch(inputs))))
+                .enumerate()
+                .map(|(k, i)| (!i.in_process()).then(|| scope.spawn(move || timed(k, i.as_ref()))))
                 .collect();
             self.impls
                 .iter()
+                .enumerate()
                 .zip(running)
-                .map(|(i, thread)| match thread {
-                    None => catch_unwind(AssertUnwindSafe(|| i.run_batch(inputs))).unwrap_or_else(
+                .map(|((k, i), thread)| match thread {
+                    None => catch_unwind(AssertUnwindSafe(|| timed(k, i.as_ref()))).unwrap_or_else(
                         |_| vec![Outcome::Crashed("panicked".into()); inputs.len()],
                     ),
                     Some(h) => h.join().unwrap_or_else(|_| {
@@ -245,6 +269,8 @@ pub struct ImplStats {
     pub agreed: u64,
     /// Findings in which it diverges.
     pub findings: u64,
+    /// Time it spent answering, over the campaign and the minimizing.
+    pub busy: Duration,
 }
 
 /// What a campaign did and found.
@@ -607,10 +633,12 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     if let Some(e) = tally.errors.first() {
         return Err(format!("cannot save a finding: {e}"));
     }
+    let busy = harness.busy();
     let impls: Vec<ImplStats> = roster
         .iter()
         .enumerate()
         .map(|(i, imp)| ImplStats {
+            busy: busy.get(i).copied().unwrap_or_default(),
             answered: tally.answered[i],
             agreed: tally.agreed[i],
             findings: found

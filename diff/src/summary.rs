@@ -278,12 +278,13 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
     }
 }
 
-/// Per implementation: version, group, agreement with the consensus and findings.
+/// Per implementation: version, group, agreement with the consensus, findings and the time
+/// it spent answering; then the slowest, named.
 fn table(out: &mut String, summary: &Summary) {
     let _ = writeln!(
         out,
-        "\n{:<26} {:<14} {:<22} {:>9} {:>5}",
-        "implementation", "version", "group", "agreement", "finds"
+        "\n{:<24} {:<13} {:<16} {:>9} {:>5} {:>7}",
+        "implementation", "version", "group", "agreement", "finds", "busy"
     );
     for s in &summary.impls {
         let rate = if s.answered == 0 {
@@ -293,13 +294,24 @@ fn table(out: &mut String, summary: &Summary) {
         };
         let _ = writeln!(
             out,
-            "{:<26} {:<14} {:<22} {:>9} {:>5}",
-            clip(&s.name, 26),
-            clip(&s.version, 14),
-            clip(&s.group, 22),
+            "{:<24} {:<13} {:<16} {:>9} {:>5} {:>6.1}s",
+            clip(&s.name, 24),
+            clip(&s.version, 13),
+            clip(&s.group, 16),
             rate,
-            s.findings
+            s.findings,
+            s.busy.as_secs_f64()
         );
+    }
+    if let Some(slowest) = summary.impls.iter().max_by_key(|s| s.busy) {
+        if !slowest.busy.is_zero() {
+            let _ = writeln!(
+                out,
+                "slowest: {}, {:.1} s answering (workers' times overlap)",
+                slowest.name,
+                slowest.busy.as_secs_f64()
+            );
+        }
     }
 }
 
@@ -313,6 +325,7 @@ pub fn to_json(summary: &Summary) -> Value {
         "implementations": summary.impls.iter().map(|s| json!({
             "name": s.name, "version": s.version, "independent_group": s.group,
             "answered": s.answered, "agreed": s.agreed, "findings": s.findings,
+            "busy_s": s.busy.as_secs_f64(),
         })).collect::<Vec<_>>(),
         "missing": summary.missing.iter().map(|(n, why)| json!({"name": n, "reason": why})).collect::<Vec<_>>(),
         "quorum": {
@@ -423,5 +436,19 @@ mod tests {
         assert!(!quiet.contains("core.json") && quiet.contains("1 where the core diverges"));
         assert!(!normal.contains('\x1b'));
         assert!(render(&s, Detail::Normal, Paint(true)).contains("\x1b[1;31m"));
+    }
+
+    #[test]
+    fn the_table_names_the_slowest_implementation_and_fits_80_columns() {
+        let mut s = summary(Vec::new());
+        s.impls[0].busy = std::time::Duration::from_millis(300);
+        s.impls[1].busy = std::time::Duration::from_millis(2_500);
+        let text = render(&s, Detail::Normal, Paint(false));
+        assert!(text.contains("slowest: b, 2.5 s answering"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        s.impls[0].busy = std::time::Duration::from_secs(9);
+        let text = render(&s, Detail::Normal, Paint(false));
+        assert!(text.contains("slowest: core, 9.0 s"), "{text}");
+        assert_eq!(to_json(&s)["implementations"][0]["busy_s"], 9.0);
     }
 }

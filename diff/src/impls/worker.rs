@@ -723,6 +723,7 @@ impl Implementation for WorkerImpl {
             let crates = crate::impls::crypto_dependencies(&lock, rust_crate(library), None);
             return (!crates.is_empty()).then(|| crates.join(", "));
         }
+        self.available().ok()?;
         self.hello().ok()?.uses
     }
 
