@@ -471,11 +471,12 @@ impl Matrix {
         let mut tables = Vec::new();
         for ((key, title, intro), scores) in PARTS.iter().zip(&self.parts) {
             let mut columns = vec![Cell::new("category", ""), Cell::new("vectors", "")];
-            columns.extend(
-                self.implementations
-                    .iter()
-                    .map(|c| Cell::new(format!("{} {}", c.name, c.version), "")),
-            );
+            columns.extend(self.implementations.iter().map(|c| {
+                // The runtime is in the implementations' table; the heading keeps the
+                // library's own version.
+                let version = c.version.split(" (").next().unwrap_or_default();
+                Cell::new(format!("{} {version}", c.name), "")
+            }));
             let rows = CATEGORIES
                 .iter()
                 .filter(|(category, _)| scores.sizes.contains_key(category))
