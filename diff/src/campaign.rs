@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::compare::{agree, evaluate, Evaluation, Member, Verdict};
+use crate::compare::{
+    agree, agreement_signature, evaluate, signature_of, Evaluation, Member, Verdict,
+};
 use crate::family::Category;
 use crate::family::Family;
 use crate::findings;
@@ -157,7 +159,20 @@ impl Harness {
     /// from a thread of its own so that the processes compute side by side; per input, the
     /// outcomes in implementation order.
     pub fn outcomes(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
+        self.outcomes_of(inputs, |_| true)
+    }
+
+    /// [`Harness::outcomes`] of the implementations `asked` picks; the others are recorded
+    /// as unsupported.
+    fn outcomes_of(
+        &self,
+        inputs: &[&[u8]],
+        asked: impl Fn(&dyn Implementation) -> bool + Sync,
+    ) -> Vec<Vec<Outcome>> {
         let timed = |k: usize, i: &dyn Implementation| {
+            if !asked(i) {
+                return vec![Outcome::Unsupported; inputs.len()];
+            }
             let started = Instant::now();
             let answers = i.run_batch(inputs);
             let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -214,13 +229,45 @@ impl Harness {
             .collect()
     }
 
-    /// Shrinks `input` while its disagreement keeps `signature`.
+    /// Shrinks `input` while its disagreement keeps `signature`. A candidate whose in-process
+    /// answers already differ from the input's (by the signature over those implementations
+    /// alone) cannot keep it, and is refused without asking the workers.
     pub fn minimize(&self, input: &[u8], signature: &str) -> Vec<u8> {
+        let local = |i: &dyn Implementation| i.in_process();
+        let local_signature = |outcomes: &[Outcome]| {
+            signature_of(self.family.rules().family, &self.members, outcomes)
+        };
+        // Only a disagreement's signature names every answer; "all agree" is kept by any
+        // agreement, whatever the in-process answers.
+        let wanted = (signature != agreement_signature(self.family.rules().family))
+            .then(|| self.outcomes_of(&[input], local))
+            .and_then(|o| o.first().map(|o| local_signature(o)));
         let mut judge = |candidates: &[Vec<u8>]| {
             let refs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
-            self.run(&refs)
+            let possible: Vec<bool> = match &wanted {
+                Some(wanted) => self
+                    .outcomes_of(&refs, local)
+                    .iter()
+                    .map(|o| *wanted == local_signature(o))
+                    .collect(),
+                None => vec![true; refs.len()],
+            };
+            let asked: Vec<&[u8]> = refs
+                .iter()
+                .zip(&possible)
+                .filter(|(_, p)| **p)
+                .map(|(r, _)| *r)
+                .collect();
+            if asked.is_empty() {
+                return possible;
+            }
+            let mut kept = self
+                .run(&asked)
                 .into_iter()
-                .map(|(_, e)| e.signature == signature)
+                .map(|(_, e)| e.signature == signature);
+            possible
+                .iter()
+                .map(|p| *p && kept.next().unwrap_or(false))
                 .collect()
         };
         minimize(input, &mut judge, SHRINK_BUDGET)
@@ -672,4 +719,58 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         interrupted: INTERRUPTED.load(Ordering::Relaxed),
         planned: limit,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::jcs;
+    use crate::impls::worker;
+
+    #[test]
+    fn ruling_out_by_in_process_answers_minimizes_to_what_asking_everyone_does() {
+        let harness = Harness::with(
+            jcs::FAMILY,
+            vec![
+                Box::new(crate::impls::CoreImpl),
+                crate::impls::rust_crates().remove(0),
+                Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
+                Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8")),
+            ],
+        );
+        // Disagreements: a lone surrogate, duplicate names, a lone surrogate deep down, an
+        // integer past 2^64 that PyPI rfc8785 prints otherwise; and an agreement (every one
+        // refuses a number past the double range), whose signature any agreement keeps.
+        let inputs: [&[u8]; 5] = [
+            br#"{"b":[1e21,"\u00e9"],"a":{"x":"\ud800"}}"#,
+            br#"[{"z":0.1},{"a":1,"a":2},-0.0]"#,
+            br#"[[[[[[[[[[[[[[[[[[[["\udc00",1]]]]]]]]]]]]]]]]]]]]"#,
+            br#"{"\u20ac":[45965907877591634829,4.50]}"#,
+            br#"{"b":[1e21,"\u00e9"],"a":{"x":1E400}}"#,
+        ];
+        for (k, input) in inputs.into_iter().enumerate() {
+            let signature = harness.run(&[input])[0].1.signature.clone();
+            assert_eq!(
+                k == 4,
+                signature == agreement_signature("jcs"),
+                "{k}: {signature}"
+            );
+            let mut everyone = |candidates: &[Vec<u8>]| {
+                let refs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
+                harness
+                    .run(&refs)
+                    .into_iter()
+                    .map(|(_, e)| e.signature == signature)
+                    .collect()
+            };
+            let asked_everyone = minimize(input, &mut everyone, SHRINK_BUDGET);
+            assert_eq!(
+                harness.minimize(input, &signature),
+                asked_everyone,
+                "{}",
+                String::from_utf8_lossy(input)
+            );
+            assert!(asked_everyone.len() < input.len());
+        }
+    }
 }

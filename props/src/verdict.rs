@@ -381,7 +381,7 @@ pub fn evaluate_with_quorum(
         }
     };
     let signature = if verdict == Verdict::Agree {
-        format!("{}: all agree", rules.family)
+        agreement_signature(rules.family)
     } else {
         signature(rules.family, &pairs)
     };
@@ -443,6 +443,20 @@ fn majority<'a>(answers: &[&'a Outcome]) -> Option<&'a Outcome> {
 
 /// `family: a=ok(A) b=error(kind) c=crashed ...`, names sorted, accepted outputs lettered by
 /// first appearance; implementations that cannot express the input are left out.
+/// The signature of every case where all implementations agree, which names no answer.
+pub fn agreement_signature(family: &str) -> String {
+    format!("{family}: all agree")
+}
+
+/// The signature of a disagreement among `members` answering `outcomes`: each member's
+/// answer class, members in name order, outputs lettered by first appearance, unsupported
+/// answers left out. Equal signatures over a set of members give equal signatures over any
+/// subset of them, so a subset's can rule a candidate out before the rest are asked.
+pub fn signature_of(family: &str, members: &[Member], outcomes: &[Outcome]) -> String {
+    let pairs: Vec<(&Member, &Outcome)> = members.iter().zip(outcomes).collect();
+    signature(family, &pairs)
+}
+
 fn signature(family: &str, pairs: &[(&Member, &Outcome)]) -> String {
     let mut sorted: Vec<&(&Member, &Outcome)> = pairs.iter().collect();
     sorted.sort_by(|a, b| a.0.name.cmp(&b.0.name));
