@@ -162,15 +162,15 @@ impl Harness {
         self.outcomes_of(inputs, |_| true)
     }
 
-    /// [`Harness::outcomes`] of the implementations `asked` picks; the others are recorded
-    /// as unsupported.
+    /// [`Harness::outcomes`] of the implementations whose index `asked` picks; the others are
+    /// recorded as unsupported.
     fn outcomes_of(
         &self,
         inputs: &[&[u8]],
-        asked: impl Fn(&dyn Implementation) -> bool + Sync,
+        asked: impl Fn(usize) -> bool + Sync,
     ) -> Vec<Vec<Outcome>> {
         let timed = |k: usize, i: &dyn Implementation| {
-            if !asked(i) {
+            if !asked(k) {
                 return vec![Outcome::Unsupported; inputs.len()];
             }
             let started = Instant::now();
@@ -186,7 +186,9 @@ impl Harness {
                 .impls
                 .iter()
                 .enumerate()
-                .map(|(k, i)| (!i.in_process()).then(|| scope.spawn(move || timed(k, i.as_ref()))))
+                .map(|(k, i)| {
+                    (!i.in_process() && asked(k)).then(|| scope.spawn(move || timed(k, i.as_ref())))
+                })
                 .collect();
             self.impls
                 .iter()
@@ -229,46 +231,107 @@ impl Harness {
             .collect()
     }
 
-    /// Shrinks `input` while its disagreement keeps `signature`. A candidate whose in-process
-    /// answers already differ from the input's (by the signature over those implementations
-    /// alone) cannot keep it, and is refused without asking the workers.
+    /// The order in which the minimizer first asks the implementations about a candidate: the
+    /// in-process ones together, then each worker alone, those `diverging` from the input's
+    /// consensus first, since a candidate that loses the disagreement most often loses it there.
+    fn stages(&self, diverging: &[String]) -> Vec<Vec<usize>> {
+        let local: Vec<usize> = (0..self.impls.len())
+            .filter(|&k| self.impls.get(k).is_some_and(|i| i.in_process()))
+            .collect();
+        let mut workers: Vec<usize> = (0..self.impls.len())
+            .filter(|k| !local.contains(k))
+            .collect();
+        workers.sort_by_key(|&k| {
+            !self
+                .impls
+                .get(k)
+                .is_some_and(|i| diverging.iter().any(|d| d == i.name()))
+        });
+        std::iter::once(local)
+            .chain(workers.into_iter().map(|k| vec![k]))
+            .filter(|stage| !stage.is_empty())
+            .collect()
+    }
+
+    /// Shrinks `input` while its disagreement keeps `signature`. A candidate is put to the
+    /// implementations a stage at a time ([`Harness::stages`]) and dropped as soon as the
+    /// signature over those asked so far differs from the input's over the same ones: equal
+    /// signatures over all give equal signatures over any subset, so a dropped candidate could
+    /// not have kept it, and the result is the one asking everyone gives. An agreement's
+    /// signature names no answer, so a candidate of one is put to everyone at once.
     pub fn minimize(&self, input: &[u8], signature: &str) -> Vec<u8> {
-        let local = |i: &dyn Implementation| i.in_process();
-        let local_signature = |outcomes: &[Outcome]| {
-            signature_of(self.family.rules().family, &self.members, outcomes)
+        let family = self.family.rules().family;
+        let Some((reference, evaluation)) = self.run(&[input]).into_iter().next() else {
+            return input.to_vec();
         };
-        // Only a disagreement's signature names every answer; "all agree" is kept by any
-        // agreement, whatever the in-process answers.
-        let wanted = (signature != agreement_signature(self.family.rules().family))
-            .then(|| self.outcomes_of(&[input], local))
-            .and_then(|o| o.first().map(|o| local_signature(o)));
+        let disagreement = signature != agreement_signature(family);
+        let stages = if disagreement {
+            self.stages(&evaluation.diverging)
+        } else {
+            vec![(0..self.impls.len()).collect()]
+        };
+        // Per stage, the candidates it refused so far: the workers that refuse most are asked
+        // first from the next call on, which changes the cost and never the result.
+        let mut stages: Vec<(Vec<usize>, usize)> = stages.into_iter().map(|s| (s, 0)).collect();
+        let over = |asked: &[bool], outcomes: &[Outcome]| -> String {
+            let pairs: (Vec<Member>, Vec<Outcome>) = self
+                .members
+                .iter()
+                .zip(outcomes)
+                .zip(asked)
+                .filter(|(_, a)| **a)
+                .map(|((m, o), _)| (m.clone(), o.clone()))
+                .unzip();
+            signature_of(family, &pairs.0, &pairs.1)
+        };
         let mut judge = |candidates: &[Vec<u8>]| {
-            let refs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
-            let possible: Vec<bool> = match &wanted {
-                Some(wanted) => self
-                    .outcomes_of(&refs, local)
+            let mut outcomes = vec![vec![Outcome::Unsupported; self.impls.len()]; candidates.len()];
+            let mut alive: Vec<usize> = (0..candidates.len()).collect();
+            let mut asked = vec![false; self.impls.len()];
+            for (stage, refused) in &mut stages {
+                if alive.is_empty() {
+                    break;
+                }
+                let inputs: Vec<&[u8]> = alive
                     .iter()
-                    .map(|o| *wanted == local_signature(o))
-                    .collect(),
-                None => vec![true; refs.len()],
-            };
-            let asked: Vec<&[u8]> = refs
-                .iter()
-                .zip(&possible)
-                .filter(|(_, p)| **p)
-                .map(|(r, _)| *r)
-                .collect();
-            if asked.is_empty() {
-                return possible;
+                    .filter_map(|&c| candidates.get(c).map(Vec::as_slice))
+                    .collect();
+                let answers = self.outcomes_of(&inputs, |k| stage.contains(&k));
+                for (&c, answer) in alive.iter().zip(answers) {
+                    for &k in stage.iter() {
+                        if let (Some(slot), Some(o)) = (
+                            outcomes.get_mut(c).and_then(|row| row.get_mut(k)),
+                            answer.get(k),
+                        ) {
+                            *slot = o.clone();
+                        }
+                    }
+                }
+                for &k in stage.iter() {
+                    if let Some(a) = asked.get_mut(k) {
+                        *a = true;
+                    }
+                }
+                if !disagreement {
+                    continue;
+                }
+                let wanted = over(&asked, &reference);
+                let before = alive.len();
+                alive.retain(|&c| outcomes.get(c).is_some_and(|o| over(&asked, o) == wanted));
+                *refused += before - alive.len();
             }
-            let mut kept = self
-                .run(&asked)
-                .into_iter()
-                .map(|(_, e)| e.signature == signature);
-            possible
-                .iter()
-                .map(|p| *p && kept.next().unwrap_or(false))
-                .collect()
+            if let Some(workers) = stages.get_mut(1..) {
+                workers.sort_by_key(|(_, refused)| std::cmp::Reverse(*refused));
+            }
+            let mut kept = vec![false; candidates.len()];
+            for c in alive {
+                if let (Some(k), Some(candidate), Some(o)) =
+                    (kept.get_mut(c), candidates.get(c), outcomes.get(c))
+                {
+                    *k = evaluate(self.family, candidate, &self.members, o).signature == signature;
+                }
+            }
+            kept
         };
         minimize(input, &mut judge, SHRINK_BUDGET)
     }
@@ -728,7 +791,7 @@ mod tests {
     use crate::impls::worker;
 
     #[test]
-    fn ruling_out_by_in_process_answers_minimizes_to_what_asking_everyone_does() {
+    fn asking_a_stage_at_a_time_minimizes_to_what_asking_everyone_does() {
         let harness = Harness::with(
             jcs::FAMILY,
             vec![

@@ -3,6 +3,8 @@
 //! members and elements, hoist children, shorten strings, simplify numbers; anything else, and
 //! whatever the tree steps leave, is cut byte by byte.
 
+use std::collections::HashMap;
+
 use crate::tree::{parse, skip_ws, string_token, Node};
 
 /// Candidates are judged in batches, so that worker round trips are shared.
@@ -22,9 +24,13 @@ impl<F: FnMut(&[Vec<u8>]) -> Vec<bool>> Judge for F {
 const CHUNK: usize = 64;
 
 /// Shrinks `input` while `judge` says the property holds, trying at most `budget` candidates.
-/// Every accepted step makes the input strictly shorter, so it ends.
+/// Every accepted step makes the input strictly shorter, so it ends. A judge answers the same
+/// for the same bytes, so a candidate already judged (in an earlier round, or twice in one) is
+/// not asked again; it still counts against the budget, so the result does not depend on the
+/// memory.
 pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
     let mut current = input.to_vec();
+    let mut judged: HashMap<Vec<u8>, bool> = HashMap::new();
     let mut spent = 0;
     while spent < budget {
         let mut candidates: Vec<Vec<u8>> = tree_candidates(&current);
@@ -36,9 +42,24 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
         let mut smaller = None;
         for chunk in candidates.chunks(CHUNK) {
             spent += chunk.len();
-            let verdicts = judge.keeps(chunk);
-            if let Some((c, _)) = chunk.iter().zip(verdicts).find(|(_, keeps)| *keeps) {
-                smaller = Some(c.clone());
+            let mut fresh: Vec<Vec<u8>> = Vec::new();
+            for c in chunk {
+                if !judged.contains_key(c) && !fresh.contains(c) {
+                    fresh.push(c.clone());
+                }
+            }
+            let verdicts = if fresh.is_empty() {
+                Vec::new()
+            } else {
+                judge.keeps(&fresh)
+            };
+            judged.extend(fresh.into_iter().zip(verdicts));
+            let kept = chunk
+                .iter()
+                .find(|c| judged.get(*c).copied().unwrap_or(false))
+                .cloned();
+            if kept.is_some() {
+                smaller = kept;
                 break;
             }
         }
@@ -248,6 +269,28 @@ fn unnested(input: &[u8]) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_candidate_is_not_asked_again_and_still_counts() {
+        // Property: the document still holds both 1e21 and "x". Later rounds propose again
+        // many cuts earlier rounds refused, and a round can propose one cut twice: without the
+        // memory, 283 candidates are asked here where 249 are distinct.
+        let input: &[u8] = br#"{"a":[1,2,{"b":"xyz","c":1e21}],"d":["x","long string here"]}"#;
+        let holds = |c: &[u8]| c.windows(4).any(|w| w == b"1e21") && c.contains(&b'x');
+        let mut asked: Vec<Vec<u8>> = Vec::new();
+        let mut judge = |cs: &[Vec<u8>]| {
+            asked.extend(cs.iter().cloned());
+            cs.iter().map(|c| holds(c)).collect()
+        };
+        let out = minimize(input, &mut judge, 10_000);
+        let distinct: std::collections::HashSet<&Vec<u8>> = asked.iter().collect();
+        assert_eq!(distinct.len(), asked.len(), "a candidate was asked twice");
+        assert!(
+            holds(&out) && out.len() < 20,
+            "{}",
+            String::from_utf8_lossy(&out)
+        );
+    }
 
     #[test]
     fn shrinks_to_the_part_that_matters() {
