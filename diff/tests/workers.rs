@@ -47,3 +47,32 @@ fn inputs_the_line_protocol_cannot_carry_are_unsupported() {
         vec![Outcome::Unsupported, Outcome::Ok(b"x".to_vec())]
     );
 }
+
+#[test]
+fn libraries_slow_on_deep_nesting_are_not_asked_past_their_limit() {
+    // PyPI jcs takes time quadratic in the nesting and is not asked past 500 levels; the npm
+    // libraries recurse on a stack V8 sizes differently from run to run and are not asked past
+    // 1,000. At the limit, with the least text that nests so deep, they still answer.
+    let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+    let answered = |o: &Outcome| matches!(o, Outcome::Ok(_));
+    for (imp, limit) in [
+        (worker::python("python-jcs", "jcs", "cpython"), 500),
+        (
+            worker::node("node-json-canonicalize", "json-canonicalize", "node-v8"),
+            1000,
+        ),
+    ] {
+        if let Err(why) = imp.available() {
+            panic!("{} could not be prepared: {why}", imp.name());
+        }
+        let (at, past) = (nested(limit), nested(limit + 1));
+        let padded = format!("{past}{}", " ".repeat(4 * limit));
+        let outcomes = imp.run_batch(&[at.as_bytes(), past.as_bytes(), padded.as_bytes()]);
+        assert!(answered(&outcomes[0]), "{}: {:?}", imp.name(), outcomes[0]);
+        let unsupported: Vec<bool> = outcomes[1..]
+            .iter()
+            .map(|o| *o == Outcome::Unsupported)
+            .collect();
+        assert_eq!(unsupported, [true, true], "{}", imp.name());
+    }
+}

@@ -2,16 +2,28 @@
 //! independent parser (serde_json) rather than the core itself. Fuzz targets and tests share
 //! them.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
-use canonfuzz_core::jcs::canonicalize;
+use canonfuzz_core::jcs::Canonicalizer;
 use serde_json::Value;
 
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
 /// point), holds no insignificant whitespace and sorted members, and means the same JSON value
-/// as the input. Returns what was violated.
+/// as the input. Returns what was violated. The core's buffers are kept between calls, as a
+/// fuzz target makes them by the million.
 pub fn check_canonical(input: &[u8]) -> Result<(), String> {
-    check_canonical_with(input, canonicalize)
+    thread_local! {
+        static CORE: RefCell<Canonicalizer> = RefCell::new(Canonicalizer::default());
+    }
+    CORE.with(|core| {
+        check_canonical_with(input, |input| {
+            let mut out = Vec::new();
+            core.borrow_mut()
+                .canonicalize_into(input, &mut out)
+                .map(|()| out)
+        })
+    })
 }
 
 /// [`check_canonical`] of another canonicalizer: the same properties, so that a planted bug
@@ -42,25 +54,123 @@ pub fn check_canonical_with<E: std::fmt::Display>(
     if reserves_raw_value_name(&out) {
         return check_shape(&out);
     }
-    let parsed_in = serde_json::from_slice::<Value>(input);
-    let parsed_out = serde_json::from_slice::<Value>(&out);
-    match (parsed_in, parsed_out) {
-        (Ok(a), Ok(b)) => {
-            if !same_value(&a, &b) {
-                return Err(format!(
-                    "output {:?} means another value than the input",
-                    String::from_utf8_lossy(&out)
-                ));
-            }
-            check_shape(&out)
-        }
-        // serde_json refuses nesting beyond 128 levels; both sides then fail alike.
-        (Err(a), Err(b)) if a.classify() == b.classify() => Ok(()),
-        (a, b) => Err(format!(
+    let shown = || String::from_utf8_lossy(&out).into_owned();
+    let differently = |a: Option<serde_json::Error>, b: Option<serde_json::Error>| {
+        format!(
             "serde_json reads input and output differently: input {:?}, output {:?}",
-            a.err().map(|e| e.to_string()),
-            b.err().map(|e| e.to_string())
-        )),
+            a.map(|e| e.to_string()),
+            b.map(|e| e.to_string())
+        )
+    };
+    match serde_json::from_slice::<Value>(input) {
+        Ok(value) => match same_as(&out, &value) {
+            Ok(true) => check_shape(&out),
+            Ok(false) => Err(format!(
+                "output {:?} means another value than the input",
+                shown()
+            )),
+            Err(b) => Err(differently(None, Some(b))),
+        },
+        // serde_json refuses nesting beyond 128 levels; both sides then fail alike. (Its
+        // `IgnoredAny` skips values without that limit, so the output is read as a value.)
+        Err(a) => match same_as(&out, &Value::Null) {
+            Err(b) if a.classify() == b.classify() => Ok(()),
+            b => Err(differently(Some(a), b.err())),
+        },
+    }
+}
+
+/// Whether serde_json reads `out` as `expected`, reading it as it streams rather than
+/// building a second tree; `Err` when serde_json cannot read it.
+fn same_as(out: &[u8], expected: &Value) -> Result<bool, serde_json::Error> {
+    let mut reader = serde_json::Deserializer::from_slice(out);
+    let same = serde::de::DeserializeSeed::deserialize(Same(expected), &mut reader)?;
+    reader.end()?;
+    Ok(same)
+}
+
+/// A value streamed from serde_json, compared with `.0`: numbers as the doubles they denote,
+/// arrays element by element, objects by their set of names and each member's value. Every
+/// byte is read even after a difference, so that a text serde_json cannot read is told apart
+/// from one that means another value.
+struct Same<'v>(&'v Value);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Same<'_> {
+    type Value = bool;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Same<'_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<bool, E> {
+        Ok(self.0.as_bool() == Some(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<bool, E> {
+        Ok(self.0.is_number() && self.0.as_f64() == Some(v as f64))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<bool, E> {
+        Ok(self.0.is_number() && self.0.as_f64() == Some(v as f64))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<bool, E> {
+        Ok(self.0.is_number() && self.0.as_f64() == Some(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<bool, E> {
+        Ok(self.0.as_str() == Some(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(self.0.is_null())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        let Some(items) = self.0.as_array() else {
+            return Ok(false);
+        };
+        let mut all = true;
+        let mut count = 0;
+        while let Some(same) = match items.get(count) {
+            Some(item) => seq.next_element_seed(Same(item))?,
+            None => seq.next_element::<serde::de::IgnoredAny>()?.map(|_| false),
+        } {
+            all &= same;
+            count += 1;
+        }
+        Ok(all && count == items.len())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let Some(members) = self.0.as_object() else {
+            return Ok(false);
+        };
+        let mut all = true;
+        let mut seen: Vec<&String> = Vec::new();
+        while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match members.get_key_value(name.as_ref()) {
+                Some((key, value)) => {
+                    all &= map.next_value_seed(Same(value))?;
+                    seen.push(key);
+                }
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    all = false;
+                }
+            }
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        Ok(all && seen.len() == members.len())
     }
 }
 
@@ -72,22 +182,6 @@ pub fn check_canonical_with<E: std::fmt::Display>(
 pub(crate) fn reserves_raw_value_name(out: &[u8]) -> bool {
     const MARKER_NAME: &[u8] = br#""$serde_json::private::RawValue":"#;
     out.windows(MARKER_NAME.len()).any(|w| w == MARKER_NAME)
-}
-
-/// Whether two values are the same JSON value, numbers compared as the doubles they denote.
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        _ => a == b,
-    }
 }
 
 /// One pass over the output: no whitespace outside strings, and in every object member names
@@ -182,7 +276,11 @@ mod tests {
 
     /// The core's output changed by `bug`.
     fn planted(bug: fn(Vec<u8>) -> Vec<u8>) -> impl Fn(&[u8]) -> Result<Vec<u8>, String> {
-        move |input| canonicalize(input).map(bug).map_err(|e| e.to_string())
+        move |input| {
+            canonfuzz_core::jcs::canonicalize(input)
+                .map(bug)
+                .map_err(|e| e.to_string())
+        }
     }
 
     /// Swaps the first two elements of an array of numbers: a canonicalizer that reorders.
@@ -246,6 +344,41 @@ mod tests {
         )
         .unwrap_err();
         assert!(spaced.contains("whitespace"), "{spaced}");
+    }
+
+    #[test]
+    fn the_streamed_reading_tells_every_difference_in_value() {
+        let same = |out: &str, input: &str| {
+            let value: Value = serde_json::from_str(input).unwrap_or(Value::Null);
+            same_as(out.as_bytes(), &value).map_err(|e| e.classify())
+        };
+        for (out, input) in [
+            (
+                r#"{"a":[1,2.5e0,"x",null,true],"b":{}}"#,
+                r#"{"b":{},"a":[1,2.5,"x",null,true]}"#,
+            ),
+            ("[1e21,-0,0.1]", "[1000000000000000000000,0,1e-1]"),
+            (r#"{"\u00e9":"\n"}"#, "{\"\u{e9}\":\"\\n\"}"),
+        ] {
+            assert_eq!(same(out, input), Ok(true), "{out} against {input}");
+        }
+        for (out, input) in [
+            ("[1,2]", "[1,2,3]"),
+            ("[1,2,3]", "[1,2]"),
+            ("[2,1]", "[1,2]"),
+            (r#"{"a":1}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"a":1,"b":2}"#, r#"{"a":1}"#),
+            (r#"{"a":1,"a":1}"#, r#"{"a":1,"b":1}"#),
+            (r#"{"a":1}"#, r#"{"a":"1"}"#),
+            ("[0.1]", "[0.10000000000000002]"),
+            ("[null]", "[false]"),
+            ("[[]]", "[{}]"),
+            (r#""a""#, r#""b""#),
+        ] {
+            assert_eq!(same(out, input), Ok(false), "{out} against {input}");
+        }
+        assert!(same("[1,", "[1]").is_err());
+        assert!(same("[1] x", "[1]").is_err());
     }
 
     #[test]

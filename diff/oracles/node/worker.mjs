@@ -73,7 +73,8 @@ function jcs(canon) {
     } catch (e) {
       return { error: { kind: e instanceof SyntaxError ? 'syntax' : kindOf(e), message: wellFormed(e.message), offset: 0 } };
     }
-    if (depth(value) > JCS_MAX_DEPTH) return { unsupported: true };
+    // Each level takes a bracket and its closer, so a shorter text cannot nest that deep.
+    if (text.length > 2 * JCS_MAX_DEPTH && depth(value) > JCS_MAX_DEPTH) return { unsupported: true };
     try {
       const out = canon(value);
       if (typeof out !== 'string') {

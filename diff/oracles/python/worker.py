@@ -375,7 +375,8 @@ def answer(canon, line, max_depth=None):
         return error("depth_limit", str(e))
     except ValueError as e:
         return error("syntax", str(e))
-    if max_depth is not None and depth(value) > max_depth:
+    # Each level takes a bracket and its closer, so a shorter text cannot nest that deep.
+    if max_depth is not None and len(text) > 2 * max_depth and depth(value) > max_depth:
         return {"unsupported": True}
     try:
         out = canon(value)
