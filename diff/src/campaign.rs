@@ -578,6 +578,14 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             why.join("; ")
         ));
     }
+    if let Some(dir) = &config.out {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "cannot create the corpus folder {} that findings are saved into: {e}; pass another --out",
+                dir.display()
+            )
+        })?;
+    }
     let jobs = config.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)

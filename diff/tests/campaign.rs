@@ -478,3 +478,26 @@ fn an_interrupted_campaign_ends_with_a_partial_summary_and_is_not_green() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_campaign_creates_the_corpus_it_saves_into() {
+    // With one verifier beside the core, the first finding has no consensus and so no vector:
+    // the corpus folder must exist before any vector is written.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("new/corpus");
+    let run = canonfuzz(&[
+        "diff",
+        "--family",
+        "jws",
+        "--cases",
+        "200",
+        "--impls",
+        "pyjwt",
+        "--allow-missing",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(out.join("manifest.json").is_file());
+}
