@@ -273,17 +273,10 @@ impl Harness {
         // Per stage, the candidates it refused so far: the workers that refuse most are asked
         // first from the next call on, which changes the cost and never the result.
         let mut stages: Vec<(Vec<usize>, usize)> = stages.into_iter().map(|s| (s, 0)).collect();
-        let over = |asked: &[bool], outcomes: &[Outcome]| -> String {
-            let pairs: (Vec<Member>, Vec<Outcome>) = self
-                .members
-                .iter()
-                .zip(outcomes)
-                .zip(asked)
-                .filter(|(_, a)| **a)
-                .map(|((m, o), _)| (m.clone(), o.clone()))
-                .unzip();
-            signature_of(family, &pairs.0, &pairs.1)
-        };
+        // A signature leaves unsupported answers out, and a candidate's implementations not yet
+        // asked stand as unsupported: its signature is over those asked alone, and the input's
+        // is taken with the same ones masked.
+        let over = |outcomes: &[Outcome]| signature_of(family, &self.members, outcomes);
         let mut judge = |candidates: &[Vec<u8>]| {
             let mut outcomes = vec![vec![Outcome::Unsupported; self.impls.len()]; candidates.len()];
             let mut alive: Vec<usize> = (0..candidates.len()).collect();
@@ -315,9 +308,14 @@ impl Harness {
                 if !disagreement {
                     continue;
                 }
-                let wanted = over(&asked, &reference);
+                let masked: Vec<Outcome> = reference
+                    .iter()
+                    .zip(&asked)
+                    .map(|(o, a)| if *a { o.clone() } else { Outcome::Unsupported })
+                    .collect();
+                let wanted = over(&masked);
                 let before = alive.len();
-                alive.retain(|&c| outcomes.get(c).is_some_and(|o| over(&asked, o) == wanted));
+                alive.retain(|&c| outcomes.get(c).is_some_and(|o| over(o) == wanted));
                 *refused += before - alive.len();
             }
             if let Some(workers) = stages.get_mut(1..) {

@@ -115,15 +115,15 @@ impl<'de> serde::de::Visitor<'de> for Same<'_> {
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<bool, E> {
-        Ok(self.0.is_number() && self.0.as_f64() == Some(v as f64))
+        Ok(self.0.as_f64() == Some(v as f64))
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<bool, E> {
-        Ok(self.0.is_number() && self.0.as_f64() == Some(v as f64))
+        Ok(self.0.as_f64() == Some(v as f64))
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<bool, E> {
-        Ok(self.0.is_number() && self.0.as_f64() == Some(v))
+        Ok(self.0.as_f64() == Some(v))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<bool, E> {
