@@ -96,6 +96,25 @@ pub fn ink_events(target: usize) -> Vec<u8> {
 /// An array of numbers in every layout ECMAScript uses: integers, fractions, exponents, tiny
 /// and huge magnitudes.
 pub fn numbers(target: usize) -> Vec<u8> {
+    numbers_of(target, None)
+}
+
+/// The kinds of number [`numbers`] mixes at random, in the order [`numbers_of_kind`] takes.
+pub const NUMBER_KINDS: [&str; 4] = [
+    "integers below 10^6",
+    "doubles from random bits",
+    "three-decimal fractions",
+    "multiples of 10^21",
+];
+
+/// [`numbers`] with every number of one kind (an index into [`NUMBER_KINDS`]), drawn as the
+/// mixed document draws that kind: what each costs alone, where the branch predictor knows
+/// the next number's kind.
+pub fn numbers_of_kind(target: usize, kind: u64) -> Vec<u8> {
+    numbers_of(target, Some(kind))
+}
+
+fn numbers_of(target: usize, only: Option<u64>) -> Vec<u8> {
     let mut rng = Rng::new(0x0F0F_1E1E_2D2D_3C3C);
     let mut out = String::from("[");
     while out.len() < target {
@@ -103,7 +122,7 @@ pub fn numbers(target: usize) -> Vec<u8> {
             out.push(',');
         }
         let bits = rng.next_u64();
-        let value = match bits % 4 {
+        let value = match only.unwrap_or(bits % 4) {
             0 => (rng.next_u64() % 1_000_000) as f64,
             1 => f64::from_bits((bits >> 2) & 0x7FEF_FFFF_FFFF_FFFF),
             2 => (rng.next_u64() % 10_000_000) as f64 / 1000.0,
