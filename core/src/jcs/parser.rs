@@ -497,10 +497,10 @@ const RANKED: usize = 16;
 /// keys below its own: comparisons that are summed, not branched on, where a comparison
 /// sort of names in random order would mispredict about every other one.
 fn rank_by_keys(members: &[Member], order: &mut [usize]) -> bool {
-    let mut keys = [0u64; RANKED];
     if members.len() > RANKED {
         return false;
     }
+    let mut keys = [0u64; RANKED];
     for (slot, member) in keys.iter_mut().zip(members) {
         *slot = member.key;
     }
