@@ -61,3 +61,47 @@ fn both_trees_accept_and_root_alike() {
     }
     assert!(accepted > 100, "only {accepted} cases accepted by both");
 }
+
+#[test]
+fn a_proof_node_split_in_two_is_refused_though_the_pieces_join_into_an_honest_proof() {
+    use canonfuzz_props::impls::merkle::{core, ct_merkle};
+    use canonfuzz_props::impls::Implementation;
+    use canonfuzz_props::outcome::Outcome;
+    // An honest proof with one node written as two strings of 12 and 20 bytes: joined, the
+    // bytes are the same, but no node of a proof is shorter than a hash.
+    let mut split = 0;
+    for i in 0..300 {
+        let (_, input) = canonfuzz_diff::families::merkle::gen::case(11, i);
+        let honest = [
+            core().run_batch(&[&input]),
+            ct_merkle().run_batch(&[&input]),
+        ];
+        if !honest
+            .iter()
+            .all(|o| o[0] == Outcome::Ok(b"valid".to_vec()))
+        {
+            continue;
+        }
+        let mut case: serde_json::Value = serde_json::from_slice(&input).unwrap();
+        let Some(proof) = case["proof"].as_array_mut().filter(|p| !p.is_empty()) else {
+            continue;
+        };
+        let node = proof.remove(0);
+        let (head, tail) = node.as_str().unwrap().split_at(24);
+        proof.insert(0, serde_json::Value::from(tail));
+        proof.insert(0, serde_json::Value::from(head));
+        let bent = case.to_string();
+        for (name, outcome) in [
+            ("core", core().run_batch(&[bent.as_bytes()])),
+            ("ct-merkle", ct_merkle().run_batch(&[bent.as_bytes()])),
+        ] {
+            assert!(
+                matches!(outcome[0], Outcome::Rejected(_)),
+                "case {i}: {name} accepted {bent}: {:?}",
+                outcome[0]
+            );
+        }
+        split += 1;
+    }
+    assert!(split > 50, "only {split} honest proofs to split");
+}

@@ -101,8 +101,10 @@ fn subproof(m: usize, leaves: &[Hash], complete: bool) -> Vec<Hash> {
     out
 }
 
+/// A proof bent in one place: a bit flipped, a node dropped, added, swapped, split in two or cut
+/// short.
 fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
-    match rng.index(5) {
+    match rng.index(6) {
         0 if !proof.is_empty() => {
             let i = rng.index(proof.len());
             if let Some(byte) = proof.get_mut(i).and_then(|h| h.get_mut(rng.index(32))) {
@@ -119,6 +121,14 @@ fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
         3 if proof.len() >= 2 => {
             let (a, b) = (rng.index(proof.len()), rng.index(proof.len()));
             proof.swap(a, b);
+        }
+        4 if !proof.is_empty() => {
+            // One node written as two pieces whose bytes join into it.
+            let i = rng.index(proof.len());
+            let at = 1 + rng.index(31);
+            if let Some(tail) = proof.get_mut(i).map(|h| h.split_off(at)) {
+                proof.insert(i + 1, tail);
+            }
         }
         _ => {
             if let Some(h) = proof.last_mut() {
@@ -217,7 +227,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 },
             ) = (bent, &mut case)
             {
-                match rng.index(5) {
+                match rng.index(6) {
                     0 => *first = bend_number(&mut rng, *first),
                     1 => *second = bend_number(&mut rng, *second),
                     2 => std::mem::swap(first, second),
