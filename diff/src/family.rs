@@ -104,6 +104,11 @@ pub trait Spec: Sync {
         Vec::new()
     }
 
+    /// The category a triaged fuzzer input is filed under, given the core's answer to it.
+    fn category_of(&self, _input: &[u8], _core: &Outcome) -> Option<Category> {
+        self.categories().first().copied()
+    }
+
     /// How the family's vector tests are read and run against the core.
     fn vectors(&self) -> &dyn CheckTest;
 

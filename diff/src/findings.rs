@@ -92,8 +92,9 @@ pub enum Origin {
         /// The campaign's seed.
         seed: u64,
     },
-    /// A fuzzer artifact: content-addressed by the minimized input under `jcs/regressions/`,
-    /// so that every crash ever found keeps its own vector even once the core agrees again.
+    /// A fuzzer artifact: content-addressed by the minimized input under the family's
+    /// `regressions/`, so that every crash ever found keeps its own vector even once the core
+    /// agrees again.
     Artifact {
         /// The artifact file name and the target that produced it.
         name: String,
@@ -106,7 +107,8 @@ impl Origin {
             Origin::Campaign { .. } => vector_path(family, &finding.signature),
             Origin::Artifact { .. } => {
                 format!(
-                    "jcs/regressions/{}.json",
+                    "{}/regressions/{}.json",
+                    family.name(),
                     &sha256_hex(&finding.minimized)[..16]
                 )
             }

@@ -1,21 +1,91 @@
-//! The cargo-fuzz targets' names and seed corpora. What each target checks is
-//! `canonfuzz_props::fuzz`, re-exported here for triage.
+//! The cargo-fuzz targets: what each checks (`canonfuzz_props::fuzz`, re-exported here for
+//! triage), the family whose vectors hold its inputs, and their seed corpora.
 
 use std::path::Path;
 
 pub use canonfuzz_props::fuzz::*;
 
+use crate::family::Family;
+
+/// A fuzz target as triage reproduces it.
+pub struct Target {
+    /// Its name under `fuzz/fuzz_targets/`.
+    pub name: &'static str,
+    /// What it makes of the fuzzer's bytes before checking them.
+    pub reads: fn(&[u8]) -> Vec<u8>,
+    /// Its property, on what it read: `Err` with the violation. A panic is a failure too.
+    pub check: fn(&[u8]) -> Result<(), String>,
+    /// The family whose vectors hold its inputs as they are read, if any family's do.
+    pub family: Option<Family>,
+}
+
 /// The fuzz targets.
-pub const TARGETS: [&str; 8] = [
-    "jcs",
-    "jcs_diff",
-    "serde_json_parse",
-    "jws",
-    "vmcp",
-    "merkle",
-    "ekl",
-    "ink_header",
+pub const TARGETS: [Target; 8] = [
+    Target {
+        name: "jcs",
+        reads: <[u8]>::to_vec,
+        check: crate::properties::check_canonical,
+        family: Some(crate::families::jcs::FAMILY),
+    },
+    Target {
+        name: "jcs_diff",
+        reads: jcs_diff_document,
+        check: jcs_diff_check,
+        family: Some(crate::families::jcs::FAMILY),
+    },
+    Target {
+        name: "serde_json_parse",
+        reads: <[u8]>::to_vec,
+        check: serde_json_parses,
+        family: Some(crate::families::jcs::FAMILY),
+    },
+    Target {
+        name: "jws",
+        reads: <[u8]>::to_vec,
+        check: jws_check,
+        family: None,
+    },
+    Target {
+        name: "vmcp",
+        reads: <[u8]>::to_vec,
+        check: vmcp_check,
+        family: None,
+    },
+    Target {
+        name: "merkle",
+        reads: <[u8]>::to_vec,
+        check: merkle_check,
+        family: Some(crate::families::merkle::FAMILY),
+    },
+    Target {
+        name: "ekl",
+        reads: <[u8]>::to_vec,
+        check: ekl_check,
+        family: None,
+    },
+    Target {
+        name: "ink_header",
+        reads: <[u8]>::to_vec,
+        check: ink_header_check,
+        family: None,
+    },
 ];
+
+/// The `serde_json_parse` target's only property: serde_json returns, whatever it answers.
+fn serde_json_parses(data: &[u8]) -> Result<(), String> {
+    let _ = serde_json::from_slice::<serde_json::Value>(data);
+    Ok(())
+}
+
+/// The target named `name`.
+pub fn target(name: &str) -> Option<&'static Target> {
+    TARGETS.iter().find(|t| t.name == name)
+}
+
+/// The targets' names, comma-separated, for messages.
+pub fn target_names() -> String {
+    TARGETS.map(|t| t.name).join(", ")
+}
 
 /// Writes a seed corpus per target from the vectors in `corpus`: `<out>/<target>/<digest>`,
 /// each seed in the shape its target reads (documents for the JCS targets and `vmcp`, tokens
@@ -23,7 +93,7 @@ pub const TARGETS: [&str; 8] = [
 pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     let manifest = crate::manifest::Manifest::read(corpus)?;
     let mut count = 0;
-    for target in TARGETS {
+    for target in TARGETS.map(|t| t.name) {
         std::fs::create_dir_all(out.join(target)).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     let write = |target: &str, seed: &[u8]| {

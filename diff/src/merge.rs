@@ -11,12 +11,13 @@ use crate::manifest::Manifest;
 use crate::vector::{write_atomically, VectorFile};
 
 /// The directories merged, relative to a corpus.
-const MERGED: [&str; 7] = [
+const MERGED: [&str; 8] = [
     "jcs/findings",
     "jcs/regressions",
     "ed25519/findings",
     "jws/findings",
     "merkle/findings",
+    "merkle/regressions",
     "ekl/findings",
     "ink/findings",
 ];

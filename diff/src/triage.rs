@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::campaign::{Finding, Harness};
 use crate::compare::Verdict;
 use crate::findings::{write_vector, Origin};
-use crate::fuzzing::{jcs_diff_check, jcs_diff_document, TARGETS};
-use crate::outcome::Outcome;
-use crate::properties::check_canonical;
+use crate::fuzzing::{target, target_names, Target};
 use crate::shrink::minimize;
 
 /// Candidates the minimizer may try per artifact.
@@ -25,29 +23,27 @@ pub struct Triaged {
     pub target: String,
     /// How the target fails on it today, if it still does.
     pub failure: Option<String>,
-    /// The document, minimized.
+    /// The input as the target read it, minimized.
     pub minimized: Vec<u8>,
-    /// The implementations' signature on the minimized document.
-    pub signature: String,
-    /// The vector written, relative to the corpus, if one could be.
-    pub vector: Option<String>,
+    /// The implementations' signature on the minimized input, where the target's family has
+    /// implementations to compare.
+    pub signature: Option<String>,
+    /// The vector written, relative to the corpus, or why none was.
+    pub vector: Result<String, String>,
 }
 
 /// The target an artifact came from: `--target` if given, else the directory cargo fuzz put
 /// it in (`fuzz/artifacts/<target>/`).
-pub fn target_of(artifact: &Path, given: Option<&str>) -> Result<String, String> {
+pub fn target_of(artifact: &Path, given: Option<&str>) -> Result<&'static Target, String> {
     if let Some(t) = given {
-        return TARGETS
-            .contains(&t)
-            .then(|| t.to_string())
-            .ok_or_else(|| format!("unknown target {t:?}; targets: {}", TARGETS.join(", ")));
+        return target(t)
+            .ok_or_else(|| format!("unknown target {t:?}; targets: {}", target_names()));
     }
     artifact
         .parent()
         .and_then(Path::file_name)
         .and_then(|n| n.to_str())
-        .filter(|n| TARGETS.contains(n))
-        .map(str::to_string)
+        .and_then(target)
         .ok_or_else(|| {
             format!(
                 "{}: cannot tell which target made it (it is not under fuzz/artifacts/<target>/); pass --target",
@@ -56,14 +52,10 @@ pub fn target_of(artifact: &Path, given: Option<&str>) -> Result<String, String>
         })
 }
 
-/// How `target` fails on `document` today, if it does: a panic or a violated property.
-fn failure(target: &str, document: &[u8]) -> Option<String> {
-    let run = || match target {
-        "jcs_diff" => jcs_diff_check(document).err(),
-        _ => check_canonical(document).err(),
-    };
-    match catch_unwind(AssertUnwindSafe(run)) {
-        Ok(found) => found,
+/// How `target` fails on `input` today, if it does: a panic or a violated property.
+fn failure(target: &Target, input: &[u8]) -> Option<String> {
+    match catch_unwind(AssertUnwindSafe(|| (target.check)(input))) {
+        Ok(found) => found.err(),
         Err(panic) => Some(format!(
             "panicked: {}",
             panic
@@ -75,30 +67,48 @@ fn failure(target: &str, document: &[u8]) -> Option<String> {
     }
 }
 
-/// Triages one artifact into a vector under `corpus`.
+/// Triages one artifact of `target` into a vector under `corpus`, comparing with `harness`:
+/// the implementations of the target's family, or `None` for a target whose inputs no
+/// family's vectors hold, whose artifact is then reproduced and minimized but not saved.
 pub fn triage(
-    harness: &Harness,
+    harness: Option<&Harness>,
     artifact: &Path,
-    target: &str,
+    target: &Target,
     corpus: &Path,
 ) -> Result<Triaged, String> {
     let data = crate::input::read_file(artifact).map_err(|e| e.to_string())?;
-    let document = if target == "jcs_diff" {
-        jcs_diff_document(&data)
-    } else {
-        data
+    let input = (target.reads)(&data);
+    let reproduced = failure(target, &input);
+    let still_fail = |candidates: &[Vec<u8>]| -> Vec<bool> {
+        candidates
+            .iter()
+            .map(|c| failure(target, c).is_some())
+            .collect()
     };
-    let reproduced = failure(target, &document);
-    let Some((_, first)) = harness.run(&[&document]).pop() else {
+    let Some(harness) = harness else {
+        let minimized = match reproduced {
+            Some(_) => minimize(&input, &mut { still_fail }, BUDGET),
+            None => input,
+        };
+        return Ok(Triaged {
+            artifact: artifact.to_path_buf(),
+            target: target.name.to_string(),
+            failure: reproduced,
+            minimized,
+            signature: None,
+            vector: Err(format!(
+                "the {} target's inputs have no vector format; keep the artifact and replay it with `cargo fuzz run {} ARTIFACT`",
+                target.name, target.name
+            )),
+        });
+    };
+    let Some((_, first)) = harness.run(&[&input]).pop() else {
         return Err("the harness gave no answer".to_string());
     };
     let original = first.signature;
     let mut judge = |candidates: &[Vec<u8>]| -> Vec<bool> {
         match &reproduced {
-            Some(_) => candidates
-                .iter()
-                .map(|c| failure(target, c).is_some())
-                .collect(),
+            Some(_) => still_fail(candidates),
             None => {
                 let refs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
                 harness
@@ -112,24 +122,29 @@ pub fn triage(
     // An artifact that no longer fails and on which every implementation agrees has nothing
     // left to shrink towards: it is kept whole.
     let minimized = if reproduced.is_none() && first.verdict == Verdict::Agree {
-        document.clone()
+        input.clone()
     } else {
-        minimize(&document, &mut judge, BUDGET)
+        minimize(&input, &mut judge, BUDGET)
     };
     let (outcomes, evaluation) = harness
         .run(&[&minimized])
         .pop()
         .ok_or("the harness gave no answer")?;
-    let category = if matches!(outcomes.first(), Some(Outcome::Rejected(_))) {
-        crate::families::jcs::gen::REJECTIONS
-    } else {
-        crate::families::jcs::gen::STRUCTURE
-    };
+    let family = harness.family();
+    let category = outcomes
+        .first()
+        .and_then(|core| family.category_of(&minimized, core))
+        .ok_or_else(|| {
+            format!(
+                "the {} family has no category to file it under",
+                family.name()
+            )
+        })?;
     let finding = Finding {
         signature: evaluation.signature.clone(),
         category,
         case: 0,
-        input: document,
+        input,
         minimized: minimized.clone(),
         outcomes,
         evaluation,
@@ -140,12 +155,13 @@ pub fn triage(
     };
     let roster = harness.roster();
     let name = format!(
-        "{target}/{}",
+        "{}/{}",
+        target.name,
         artifact.file_name().unwrap_or_default().to_string_lossy()
     );
     let vector = write_vector(
         corpus,
-        harness.family(),
+        family,
         &finding,
         &Origin::Artifact { name },
         &roster,
@@ -156,10 +172,10 @@ pub fn triage(
     }
     Ok(Triaged {
         artifact: artifact.to_path_buf(),
-        target: target.to_string(),
+        target: target.name.to_string(),
         failure: reproduced,
         minimized,
-        signature: finding.signature,
-        vector,
+        signature: Some(finding.signature),
+        vector: vector.ok_or_else(|| "no implementation gives an expected result".to_string()),
     })
 }

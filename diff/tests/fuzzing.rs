@@ -284,6 +284,83 @@ fn an_artifact_becomes_a_replayed_vector() {
     assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stdout));
 }
 
+/// A planted `merkle` property that fails on any consistency proof with a node shorter than a
+/// hash, which no JCS check notices.
+fn short_node(input: &[u8]) -> Result<(), String> {
+    use canonfuzz_props::merkle_case::MerkleCase;
+    match MerkleCase::parse(input) {
+        Some(MerkleCase::Consistency { proof, .. }) if proof.iter().any(|n| n.len() < 32) => {
+            Err("a short node".to_string())
+        }
+        _ => Ok(()),
+    }
+}
+
+#[test]
+fn an_artifact_is_reproduced_by_its_own_targets_check_and_filed_in_its_family() {
+    use canonfuzz_diff::families::merkle::FAMILY;
+    use canonfuzz_diff::fuzzing::Target;
+    let planted = Target {
+        name: "merkle",
+        reads: <[u8]>::to_vec,
+        check: short_node,
+        family: Some(FAMILY),
+    };
+    let corpus = corpus_copy();
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = dir.path().join("crash-split-node");
+    // The `merkle` target's first artifact: a consistency proof with one node written as two
+    // strings of 12 and 20 bytes, which ct-merkle's adapter once joined into a valid proof.
+    let found =
+        std::fs::read(repo_corpus().join("merkle/regressions/08bd50bf22e7304f.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_slice(&found).unwrap();
+    let input = file["testGroups"][0]["tests"][0]["input"].as_str().unwrap();
+    std::fs::write(&artifact, input).unwrap();
+    let (harness, _) =
+        canonfuzz_diff::campaign::Harness::new(FAMILY, &["core".into(), "ct-merkle".into()])
+            .unwrap();
+    let triaged =
+        canonfuzz_diff::triage::triage(Some(&harness), &artifact, &planted, corpus.path()).unwrap();
+    assert_eq!(triaged.failure.as_deref(), Some("a short node"));
+    assert!(short_node(&triaged.minimized).is_err());
+    assert!(triaged.minimized.len() < input.len() / 2, "{triaged:?}");
+    let vector = triaged.vector.unwrap();
+    assert!(vector.starts_with("merkle/regressions/"), "{vector}");
+    let written = canonfuzz_diff::vector::VectorFile::read(&corpus.path().join(&vector)).unwrap();
+    assert_eq!(written.schema, "canonfuzz_merkle_v1");
+    let replay = canonfuzz(&["vectors", corpus.path().to_str().unwrap()]);
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stdout));
+}
+
+#[test]
+fn an_artifact_of_a_target_without_vectors_is_reproduced_but_not_saved() {
+    let corpus = corpus_copy();
+    let artifacts = tempfile::tempdir().unwrap();
+    let dir = artifacts.path().join("ink_header");
+    std::fs::create_dir_all(&dir).unwrap();
+    let artifact = dir.join("crash-0001");
+    std::fs::write(&artifact, b"INK-Ed25519 AAAA").unwrap();
+    let manifest = || std::fs::read(corpus.path().join("manifest.json")).unwrap();
+    let before = manifest();
+    let run = canonfuzz(&[
+        "triage",
+        artifact.to_str().unwrap(),
+        "--out",
+        corpus.path().to_str().unwrap(),
+    ]);
+    let stdout = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}{}", text(&run.stderr));
+    assert!(
+        stdout.contains("(ink_header)\n  no longer reproduces"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no vector: the ink_header target's inputs have no vector format"),
+        "{stdout}"
+    );
+    assert_eq!(manifest(), before);
+}
+
 #[test]
 fn an_artifact_outside_a_target_directory_needs_target() {
     let dir = tempfile::tempdir().unwrap();

@@ -123,7 +123,7 @@ pub(crate) fn seeds(corpus: Option<PathBuf>, out: Option<PathBuf>) -> ExitCode {
         Ok(n) => {
             println!(
                 "wrote seeds from {n} documents, every JWS, verifiable-mcp and adapter-profile vector and 256 Merkle cases for {} into {}",
-                fuzzing::TARGETS.join(", "),
+                fuzzing::target_names(),
                 out.display()
             );
             ExitCode::SUCCESS
@@ -132,43 +132,54 @@ pub(crate) fn seeds(corpus: Option<PathBuf>, out: Option<PathBuf>) -> ExitCode {
     }
 }
 
-/// Turns fuzzer artifacts into regression vectors in the corpus `out`.
+/// Turns fuzzer artifacts into regression vectors in the corpus `out`, each compared by the
+/// implementations of its target's family (each family's set up once, on first need).
 pub(crate) fn triage(
     artifacts: &[PathBuf],
     target: Option<&str>,
     out: Option<PathBuf>,
 ) -> ExitCode {
     let corpus = corpus_dir(out);
-    let harness = match Harness::new(canonfuzz_diff::families::jcs::FAMILY, &[]) {
-        Ok((h, missing)) => {
-            for (name, why) in &missing {
-                eprintln!("WARNING: {name} did not run: {why}");
-            }
-            h
-        }
-        Err(e) => return usage_error(e),
-    };
+    let mut harnesses: Vec<Harness> = Vec::new();
     for artifact in artifacts {
-        let result = triage::target_of(artifact, target)
-            .and_then(|t| triage::triage(&harness, artifact, &t, &corpus));
-        match result {
+        let target = match triage::target_of(artifact, target) {
+            Ok(t) => t,
+            Err(e) => return usage_error(e),
+        };
+        let harness = match target.family {
+            Some(family) => match harnesses.iter().position(|h| h.family() == family) {
+                Some(i) => harnesses.get(i),
+                None => match Harness::new(family, &[]) {
+                    Ok((h, missing)) => {
+                        for (name, why) in &missing {
+                            eprintln!("WARNING: {name} did not run: {why}");
+                        }
+                        harnesses.push(h);
+                        harnesses.last()
+                    }
+                    Err(e) => return usage_error(e),
+                },
+            },
+            None => None,
+        };
+        match triage::triage(harness, artifact, target, &corpus) {
             Ok(t) => {
                 println!("{} ({})", t.artifact.display(), t.target);
                 match &t.failure {
                     Some(f) => println!("  reproduces: {f}"),
-                    None => println!("  no longer reproduces; kept as a regression vector"),
+                    None => println!("  no longer reproduces"),
                 }
                 println!(
                     "  minimized ({} bytes): {}",
                     t.minimized.len(),
                     excerpt(&t.minimized)
                 );
-                println!("  {}", t.signature);
+                if let Some(signature) = &t.signature {
+                    println!("  {signature}");
+                }
                 match &t.vector {
-                    Some(v) => println!("  vector: {}", corpus.join(v).display()),
-                    None => {
-                        println!("  no vector: no implementation gives an expected result")
-                    }
+                    Ok(v) => println!("  vector: {}", corpus.join(v).display()),
+                    Err(why) => println!("  no vector: {why}"),
                 }
             }
             Err(e) => return usage_error(e),

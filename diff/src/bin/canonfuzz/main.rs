@@ -257,10 +257,13 @@ enum Command {
     },
     /// Turn fuzzer artifacts into regression vectors.
     ///
-    /// Reproduces each artifact as its target saw it, minimizes it while it fails the same
-    /// way (or, if it no longer fails, while every implementation answers as they do now), and
-    /// writes a vector to corpus/jcs/regressions/ whose expected result comes from the
-    /// independent implementations, so that cargo test replays it from then on.
+    /// Reproduces each artifact with its own target's check, minimizes it while that check
+    /// fails (or, if it no longer fails, while every implementation answers as they do now),
+    /// and writes a vector to corpus/<family>/regressions/ whose expected result comes from
+    /// the independent implementations, so that cargo test replays it from then on. The jcs,
+    /// jcs_diff and serde_json_parse targets file under jcs, merkle under merkle; the jws,
+    /// vmcp, ekl and ink_header targets' inputs have no vector format, so their artifacts are
+    /// reproduced and minimized only.
     Triage {
         /// Artifacts, e.g. fuzz/artifacts/jcs/crash-<digest>.
         #[arg(required = true, value_name = "ARTIFACT")]

@@ -45,6 +45,13 @@ impl Spec for Jcs {
         gen::case(seed, index)
     }
 
+    fn category_of(&self, _input: &[u8], core: &Outcome) -> Option<Category> {
+        Some(match core {
+            Outcome::Rejected(_) => gen::REJECTIONS,
+            _ => gen::STRUCTURE,
+        })
+    }
+
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         let mut every: Vec<Box<dyn Implementation>> = vec![Box::new(CoreImpl)];
         every.extend(rust_crates());

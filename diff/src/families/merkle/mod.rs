@@ -13,6 +13,7 @@ use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{Head, OutputTest, Test};
+use canonfuzz_props::merkle_case::MerkleCase;
 
 /// RFC 9162 tree roots and proofs.
 pub struct Merkle;
@@ -39,6 +40,14 @@ impl Spec for Merkle {
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
         gen::case(seed, index)
+    }
+
+    fn category_of(&self, input: &[u8], _core: &Outcome) -> Option<Category> {
+        MerkleCase::parse(input).map(|case| match case {
+            MerkleCase::Root { .. } => gen::MERKLE_ROOT,
+            MerkleCase::Inclusion { .. } => gen::MERKLE_INCLUSION,
+            MerkleCase::Consistency { .. } => gen::MERKLE_CONSISTENCY,
+        })
     }
 
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
