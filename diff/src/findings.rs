@@ -20,6 +20,16 @@ pub fn vector_path(family: Family, signature: &str) -> String {
     format!("{}/findings/{}.json", family.name(), &digest[..16])
 }
 
+/// Where a triaged fuzzer artifact's vector goes: named by the minimized input, so that every
+/// artifact ever triaged keeps its own vector even once the core agrees again.
+pub fn regression_path(family: Family, minimized: &[u8]) -> String {
+    format!(
+        "{}/regressions/{}.json",
+        family.name(),
+        &sha256_hex(minimized)[..16]
+    )
+}
+
 /// The expected outcome of a finding and where that expectation comes from. A policy gives its
 /// own answer; otherwise the consensus (or the reference group's answer) does. An expected
 /// rejection carries no kind when the policy is about which of several problems is named.
@@ -92,9 +102,7 @@ pub enum Origin {
         /// The campaign's seed.
         seed: u64,
     },
-    /// A fuzzer artifact: content-addressed by the minimized input under the family's
-    /// `regressions/`, so that every crash ever found keeps its own vector even once the core
-    /// agrees again.
+    /// A fuzzer artifact: content-addressed by the minimized input (see [`regression_path`]).
     Artifact {
         /// The artifact file name and the target that produced it.
         name: String,
@@ -105,13 +113,7 @@ impl Origin {
     fn path(&self, family: Family, finding: &Finding) -> String {
         match self {
             Origin::Campaign { .. } => vector_path(family, &finding.signature),
-            Origin::Artifact { .. } => {
-                format!(
-                    "{}/regressions/{}.json",
-                    family.name(),
-                    &sha256_hex(&finding.minimized)[..16]
-                )
-            }
+            Origin::Artifact { .. } => regression_path(family, &finding.minimized),
         }
     }
 

@@ -7,20 +7,20 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::family::Family;
+use crate::findings::{regression_path, vector_path};
 use crate::manifest::Manifest;
 use crate::vector::{write_atomically, VectorFile};
 
-/// The directories merged, relative to a corpus.
-const MERGED: [&str; 8] = [
-    "jcs/findings",
-    "jcs/regressions",
-    "ed25519/findings",
-    "jws/findings",
-    "merkle/findings",
-    "merkle/regressions",
-    "ekl/findings",
-    "ink/findings",
-];
+/// The directories merged, relative to a corpus: where campaigns and triage write, for every
+/// family.
+fn merged_dirs() -> Vec<String> {
+    Family::all()
+        .iter()
+        .flat_map(|&family| [vector_path(family, ""), regression_path(family, b"")])
+        .filter_map(|path| path.rsplit_once('/').map(|(dir, _)| dir.to_string()))
+        .collect()
+}
 
 /// The case index a campaign vector records in its source (`..., case N`); other vectors
 /// sort after every campaign case.
@@ -43,7 +43,7 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
                 shard.display()
             ));
         }
-        for dir in MERGED {
+        for dir in &merged_dirs() {
             let Ok(entries) = std::fs::read_dir(shard.join(dir)) else {
                 continue;
             };
@@ -80,4 +80,31 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
     }
     Manifest::build(into)?.write(into)?;
     Ok(added)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_familys_findings_and_regressions_are_merged() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let manifest = Manifest::read(&repo).unwrap();
+        let (shard, into) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut placed = Vec::new();
+        for &family in Family::all() {
+            let entry = manifest.files_of(family.schema()).next().unwrap();
+            let vector = std::fs::read(repo.join(&entry.path)).unwrap();
+            for relative in [vector_path(family, "a"), regression_path(family, b"b")] {
+                let to = shard.path().join(&relative);
+                std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+                std::fs::write(&to, &vector).unwrap();
+                placed.push(relative);
+            }
+        }
+        let mut added = merge(&[shard.path().to_path_buf()], into.path()).unwrap();
+        added.sort();
+        placed.sort();
+        assert_eq!(added, placed);
+    }
 }
