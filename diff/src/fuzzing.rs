@@ -19,56 +19,49 @@ pub struct Target {
     pub family: Option<Family>,
 }
 
+impl Target {
+    /// A target that checks the fuzzer's bytes as they are.
+    const fn as_is(
+        name: &'static str,
+        check: fn(&[u8]) -> Result<(), String>,
+        family: Option<Family>,
+    ) -> Target {
+        Target {
+            name,
+            reads: <[u8]>::to_vec,
+            check,
+            family,
+        }
+    }
+}
+
 /// The fuzz targets.
 pub const TARGETS: [Target; 8] = [
-    Target {
-        name: "jcs",
-        reads: <[u8]>::to_vec,
-        check: crate::properties::check_canonical,
-        family: Some(crate::families::jcs::FAMILY),
-    },
+    Target::as_is(
+        "jcs",
+        crate::properties::check_canonical,
+        Some(crate::families::jcs::FAMILY),
+    ),
     Target {
         name: "jcs_diff",
         reads: jcs_diff_document,
         check: jcs_diff_check,
         family: Some(crate::families::jcs::FAMILY),
     },
-    Target {
-        name: "serde_json_parse",
-        reads: <[u8]>::to_vec,
-        check: serde_json_parses,
-        family: Some(crate::families::jcs::FAMILY),
-    },
-    Target {
-        name: "jws",
-        reads: <[u8]>::to_vec,
-        check: jws_check,
-        family: None,
-    },
-    Target {
-        name: "vmcp",
-        reads: <[u8]>::to_vec,
-        check: vmcp_check,
-        family: None,
-    },
-    Target {
-        name: "merkle",
-        reads: <[u8]>::to_vec,
-        check: merkle_check,
-        family: Some(crate::families::merkle::FAMILY),
-    },
-    Target {
-        name: "ekl",
-        reads: <[u8]>::to_vec,
-        check: ekl_check,
-        family: None,
-    },
-    Target {
-        name: "ink_header",
-        reads: <[u8]>::to_vec,
-        check: ink_header_check,
-        family: None,
-    },
+    Target::as_is(
+        "serde_json_parse",
+        serde_json_parses,
+        Some(crate::families::jcs::FAMILY),
+    ),
+    Target::as_is("jws", jws_check, None),
+    Target::as_is("vmcp", vmcp_check, None),
+    Target::as_is(
+        "merkle",
+        merkle_check,
+        Some(crate::families::merkle::FAMILY),
+    ),
+    Target::as_is("ekl", ekl_check, None),
+    Target::as_is("ink_header", ink_header_check, None),
 ];
 
 /// The `serde_json_parse` target's only property: serde_json returns, whatever it answers.

@@ -255,26 +255,37 @@ fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
     }
 }
 
-#[test]
-fn an_artifact_becomes_a_replayed_vector() {
-    let corpus = corpus_copy();
+/// Triages `data` as an artifact of `target` (found under `artifacts/<target>/`) into
+/// `corpus`; returns what triage printed, once it has exited 0.
+fn triage_into(corpus: &std::path::Path, target: &str, data: &[u8]) -> String {
     let artifacts = tempfile::tempdir().unwrap();
-    let dir = artifacts.path().join("artifacts/jcs_diff");
+    let dir = artifacts.path().join("artifacts").join(target);
     std::fs::create_dir_all(&dir).unwrap();
     let artifact = dir.join("crash-0001");
-    std::fs::write(&artifact, b"\x00[1, {\"b\": 2, \"a\": 1, \"a\": 3}, \"x\"]").unwrap();
-    let regressions = |corpus: &std::path::Path| {
-        std::fs::read_dir(corpus.join("jcs/regressions")).map_or(0, |d| d.count())
-    };
-    let before = regressions(corpus.path());
+    std::fs::write(&artifact, data).unwrap();
     let run = canonfuzz(&[
         "triage",
         artifact.to_str().unwrap(),
         "--out",
-        corpus.path().to_str().unwrap(),
+        corpus.to_str().unwrap(),
     ]);
     let stdout = text(&run.stdout);
     assert_eq!(run.status.code(), Some(0), "{stdout}{}", text(&run.stderr));
+    stdout
+}
+
+#[test]
+fn an_artifact_becomes_a_replayed_vector() {
+    let corpus = corpus_copy();
+    let regressions = |corpus: &std::path::Path| {
+        std::fs::read_dir(corpus.join("jcs/regressions")).map_or(0, |d| d.count())
+    };
+    let before = regressions(corpus.path());
+    let stdout = triage_into(
+        corpus.path(),
+        "jcs_diff",
+        b"\x00[1, {\"b\": 2, \"a\": 1, \"a\": 3}, \"x\"]",
+    );
     assert!(
         stdout.contains("minimized (13 bytes): \"{\\\"a\\\":1,\\\"a\\\":3}\""),
         "{stdout}"
@@ -333,23 +344,11 @@ fn an_artifact_is_reproduced_by_its_own_targets_check_and_filed_in_its_family() 
 }
 
 #[test]
-fn an_artifact_of_a_target_without_vectors_is_reproduced_but_not_saved() {
+fn an_artifact_of_a_target_without_vectors_is_replayed_but_not_saved() {
     let corpus = corpus_copy();
-    let artifacts = tempfile::tempdir().unwrap();
-    let dir = artifacts.path().join("ink_header");
-    std::fs::create_dir_all(&dir).unwrap();
-    let artifact = dir.join("crash-0001");
-    std::fs::write(&artifact, b"INK-Ed25519 AAAA").unwrap();
     let manifest = || std::fs::read(corpus.path().join("manifest.json")).unwrap();
     let before = manifest();
-    let run = canonfuzz(&[
-        "triage",
-        artifact.to_str().unwrap(),
-        "--out",
-        corpus.path().to_str().unwrap(),
-    ]);
-    let stdout = text(&run.stdout);
-    assert_eq!(run.status.code(), Some(0), "{stdout}{}", text(&run.stderr));
+    let stdout = triage_into(corpus.path(), "ink_header", b"INK-Ed25519 AAAA");
     assert!(
         stdout.contains("(ink_header)\n  no longer reproduces"),
         "{stdout}"
