@@ -538,7 +538,10 @@ fn sort_members(
         Name::Decoded(s, e) => span(names, s, e),
     };
     for member in members.iter_mut() {
-        member.key = sort_key(name_of(member), member.ascii);
+        member.key = match member.name {
+            Name::Input(s, e) => sort_key(input, s, e, member.ascii),
+            Name::Decoded(s, e) => sort_key(names, s, e, member.ascii),
+        };
     }
     // When either name is ASCII, the first difference involves an ASCII byte, where byte
     // order and UTF-16 order agree.
