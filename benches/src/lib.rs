@@ -3,6 +3,9 @@
 
 use canonfuzz_rng::Rng;
 
+pub mod canonicalizers;
+pub mod paired;
+
 const WORDS: [&str; 12] = [
     "Escudo", "Ct", "Dublin", "listing", "garage", "Ålesund", "café", "straße", "東京", "view",
     "pool", "😀",
@@ -216,6 +219,9 @@ pub fn deep(target: usize) -> Vec<u8> {
     out.push(']');
     out.into_bytes()
 }
+
+/// The sizes every document of the set is measured at, with their names in the tables.
+pub const SIZES: [(&str, usize); 3] = [("1KiB", 1 << 10), ("64KiB", 64 << 10), ("1MiB", 1 << 20)];
 
 /// The benchmark set.
 pub const DOCUMENTS: [DocumentKind; 6] = [

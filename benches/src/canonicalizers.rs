@@ -1,0 +1,89 @@
+//! The canonicalizers the benchmarks compare: the core, every in-process implementation of the
+//! differential harness (each after serde_json's parse, as they must), and the floor any
+//! canonicalizer pays, serde_json's own parse + `to_vec` of the same document. One list, so
+//! that the criterion bench and the paired-ratio bench time the same work.
+
+use std::hint::black_box;
+
+use canonfuzz_core::jcs::Canonicalizer;
+
+/// One implementation under comparison: its name in the tables, and a run over a document
+/// that says whether the document was canonicalized.
+pub struct Contender {
+    /// The name criterion's results and BENCHMARKS.md use.
+    pub name: &'static str,
+    /// Canonicalizes the document; false when it refused it.
+    pub run: Run,
+}
+
+/// Canonicalizes a document; false when it refused it.
+pub type Run = Box<dyn FnMut(&[u8]) -> bool>;
+
+/// The name of the core among [`contenders`], the one every ratio is taken against.
+pub const CORE: &str = "canonfuzz_core";
+
+fn parse(doc: &[u8]) -> Option<serde_json::Value> {
+    serde_json::from_slice(doc).ok()
+}
+
+/// Every contender, the core first. The core keeps its buffers from one run to the next, as
+/// a caller canonicalizing many documents would; every output passes through `black_box`, so
+/// that none is optimized away.
+pub fn contenders() -> Vec<Contender> {
+    let mut core = Canonicalizer::default();
+    let mut out = Vec::new();
+    vec![
+        Contender {
+            name: CORE,
+            run: Box::new(move |doc| {
+                out.clear();
+                core.canonicalize_into(doc, &mut out).is_ok() && !black_box(&out).is_empty()
+            }),
+        },
+        Contender {
+            name: "serde_jcs",
+            run: Box::new(|doc| {
+                parse(doc).is_some_and(|v| serde_jcs::to_vec(&v).map(black_box).is_ok())
+            }),
+        },
+        Contender {
+            name: "serde_json_canonicalizer",
+            run: Box::new(|doc| {
+                parse(doc)
+                    .is_some_and(|v| serde_json_canonicalizer::to_vec(&v).map(black_box).is_ok())
+            }),
+        },
+        Contender {
+            name: "json_canon",
+            run: Box::new(|doc| {
+                parse(doc).is_some_and(|v| json_canon::to_vec(&v).map(black_box).is_ok())
+            }),
+        },
+        Contender {
+            name: "serde_json_parse_to_vec",
+            run: Box::new(|doc| {
+                parse(doc).is_some_and(|v| serde_json::to_vec(&v).map(black_box).is_ok())
+            }),
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_contender_canonicalizes_every_benchmark_document_and_refuses_a_broken_one() {
+        for mut contender in contenders() {
+            for kind in crate::DOCUMENTS {
+                assert!(
+                    (contender.run)(&(kind.build)(1 << 10)),
+                    "{} on {}",
+                    contender.name,
+                    kind.name
+                );
+            }
+            assert!(!(contender.run)(b"[1,"), "{} accepts [1,", contender.name);
+        }
+    }
+}
