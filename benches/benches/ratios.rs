@@ -20,10 +20,36 @@ use serde_json::{json, Value};
 const USAGE: &str = "usage: cargo bench -p canonfuzz-benches --bench ratios -- \
                      [--rounds N] [--slice-ms MS] [--out PATH] [FILTER ...]";
 
+/// Criterion's options that take a value, and those that do not: `cargo bench -p
+/// canonfuzz-benches -- OPTIONS` passes them here too.
+const CRITERION_OPTIONS: [&str; 12] = [
+    "--warm-up-time",
+    "--measurement-time",
+    "--sample-size",
+    "--nresamples",
+    "--noise-threshold",
+    "--confidence-level",
+    "--significance-level",
+    "--save-baseline",
+    "--baseline",
+    "--baseline-lenient",
+    "--profile-time",
+    "--output-format",
+];
+const CRITERION_SWITCHES: [&str; 5] = [
+    "--noplot",
+    "--quick",
+    "--discard-baseline",
+    "--verbose",
+    "--quiet",
+];
+
 struct Options {
     rounds: usize,
     slice: Duration,
     out: String,
+    /// Off in a test run (`--test`), which only checks that every group runs.
+    write: bool,
     filters: Vec<String>,
 }
 
@@ -32,6 +58,7 @@ fn options() -> Result<Options, String> {
         rounds: 15,
         slice: Duration::from_millis(40),
         out: default_out(),
+        write: true,
         filters: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -43,8 +70,17 @@ fn options() -> Result<Options, String> {
                 .ok_or(format!("{flag} needs a whole number above 0"))
         };
         match arg.as_str() {
-            // cargo bench passes --bench to every bench binary.
+            // cargo bench passes --bench to every bench binary, and the options after `--`
+            // to all of them: criterion's are for the other benches.
             "--bench" => {}
+            "--test" => {
+                (options.rounds, options.slice, options.write) =
+                    (1, Duration::from_millis(1), false)
+            }
+            flag if CRITERION_SWITCHES.contains(&flag) => {}
+            flag if CRITERION_OPTIONS.contains(&flag) => {
+                args.next();
+            }
             "--rounds" => options.rounds = number("--rounds")? as usize,
             "--slice-ms" => options.slice = Duration::from_millis(number("--slice-ms")?),
             "--out" => options.out = args.next().ok_or("--out needs a path")?,
@@ -177,6 +213,9 @@ fn run(options: &Options) -> Result<(), String> {
         "slice_ms": options.slice.as_millis() as u64,
         "results": results,
     });
+    if !options.write {
+        return Ok(());
+    }
     let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())?;
     std::fs::write(&options.out, text + "\n")
         .map_err(|e| format!("cannot write {}: {e}; pass another --out", options.out))?;
