@@ -121,10 +121,10 @@ fn measure(
     options: &Options,
     bar: &ProgressBar,
 ) -> Result<Rounds, String> {
-    let (core, others) = contenders.split_first_mut().ok_or("no contenders")?;
-    for contender in others.iter_mut() {
+    for contender in contenders.iter_mut() {
         slice(contender, doc, options.slice)?;
     }
+    let (core, others) = contenders.split_first_mut().ok_or("no contenders")?;
     let count = others.len();
     rounds(count, options.rounds, |who| {
         let contender = match who {
