@@ -132,7 +132,7 @@ fn measure(
             Some(i) => others.get_mut(i).ok_or("no such contender")?,
         };
         let time = slice(contender, doc, options.slice);
-        if who == Some(count - 1) {
+        if who.is_some() && who == count.checked_sub(1) {
             bar.inc(1);
         }
         time

@@ -12,7 +12,7 @@ use canonfuzz_core::jcs::Canonicalizer;
 pub struct Contender {
     /// The name criterion's results and BENCHMARKS.md use.
     pub name: &'static str,
-    /// Canonicalizes the document; false when it refused it.
+    /// How it canonicalizes a document.
     pub run: Run,
 }
 
@@ -22,8 +22,18 @@ pub type Run = Box<dyn FnMut(&[u8]) -> bool>;
 /// The name of the core among [`contenders`], the one every ratio is taken against.
 pub const CORE: &str = "canonfuzz_core";
 
-fn parse(doc: &[u8]) -> Option<serde_json::Value> {
-    serde_json::from_slice(doc).ok()
+/// A contender that parses with serde_json and writes the value with `to_vec`.
+fn after_parse<E: 'static>(
+    name: &'static str,
+    to_vec: fn(&serde_json::Value) -> Result<Vec<u8>, E>,
+) -> Contender {
+    Contender {
+        name,
+        run: Box::new(move |doc| {
+            serde_json::from_slice::<serde_json::Value>(doc)
+                .is_ok_and(|v| to_vec(&v).map(black_box).is_ok())
+        }),
+    }
 }
 
 /// Every contender, the core first. The core keeps its buffers from one run to the next, as
@@ -40,31 +50,10 @@ pub fn contenders() -> Vec<Contender> {
                 core.canonicalize_into(doc, &mut out).is_ok() && !black_box(&out).is_empty()
             }),
         },
-        Contender {
-            name: "serde_jcs",
-            run: Box::new(|doc| {
-                parse(doc).is_some_and(|v| serde_jcs::to_vec(&v).map(black_box).is_ok())
-            }),
-        },
-        Contender {
-            name: "serde_json_canonicalizer",
-            run: Box::new(|doc| {
-                parse(doc)
-                    .is_some_and(|v| serde_json_canonicalizer::to_vec(&v).map(black_box).is_ok())
-            }),
-        },
-        Contender {
-            name: "json_canon",
-            run: Box::new(|doc| {
-                parse(doc).is_some_and(|v| json_canon::to_vec(&v).map(black_box).is_ok())
-            }),
-        },
-        Contender {
-            name: "serde_json_parse_to_vec",
-            run: Box::new(|doc| {
-                parse(doc).is_some_and(|v| serde_json::to_vec(&v).map(black_box).is_ok())
-            }),
-        },
+        after_parse("serde_jcs", serde_jcs::to_vec),
+        after_parse("serde_json_canonicalizer", serde_json_canonicalizer::to_vec),
+        after_parse("json_canon", json_canon::to_vec),
+        after_parse("serde_json_parse_to_vec", serde_json::to_vec),
     ]
 }
 
