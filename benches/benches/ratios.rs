@@ -5,11 +5,13 @@
 //! them to `target/ratios.json` for `scripts/bench-table`.
 //!
 //! `cargo bench -p canonfuzz-benches --bench ratios -- [--rounds N] [--slice-ms MS]
-//! [--out PATH] [FILTER ...]`, a filter keeping the groups (`mcp_result_1MiB`) that contain it.
+//! [--out PATH] [FILTER ...]`, a filter keeping the groups (`mcp_result_1MiB`) that contain it
+//! and a relative `--out` taken from the workspace's root. The record says when the run
+//! started, so that runs kept from several hours or nights can be told apart.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use canonfuzz_benches::canonicalizers::{contenders, Contender, CORE};
 use canonfuzz_benches::paired::{rounds, Rounds, Spread};
@@ -83,12 +85,31 @@ fn options() -> Result<Options, String> {
             }
             "--rounds" => options.rounds = number("--rounds")? as usize,
             "--slice-ms" => options.slice = Duration::from_millis(number("--slice-ms")?),
-            "--out" => options.out = args.next().ok_or("--out needs a path")?,
+            "--out" => options.out = from_workspace(&args.next().ok_or("--out needs a path")?),
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             filter => options.filters.push(filter.to_string()),
         }
     }
+    if options.write {
+        let folder = Path::new(&options.out).parent().unwrap_or(Path::new("."));
+        if !folder.is_dir() {
+            return Err(format!(
+                "cannot write {}: the folder {} does not exist; create it or pass another --out",
+                options.out,
+                folder.display()
+            ));
+        }
+    }
     Ok(options)
+}
+
+/// `path` taken from the workspace's root when relative: cargo runs a bench in its package's
+/// folder, but a path typed beside `cargo bench` at the root means one from there.
+fn from_workspace(path: &str) -> String {
+    match Path::new(env!("CARGO_MANIFEST_DIR")).parent() {
+        Some(root) if Path::new(path).is_relative() => root.join(path).display().to_string(),
+        _ => path.to_string(),
+    }
 }
 
 /// `ratios.json` in the target directory: `CARGO_TARGET_DIR` when set, else the workspace's.
@@ -174,6 +195,9 @@ fn run(options: &Options) -> Result<(), String> {
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),
     );
+    let started = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let mut results = Vec::new();
     let mut table = Vec::new();
     for (kind, size_name, size) in groups {
@@ -209,6 +233,7 @@ fn run(options: &Options) -> Result<(), String> {
     bar.finish_and_clear();
     print_table(&table);
     let record = json!({
+        "started_unix": started,
         "rounds": options.rounds,
         "slice_ms": options.slice.as_millis() as u64,
         "results": results,
