@@ -11,10 +11,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use canonfuzz_benches::canonicalizers::{contenders, Contender, CORE};
-use canonfuzz_benches::paired::{rounds, Rounds, Spread};
+use canonfuzz_benches::canonicalizers::{contenders, CORE};
+use canonfuzz_benches::paired::{measure, Rounds, Spread};
 use canonfuzz_benches::{DOCUMENTS, SIZES};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
@@ -122,44 +122,6 @@ fn default_out() -> String {
     target.join("ratios.json").display().to_string()
 }
 
-/// Time a run of `contender` takes, from as many runs as fill one slice (at least one).
-fn slice(contender: &mut Contender, doc: &[u8], length: Duration) -> Result<f64, String> {
-    let started = Instant::now();
-    let mut runs = 0u32;
-    while runs == 0 || started.elapsed() < length {
-        if !(contender.run)(doc) {
-            return Err(format!("{} refused a benchmark document", contender.name));
-        }
-        runs += 1;
-    }
-    Ok(started.elapsed().as_secs_f64() / f64::from(runs))
-}
-
-/// A group's rounds, after one slice of every contender to warm it up.
-fn measure(
-    contenders: &mut [Contender],
-    doc: &[u8],
-    options: &Options,
-    bar: &ProgressBar,
-) -> Result<Rounds, String> {
-    for contender in contenders.iter_mut() {
-        slice(contender, doc, options.slice)?;
-    }
-    let (core, others) = contenders.split_first_mut().ok_or("no contenders")?;
-    let count = others.len();
-    rounds(count, options.rounds, |who| {
-        let contender = match who {
-            None => &mut *core,
-            Some(i) => others.get_mut(i).ok_or("no such contender")?,
-        };
-        let time = slice(contender, doc, options.slice);
-        if who.is_some() && who == count.checked_sub(1) {
-            bar.inc(1);
-        }
-        time
-    })
-}
-
 fn summary(values: &[f64]) -> Value {
     let spread = Spread::of(values);
     json!({
@@ -206,7 +168,9 @@ fn run(options: &Options) -> Result<(), String> {
         let Rounds {
             core: core_times,
             ratios,
-        } = measure(&mut contenders, &doc, options, &bar)?;
+        } = measure(&mut contenders, &doc, options.rounds, options.slice, || {
+            bar.inc(1)
+        })?;
         let mib = doc.len() as f64 / f64::from(1 << 20);
         let speeds: Vec<f64> = core_times.iter().map(|t| mib / t).collect();
         let mut against = Vec::new();

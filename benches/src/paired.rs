@@ -4,6 +4,10 @@
 //! one after the other, lets that drift into the ratio, while alternating puts both sides of
 //! every ratio under nearly the same load, and a drift that is steady over a round cancels.
 
+use std::time::{Duration, Instant};
+
+use crate::canonicalizers::Contender;
+
 /// A ratio's spread over the rounds: median, quartiles and extremes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spread {
@@ -79,6 +83,48 @@ where
     Ok(Rounds { core, ratios })
 }
 
+/// The time one run of `contender` over `doc` takes, from as many runs as fill a slice of
+/// `length` (at least one).
+pub fn slice(contender: &mut Contender, doc: &[u8], length: Duration) -> Result<f64, String> {
+    let started = Instant::now();
+    let mut runs = 0u32;
+    while runs == 0 || started.elapsed() < length {
+        if !(contender.run)(doc) {
+            return Err(format!("{} refused a benchmark document", contender.name));
+        }
+        runs += 1;
+    }
+    Ok(started.elapsed().as_secs_f64() / f64::from(runs))
+}
+
+/// [`rounds`] of `contenders` over `doc`, the first of them the core, in slices of `length`,
+/// after one slice of every contender to warm it up; `round_done` is called once a round,
+/// for a progress bar.
+pub fn measure(
+    contenders: &mut [Contender],
+    doc: &[u8],
+    count: usize,
+    length: Duration,
+    mut round_done: impl FnMut(),
+) -> Result<Rounds, String> {
+    for contender in contenders.iter_mut() {
+        slice(contender, doc, length)?;
+    }
+    let (core, others) = contenders.split_first_mut().ok_or("no contenders")?;
+    let last = others.len().checked_sub(1);
+    rounds(others.len(), count, |who| {
+        let contender = match who {
+            None => &mut *core,
+            Some(i) => others.get_mut(i).ok_or("no such contender")?,
+        };
+        let time = slice(contender, doc, length);
+        if who.is_some() && who == last {
+            round_done();
+        }
+        time
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +189,54 @@ mod tests {
         );
         assert_eq!(Spread::of(&[1.0, 2.0]).median, 1.5);
         assert!(Spread::of(&[]).median.is_nan());
+    }
+
+    /// A contender that counts its runs in `runs` and accepts while `accepts` says so.
+    fn counting(
+        name: &'static str,
+        runs: std::rc::Rc<std::cell::Cell<u32>>,
+        accepts: bool,
+    ) -> Contender {
+        Contender {
+            name,
+            run: Box::new(move |_| {
+                runs.set(runs.get() + 1);
+                accepts
+            }),
+        }
+    }
+
+    #[test]
+    fn measuring_warms_every_contender_up_and_reports_each_round_once() {
+        let counts: Vec<_> = (0..3)
+            .map(|_| std::rc::Rc::new(std::cell::Cell::new(0)))
+            .collect();
+        let mut contenders: Vec<Contender> = ["core", "a", "b"]
+            .into_iter()
+            .zip(&counts)
+            .map(|(name, runs)| counting(name, runs.clone(), true))
+            .collect();
+        let mut reported = 0;
+        // A zero-length slice is one run, so the counts are the slices.
+        let measured =
+            measure(&mut contenders, b"[]", 4, Duration::ZERO, || reported += 1).unwrap();
+        assert_eq!(reported, 4);
+        assert_eq!(measured.core.len(), 5);
+        assert_eq!(measured.ratios.len(), 2);
+        // One warm-up slice each; the core opens and closes every round, the others run once
+        // a round.
+        let runs: Vec<u32> = counts.iter().map(|c| c.get()).collect();
+        assert_eq!(runs, [1 + 5, 1 + 4, 1 + 4]);
+    }
+
+    #[test]
+    fn a_contender_that_refuses_the_document_is_named() {
+        let runs = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut contenders = vec![
+            counting("core", runs.clone(), true),
+            counting("picky", runs, false),
+        ];
+        let error = measure(&mut contenders, b"[]", 2, Duration::ZERO, || {}).unwrap_err();
+        assert_eq!(error, "picky refused a benchmark document");
     }
 }
