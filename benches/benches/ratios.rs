@@ -106,18 +106,22 @@ fn options() -> Result<Options, String> {
 /// `path` taken from the workspace's root when relative: cargo runs a bench in its package's
 /// folder, but a path typed beside `cargo bench` at the root means one from there.
 fn from_workspace(path: &str) -> String {
-    match Path::new(env!("CARGO_MANIFEST_DIR")).parent() {
+    match workspace() {
         Some(root) if Path::new(path).is_relative() => root.join(path).display().to_string(),
         _ => path.to_string(),
     }
 }
 
+/// The workspace's root, the benches package's parent.
+fn workspace() -> Option<&'static Path> {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent()
+}
+
 /// `ratios.json` in the target directory: `CARGO_TARGET_DIR` when set, else the workspace's.
 fn default_out() -> String {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent();
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .or_else(|| workspace.map(|w| w.join("target")))
+        .or_else(|| workspace().map(|w| w.join("target")))
         .unwrap_or_else(|| PathBuf::from("target"));
     target.join("ratios.json").display().to_string()
 }
