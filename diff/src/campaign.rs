@@ -20,7 +20,7 @@ use crate::family::Family;
 use crate::findings;
 use crate::impls::{self, External, Implementation};
 use crate::outcome::Outcome;
-use crate::shrink::minimize;
+use crate::shrink::{minimize, FirstKept};
 
 /// Cases per batch: large enough that worker round trips are cheap.
 pub const BATCH: u64 = 1024;
@@ -257,8 +257,11 @@ impl Harness {
     /// implementations a stage at a time ([`Harness::stages`]) and dropped as soon as the
     /// signature over those asked so far differs from the input's over the same ones: equal
     /// signatures over all give equal signatures over any subset, so a dropped candidate could
-    /// not have kept it, and the result is the one asking everyone gives. An agreement's
-    /// signature names no answer, so a candidate of one is put to everyone at once.
+    /// not have kept it, and the result is the one asking everyone gives. The first stage
+    /// screens every candidate of a chunk; the later ones are put to its survivors in groups
+    /// of 1, 2, 4… in order, and the first group holding a kept candidate ends the chunk, since
+    /// the minimizer takes the first kept and never reads past it. An agreement's signature
+    /// names no answer, so a candidate of one is put to everyone at once.
     pub fn minimize(&self, input: &[u8], signature: &str) -> Vec<u8> {
         let family = self.family.rules().family;
         let Some((reference, evaluation)) = self.run(&[input]).into_iter().next() else {
@@ -277,13 +280,37 @@ impl Harness {
         // asked stand as unsupported: its signature is over those asked alone, and the input's
         // is taken with the same ones masked.
         let over = |outcomes: &[Outcome]| signature_of(family, &self.members, outcomes);
-        let mut judge = |candidates: &[Vec<u8>]| {
-            let mut outcomes = vec![vec![Outcome::Unsupported; self.impls.len()]; candidates.len()];
-            let mut alive: Vec<usize> = (0..candidates.len()).collect();
+        let judge = |candidates: &[Vec<u8>]| -> Option<usize> {
             let mut asked = vec![false; self.impls.len()];
-            for (stage, refused) in &mut stages {
+            let wanted: Vec<String> = stages
+                .iter()
+                .map(|(stage, _)| {
+                    for &k in stage {
+                        if let Some(a) = asked.get_mut(k) {
+                            *a = true;
+                        }
+                    }
+                    let masked: Vec<Outcome> = reference
+                        .iter()
+                        .zip(&asked)
+                        .map(|(o, a)| if *a { o.clone() } else { Outcome::Unsupported })
+                        .collect();
+                    over(&masked)
+                })
+                .collect();
+            let mut outcomes = vec![vec![Outcome::Unsupported; self.impls.len()]; candidates.len()];
+            // Puts stage `s` to the candidates `alive` and keeps those whose signature so far is
+            // the input's.
+            let put = |s: usize,
+                       alive: &mut Vec<usize>,
+                       stages: &mut [(Vec<usize>, usize)],
+                       outcomes: &mut [Vec<Outcome>]| {
+                let (Some((stage, refused)), Some(wanted)) = (stages.get_mut(s), wanted.get(s))
+                else {
+                    return;
+                };
                 if alive.is_empty() {
-                    break;
+                    return;
                 }
                 let inputs: Vec<&[u8]> = alive
                     .iter()
@@ -300,38 +327,35 @@ impl Harness {
                         }
                     }
                 }
-                for &k in stage.iter() {
-                    if let Some(a) = asked.get_mut(k) {
-                        *a = true;
-                    }
+                if disagreement {
+                    let before = alive.len();
+                    alive.retain(|&c| outcomes.get(c).is_some_and(|o| over(o) == *wanted));
+                    *refused += before - alive.len();
                 }
-                if !disagreement {
-                    continue;
+            };
+            let mut screened: Vec<usize> = (0..candidates.len()).collect();
+            put(0, &mut screened, &mut stages, &mut outcomes);
+            let mut first = None;
+            let (mut from, mut size) = (0, 1);
+            while first.is_none() && from < screened.len() {
+                let mut group: Vec<usize> =
+                    screened.iter().skip(from).take(size).copied().collect();
+                for s in 1..stages.len() {
+                    put(s, &mut group, &mut stages, &mut outcomes);
                 }
-                let masked: Vec<Outcome> = reference
-                    .iter()
-                    .zip(&asked)
-                    .map(|(o, a)| if *a { o.clone() } else { Outcome::Unsupported })
-                    .collect();
-                let wanted = over(&masked);
-                let before = alive.len();
-                alive.retain(|&c| outcomes.get(c).is_some_and(|o| over(o) == wanted));
-                *refused += before - alive.len();
+                first = group.into_iter().find(|&c| {
+                    matches!((candidates.get(c), outcomes.get(c)), (Some(candidate), Some(o))
+                        if evaluate(self.family, candidate, &self.members, o).signature == signature)
+                });
+                from += size;
+                size *= 2;
             }
             if let Some(workers) = stages.get_mut(1..) {
                 workers.sort_by_key(|(_, refused)| std::cmp::Reverse(*refused));
             }
-            let mut kept = vec![false; candidates.len()];
-            for c in alive {
-                if let (Some(k), Some(candidate), Some(o)) =
-                    (kept.get_mut(c), candidates.get(c), outcomes.get(c))
-                {
-                    *k = evaluate(self.family, candidate, &self.members, o).signature == signature;
-                }
-            }
-            kept
+            first
         };
-        minimize(input, &mut judge, SHRINK_BUDGET)
+        minimize(input, &mut FirstKept(judge), SHRINK_BUDGET)
     }
 }
 

@@ -9,13 +9,26 @@ use crate::tree::{parse, skip_ws, string_token, Node};
 
 /// Candidates are judged in batches, so that worker round trips are shared.
 pub trait Judge {
-    /// For each candidate, whether the property still holds.
-    fn keeps(&mut self, candidates: &[Vec<u8>]) -> Vec<bool>;
+    /// The index of the first candidate, in order, for which the property still holds, if
+    /// any: every candidate before it was judged and does not keep it, and those after it
+    /// need not be judged at all, since the minimizer only ever takes the first.
+    fn first_kept(&mut self, candidates: &[Vec<u8>]) -> Option<usize>;
 }
 
+/// A judge that names the first kept candidate itself, and so may leave those after it
+/// unjudged.
+pub struct FirstKept<F>(pub F);
+
+impl<F: FnMut(&[Vec<u8>]) -> Option<usize>> Judge for FirstKept<F> {
+    fn first_kept(&mut self, candidates: &[Vec<u8>]) -> Option<usize> {
+        (self.0)(candidates)
+    }
+}
+
+/// A closure that judges every candidate it is given.
 impl<F: FnMut(&[Vec<u8>]) -> Vec<bool>> Judge for F {
-    fn keeps(&mut self, candidates: &[Vec<u8>]) -> Vec<bool> {
-        self(candidates)
+    fn first_kept(&mut self, candidates: &[Vec<u8>]) -> Option<usize> {
+        self(candidates).into_iter().position(|kept| kept)
     }
 }
 
@@ -48,12 +61,19 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
                     fresh.push(c.clone());
                 }
             }
-            let verdicts = if fresh.is_empty() {
-                Vec::new()
+            let first = if fresh.is_empty() {
+                None
             } else {
-                judge.keeps(&fresh)
+                judge.first_kept(&fresh)
             };
-            judged.extend(fresh.into_iter().zip(verdicts));
+            let judged_fresh = first.map_or(fresh.len(), |k| k + 1);
+            judged.extend(
+                fresh
+                    .into_iter()
+                    .take(judged_fresh)
+                    .enumerate()
+                    .map(|(k, c)| (c, Some(k) == first)),
+            );
             let kept = chunk
                 .iter()
                 .find(|c| judged.get(*c).copied().unwrap_or(false))
@@ -75,52 +95,130 @@ fn tree_candidates(input: &[u8]) -> Vec<Vec<u8>> {
     let Some(tree) = parse(input) else {
         return Vec::new();
     };
-    let mut out = vec![tree.to_bytes()];
-    out.extend(variants(&tree).iter().map(Node::to_bytes));
+    let whole = tree.to_bytes();
+    let mut found = Vec::new();
+    edits(&tree, &whole, 0, &mut found);
+    let mut out = Vec::with_capacity(found.len() + 1);
+    for Edit { from, to, with } in found {
+        let mut candidate = Vec::with_capacity(whole.len() - (to - from) + with.len());
+        candidate.extend_from_slice(whole.get(..from).unwrap_or_default());
+        candidate.extend_from_slice(&with);
+        candidate.extend_from_slice(whole.get(to..).unwrap_or_default());
+        out.push(candidate);
+    }
+    out.insert(0, whole);
     out
 }
 
-/// Every tree one reduction away from `node`.
-fn variants(node: &Node) -> Vec<Node> {
-    let mut out = Vec::new();
+/// One reduction of a tree, as a change to its compact text: the bytes `from..to` (one node,
+/// or one member's name) give way to `with`.
+struct Edit {
+    from: usize,
+    to: usize,
+    with: Vec<u8>,
+}
+
+/// How many bytes `node` takes in compact text.
+fn written_len(node: &Node) -> usize {
     match node {
-        Node::Scalar(raw) => out.extend(scalar_variants(raw).into_iter().map(Node::Scalar)),
+        Node::Scalar(raw) => raw.len(),
+        Node::Array(items) => 1 + items.len().max(1) + items.iter().map(written_len).sum::<usize>(),
+        Node::Object(members) => {
+            1 + members.len().max(1)
+                + members
+                    .iter()
+                    .map(|(name, value)| name.len() + 1 + written_len(value))
+                    .sum::<usize>()
+        }
+    }
+}
+
+/// Every reduction of `node`, which `whole` holds in compact text from `at`, in the order the
+/// minimizer tries them: children hoisted in its place, children dropped one at a time, member
+/// names shortened, then each child's own reductions. Each is written as an edit of `whole`
+/// rather than as a copy of the tree, so a deep document costs its length per candidate and
+/// not its length times its depth.
+fn edits(node: &Node, whole: &[u8], at: usize, out: &mut Vec<Edit>) {
+    let end = at + written_len(node);
+    let bytes = |from: usize, to: usize| whole.get(from..to).unwrap_or_default();
+    match node {
+        Node::Scalar(raw) => out.extend(scalar_variants(raw).into_iter().map(|with| Edit {
+            from: at,
+            to: end,
+            with,
+        })),
         Node::Array(items) => {
-            out.extend(items.iter().cloned());
-            for i in 0..items.len() {
-                let mut fewer = items.clone();
-                fewer.remove(i);
-                out.push(Node::Array(fewer));
+            let mut spans = Vec::with_capacity(items.len());
+            let mut from = at + 1;
+            for item in items {
+                let to = from + written_len(item);
+                spans.push((from, to));
+                from = to + 1;
             }
-            for (i, item) in items.iter().enumerate() {
-                for variant in variants(item) {
-                    let mut changed = items.clone();
-                    changed[i] = variant;
-                    out.push(Node::Array(changed));
-                }
+            out.extend(spans.iter().map(|&(from, to)| Edit {
+                from: at,
+                to: end,
+                with: bytes(from, to).to_vec(),
+            }));
+            out.extend((0..spans.len()).map(|dropped| Edit {
+                from: at,
+                to: end,
+                with: enclosed(b'[', &spans, dropped, whole, b']'),
+            }));
+            for (item, &(from, _)) in items.iter().zip(&spans) {
+                edits(item, whole, from, out);
             }
         }
         Node::Object(members) => {
-            out.extend(members.iter().map(|(_, v)| v.clone()));
-            for i in 0..members.len() {
-                let mut fewer = members.clone();
-                fewer.remove(i);
-                out.push(Node::Object(fewer));
+            let mut spans = Vec::with_capacity(members.len());
+            let mut from = at + 1;
+            for (name, value) in members {
+                let value_from = from + name.len() + 1;
+                let to = value_from + written_len(value);
+                spans.push((from, value_from, to));
+                from = to + 1;
             }
-            for (i, (name, value)) in members.iter().enumerate() {
-                for shorter in scalar_variants(name) {
-                    let mut changed = members.clone();
-                    changed[i].0 = shorter;
-                    out.push(Node::Object(changed));
-                }
-                for variant in variants(value) {
-                    let mut changed = members.clone();
-                    changed[i].1 = variant;
-                    out.push(Node::Object(changed));
-                }
+            out.extend(spans.iter().map(|&(_, value_from, to)| Edit {
+                from: at,
+                to: end,
+                with: bytes(value_from, to).to_vec(),
+            }));
+            let whole_members: Vec<(usize, usize)> =
+                spans.iter().map(|&(from, _, to)| (from, to)).collect();
+            out.extend((0..spans.len()).map(|dropped| Edit {
+                from: at,
+                to: end,
+                with: enclosed(b'{', &whole_members, dropped, whole, b'}'),
+            }));
+            for ((name, value), &(from, value_from, _)) in members.iter().zip(&spans) {
+                out.extend(scalar_variants(name).into_iter().map(|with| Edit {
+                    from,
+                    to: value_from - 1,
+                    with,
+                }));
+                edits(value, whole, value_from, out);
             }
         }
     }
+}
+
+/// The parts of `whole` at `spans`, but for the one at `dropped`, comma-separated between
+/// `open` and `close`.
+fn enclosed(
+    open: u8,
+    spans: &[(usize, usize)],
+    dropped: usize,
+    whole: &[u8],
+    close: u8,
+) -> Vec<u8> {
+    let mut out = vec![open];
+    for (_, &(from, to)) in spans.iter().enumerate().filter(|&(k, _)| k != dropped) {
+        if out.len() > 1 {
+            out.push(b',');
+        }
+        out.extend_from_slice(whole.get(from..to).unwrap_or_default());
+    }
+    out.push(close);
     out
 }
 
@@ -270,6 +368,51 @@ fn unnested(input: &[u8]) -> Vec<Vec<u8>> {
 mod tests {
     use super::*;
 
+    /// Every tree one reduction away from `node`, built by copying the tree: what the edits
+    /// must write.
+    fn variants(node: &Node) -> Vec<Node> {
+        let mut out = Vec::new();
+        match node {
+            Node::Scalar(raw) => out.extend(scalar_variants(raw).into_iter().map(Node::Scalar)),
+            Node::Array(items) => {
+                out.extend(items.iter().cloned());
+                for i in 0..items.len() {
+                    let mut fewer = items.clone();
+                    fewer.remove(i);
+                    out.push(Node::Array(fewer));
+                }
+                for (i, item) in items.iter().enumerate() {
+                    for variant in variants(item) {
+                        let mut changed = items.clone();
+                        changed[i] = variant;
+                        out.push(Node::Array(changed));
+                    }
+                }
+            }
+            Node::Object(members) => {
+                out.extend(members.iter().map(|(_, v)| v.clone()));
+                for i in 0..members.len() {
+                    let mut fewer = members.clone();
+                    fewer.remove(i);
+                    out.push(Node::Object(fewer));
+                }
+                for (i, (name, value)) in members.iter().enumerate() {
+                    for shorter in scalar_variants(name) {
+                        let mut changed = members.clone();
+                        changed[i].0 = shorter;
+                        out.push(Node::Object(changed));
+                    }
+                    for variant in variants(value) {
+                        let mut changed = members.clone();
+                        changed[i].1 = variant;
+                        out.push(Node::Object(changed));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     #[test]
     fn a_refused_candidate_is_not_asked_again_and_still_counts() {
         // Property: the document still holds both 1e21 and "x". Later rounds propose again
@@ -362,6 +505,30 @@ mod tests {
         let out = minimize(deep.as_bytes(), &mut judge, 300);
         let levels = out.iter().filter(|&&b| b == b'}').count();
         assert!((100..200).contains(&levels), "{levels} levels left");
+    }
+
+    #[test]
+    fn edits_write_what_copying_the_tree_writes() {
+        let deep = format!("{}\"deep\",0{}", "[".repeat(40), "]".repeat(40));
+        let documents: [&[u8]; 6] = [
+            br#"{"a":[1,2,{"b":"xyz","c":1e21}],"d":["x","long string here"]}"#,
+            br#" [ [] , {} , [ { "k" : [ -0.0 , "\u00e9" ] } ] , "s" ] "#,
+            br#"{"":{"":{"":[[[[1]]]]}},"z":null,"z":true}"#,
+            br#""just a string""#,
+            b"12345",
+            deep.as_bytes(),
+        ];
+        for document in documents {
+            let tree = parse(document).expect("a JSON document");
+            let mut copied = vec![tree.to_bytes()];
+            copied.extend(variants(&tree).iter().map(Node::to_bytes));
+            assert_eq!(
+                tree_candidates(document),
+                copied,
+                "{}",
+                String::from_utf8_lossy(document)
+            );
+        }
     }
 
     #[test]
