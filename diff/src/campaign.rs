@@ -403,6 +403,8 @@ pub struct ImplStats {
     pub findings: u64,
     /// Time it spent answering, over the campaign and the minimizing.
     pub busy: Duration,
+    /// The CPU time its own processes used, when it runs in processes whose time can be read.
+    pub cpu: Option<Duration>,
 }
 
 /// What a campaign did and found.
@@ -418,6 +420,8 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Wall time minimizing and saving the findings.
     pub shrink_elapsed: Duration,
+    /// The cores the campaign ran on.
+    pub cores: usize,
     /// Per implementation.
     pub impls: Vec<ImplStats>,
     /// Implementations that could not run here, with why.
@@ -779,6 +783,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         .enumerate()
         .map(|(i, imp)| ImplStats {
             busy: busy.get(i).copied().unwrap_or_default(),
+            cpu: harness.implementations().get(i).and_then(|imp| imp.cpu()),
             answered: tally.answered[i],
             agreed: tally.agreed[i],
             findings: found
@@ -802,6 +807,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         cases: tally.cases,
         elapsed,
         shrink_elapsed: shrink_started.elapsed(),
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
         impls,
         missing,
         findings: found,

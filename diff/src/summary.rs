@@ -2,10 +2,11 @@
 //! input) and for machines (`--summary-json`).
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::campaign::{Finding, Summary};
+use crate::campaign::{Finding, ImplStats, Summary};
 use crate::compare::Verdict;
 use crate::outcome::Outcome;
 use crate::vector::excerpt;
@@ -278,14 +279,16 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
     }
 }
 
-/// Per implementation: version, group, agreement with the consensus, findings and the time
-/// it spent answering; then the slowest, named.
+/// Per implementation: version, group, agreement with the consensus, findings and its cost —
+/// the CPU time of its own processes where it has any, else the time the harness spent in it;
+/// then the costliest, named, and the rate the workers' CPU time alone allows on these cores.
 fn table(out: &mut String, summary: &Summary) {
     let _ = writeln!(
         out,
         "\n{:<24} {:<13} {:<16} {:>9} {:>5} {:>7}",
-        "implementation", "version", "group", "agreement", "finds", "busy"
+        "implementation", "version", "group", "agreement", "finds", "cost"
     );
+    let cost = |s: &ImplStats| s.cpu.unwrap_or(s.busy);
     for s in &summary.impls {
         let rate = if s.answered == 0 {
             "-".to_string()
@@ -300,18 +303,38 @@ fn table(out: &mut String, summary: &Summary) {
             clip(&s.group, 16),
             rate,
             s.findings,
-            s.busy.as_secs_f64()
+            cost(s).as_secs_f64()
         );
     }
-    if let Some(slowest) = summary.impls.iter().max_by_key(|s| s.busy) {
-        if !slowest.busy.is_zero() {
+    let _ = writeln!(
+        out,
+        "cost: CPU time of a worker's processes; for the others, time spent in them"
+    );
+    if let Some(slowest) = summary.impls.iter().max_by_key(|s| cost(s)) {
+        if !cost(slowest).is_zero() {
+            let what = if slowest.cpu.is_some() {
+                "of CPU"
+            } else {
+                "answering"
+            };
             let _ = writeln!(
                 out,
-                "slowest: {}, {:.1} s answering (workers' times overlap)",
+                "costliest: {}, {:.1} s {what}",
                 slowest.name,
-                slowest.busy.as_secs_f64()
+                cost(slowest).as_secs_f64()
             );
         }
+    }
+    let workers: Duration = summary.impls.iter().filter_map(|s| s.cpu).sum();
+    if !workers.is_zero() && summary.cases > 0 {
+        let ceiling = summary.cases as f64 * summary.cores as f64 / workers.as_secs_f64();
+        let _ = writeln!(
+            out,
+            "workers: {:.1} CPU-s in all; on {} cores this run could not pass {:.0} cases/s",
+            workers.as_secs_f64(),
+            summary.cores,
+            ceiling
+        );
     }
 }
 
@@ -326,6 +349,7 @@ pub fn to_json(summary: &Summary) -> Value {
             "name": s.name, "version": s.version, "independent_group": s.group,
             "answered": s.answered, "agreed": s.agreed, "findings": s.findings,
             "busy_s": s.busy.as_secs_f64(),
+            "cpu_s": s.cpu.map(|c| c.as_secs_f64()),
         })).collect::<Vec<_>>(),
         "missing": summary.missing.iter().map(|(n, why)| json!({"name": n, "reason": why})).collect::<Vec<_>>(),
         "quorum": {
@@ -388,6 +412,7 @@ mod tests {
             cases: 10,
             elapsed: std::time::Duration::from_secs(1),
             shrink_elapsed: std::time::Duration::ZERO,
+            cores: 2,
             impls: vec![imp("core"), imp("b")],
             missing: Vec::new(),
             findings,
@@ -439,16 +464,35 @@ mod tests {
     }
 
     #[test]
-    fn the_table_names_the_slowest_implementation_and_fits_80_columns() {
+    fn the_table_names_the_costliest_implementation_and_fits_80_columns() {
         let mut s = summary(Vec::new());
         s.impls[0].busy = std::time::Duration::from_millis(300);
         s.impls[1].busy = std::time::Duration::from_millis(2_500);
         let text = render(&s, Detail::Normal, Paint(false));
-        assert!(text.contains("slowest: b, 2.5 s answering"), "{text}");
+        assert!(text.contains("costliest: b, 2.5 s answering"), "{text}");
+        assert!(!text.contains("workers:"), "{text}");
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         s.impls[0].busy = std::time::Duration::from_secs(9);
         let text = render(&s, Detail::Normal, Paint(false));
-        assert!(text.contains("slowest: core, 9.0 s"), "{text}");
+        assert!(text.contains("costliest: core, 9.0 s"), "{text}");
         assert_eq!(to_json(&s)["implementations"][0]["busy_s"], 9.0);
+        assert_eq!(to_json(&s)["implementations"][1]["cpu_s"], Value::Null);
+        // A worker is costed by its processes' CPU time, however long it was waited on, and
+        // the workers' CPU bounds the rate: 10 cases on 2 cores in 2.5 CPU-s, 8 cases/s.
+        s.impls[1].cpu = Some(std::time::Duration::from_millis(2_500));
+        s.impls[1].busy = std::time::Duration::from_secs(20);
+        let text = render(&s, Detail::Normal, Paint(false));
+        assert!(text.contains("costliest: core, 9.0 s answering"), "{text}");
+        assert!(
+            text.contains(
+                "workers: 2.5 CPU-s in all; on 2 cores this run could not pass 8 cases/s"
+            ),
+            "{text}"
+        );
+        s.impls[1].cpu = Some(std::time::Duration::from_secs(12));
+        let text = render(&s, Detail::Normal, Paint(false));
+        assert!(text.contains("costliest: b, 12.0 s of CPU"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert_eq!(to_json(&s)["implementations"][1]["cpu_s"], 12.0);
     }
 }

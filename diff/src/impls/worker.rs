@@ -251,6 +251,8 @@ pub struct WorkerImpl {
     timeout: Duration,
     pool: Mutex<Vec<Process>>,
     hello: OnceLock<Result<Hello, String>>,
+    /// CPU time of the processes that have ended, read as each was ended.
+    ended_cpu: Mutex<Duration>,
 }
 
 impl WorkerImpl {
@@ -279,6 +281,7 @@ impl WorkerImpl {
             timeout: ANSWER_TIMEOUT,
             pool: Mutex::new(Vec::new()),
             hello: OnceLock::new(),
+            ended_cpu: Mutex::new(Duration::ZERO),
         }
     }
 
@@ -352,6 +355,10 @@ struct Process {
     reader: std::thread::JoinHandle<()>,
 }
 
+/// The unit of the times in `/proc/<pid>/stat`: Linux's USER_HZ, 100 on every architecture
+/// it supports.
+const CLOCK_TICKS_PER_SECOND: u64 = 100;
+
 /// Bytes of a worker's standard error kept to explain its failure.
 const STDERR_KEPT: usize = 4096;
 
@@ -424,6 +431,22 @@ impl Process {
         };
         process.hello = read_hello(&first);
         Ok(process)
+    }
+
+    /// The CPU time the process has used, user and system, from `/proc` (Linux); `None`
+    /// where that cannot be read.
+    fn cpu(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // The fields after the command name, which is in parentheses and may hold anything:
+        // state is the first of them, user time the twelfth and system time the thirteenth.
+        let fields: Vec<&str> = stat
+            .get(stat.rfind(')')? + 1..)?
+            .split_whitespace()
+            .collect();
+        let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+        Some(Duration::from_millis(
+            (ticks(11)? + ticks(12)?) * 1000 / CLOCK_TICKS_PER_SECOND,
+        ))
     }
 
     /// Ends the worker and gives the end of its standard error, `""` when it wrote none.
@@ -583,6 +606,14 @@ pub fn expressible(input: &[u8]) -> bool {
 }
 
 impl WorkerImpl {
+    /// Ends `process`, counting the CPU time it used; gives the end of its standard error.
+    fn end(&self, process: Process) -> String {
+        if let (Some(used), Ok(mut ended)) = (process.cpu(), self.ended_cpu.lock()) {
+            *ended += used;
+        }
+        process.kill()
+    }
+
     fn checkout(&self) -> Result<Process, String> {
         let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
         match pooled {
@@ -641,7 +672,7 @@ impl WorkerImpl {
                     }
                 }
                 Some(crash) => {
-                    let stderr = process.kill();
+                    let stderr = self.end(process);
                     if let Some(why) = crash {
                         outcomes.push(Outcome::Crashed(with_stderr(&why, &stderr)));
                     }
@@ -749,6 +780,21 @@ impl Implementation for WorkerImpl {
         false
     }
 
+    /// The CPU time of every process started for it, those ended and those still running: for
+    /// a library of the harness's own workers, whose process is the runtime itself. A command
+    /// of the user's may run the implementation in a child of its shell, whose time is not
+    /// counted, so none is given for it.
+    fn cpu(&self) -> Option<Duration> {
+        if matches!(self.launch, Launch::Command(_)) {
+            return None;
+        }
+        let ended = *self.ended_cpu.lock().ok()?;
+        let running = self.pool.lock().ok()?;
+        running
+            .iter()
+            .try_fold(ended, |sum, process| Some(sum + process.cpu()?))
+    }
+
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
         let framed = match self.available().and_then(|()| self.hello()) {
             Ok(hello) => hello.framed,
@@ -851,6 +897,30 @@ mod tests {
         assert!(python.uses().unwrap().starts_with("cryptography "));
         let rust = rust("josekit", "josekit", "josekit");
         assert!(rust.uses().unwrap().starts_with("openssl "));
+    }
+
+    #[test]
+    fn a_worker_is_costed_by_its_processes_cpu_time() {
+        let worker = python("python-rfc8785", "rfc8785", "cpython");
+        let inputs: Vec<Vec<u8>> = (0..3_000)
+            .map(|i| format!("{{\"b\":[{i}.5e3,\"\\u00e9\"],\"a\":{i}}}").into_bytes())
+            .collect();
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let started = std::time::Instant::now();
+        let outcomes = worker.run_batch(&refs);
+        let waited = started.elapsed();
+        assert!(outcomes.iter().all(|o| matches!(o, Outcome::Ok(_))));
+        let cpu = worker
+            .cpu()
+            .expect("a worker's processes are read from /proc");
+        // Starting CPython and canonicalizing 3,000 documents take well over 10 ms of CPU, and
+        // one process cannot use more CPU than the wall time it ran.
+        assert!(cpu >= Duration::from_millis(10), "{cpu:?}");
+        assert!(
+            cpu <= waited + Duration::from_secs(1),
+            "{cpu:?} in {waited:?}"
+        );
+        assert_eq!(external("mine", "mine", "cat").cpu(), None);
     }
 
     #[test]

@@ -41,6 +41,12 @@ pub trait Implementation: Send + Sync {
     fn available(&self) -> Result<(), String> {
         Ok(())
     }
+    /// The CPU time its own processes have used so far, when it runs in processes of its own
+    /// whose time can be read: what it costs, apart from the harness and from whatever else
+    /// shares the machine.
+    fn cpu(&self) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 /// Crates that do an implementation's cryptography, as `uses` names them.
