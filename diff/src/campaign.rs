@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
@@ -72,6 +73,9 @@ pub struct Harness {
     members: Vec<Member>,
     /// Per implementation, nanoseconds spent answering, over every batch so far.
     busy: Vec<AtomicU64>,
+    /// Per in-process implementation, nanoseconds of CPU time its calls took on the threads
+    /// that made them.
+    cpu: Vec<AtomicU64>,
 }
 
 impl Harness {
@@ -105,11 +109,13 @@ impl Harness {
     pub fn with(family: Family, impls: Vec<Box<dyn Implementation>>) -> Harness {
         let members = canonfuzz_props::impls::members(&impls);
         let busy = impls.iter().map(|_| AtomicU64::new(0)).collect();
+        let cpu = impls.iter().map(|_| AtomicU64::new(0)).collect();
         Harness {
             family,
             impls,
             members,
             busy,
+            cpu,
         }
     }
 
@@ -129,6 +135,23 @@ impl Harness {
         self.busy
             .iter()
             .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
+            .collect()
+    }
+
+    /// Per implementation, the CPU time it used so far: an in-process one's on the threads
+    /// that called it, a worker's in its own processes (none for a worker whose processes'
+    /// time cannot be read).
+    pub fn cpu(&self) -> Vec<Option<Duration>> {
+        self.impls
+            .iter()
+            .zip(&self.cpu)
+            .map(|(i, cpu)| {
+                if i.in_process() {
+                    Some(Duration::from_nanos(cpu.load(Ordering::Relaxed)))
+                } else {
+                    i.cpu()
+                }
+            })
             .collect()
     }
 
@@ -174,10 +197,16 @@ impl Harness {
                 return vec![Outcome::Unsupported; inputs.len()];
             }
             let started = Instant::now();
+            let thread_started = ThreadTime::try_now().ok();
             let answers = i.run_batch(inputs);
-            let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let nanos = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
             if let Some(busy) = self.busy.get(k) {
-                busy.fetch_add(spent, Ordering::Relaxed);
+                busy.fetch_add(nanos(started.elapsed()), Ordering::Relaxed);
+            }
+            if let (Some(cpu), Some(Ok(used))) =
+                (self.cpu.get(k), thread_started.map(|t| t.try_elapsed()))
+            {
+                cpu.fetch_add(nanos(used), Ordering::Relaxed);
             }
             answers
         };
@@ -403,7 +432,8 @@ pub struct ImplStats {
     pub findings: u64,
     /// Time it spent answering, over the campaign and the minimizing.
     pub busy: Duration,
-    /// The CPU time its own processes used, when it runs in processes whose time can be read.
+    /// The CPU time it used: in process, on the threads that called it; a worker, in its own
+    /// processes, when their time can be read.
     pub cpu: Option<Duration>,
 }
 
@@ -778,12 +808,13 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         return Err(format!("cannot save a finding: {e}"));
     }
     let busy = harness.busy();
+    let cpu = harness.cpu();
     let impls: Vec<ImplStats> = roster
         .iter()
         .enumerate()
         .map(|(i, imp)| ImplStats {
             busy: busy.get(i).copied().unwrap_or_default(),
-            cpu: harness.implementations().get(i).and_then(|imp| imp.cpu()),
+            cpu: cpu.get(i).copied().flatten(),
             answered: tally.answered[i],
             agreed: tally.agreed[i],
             findings: found
@@ -825,6 +856,23 @@ mod tests {
     use super::*;
     use crate::families::jcs;
     use crate::impls::worker;
+
+    #[test]
+    fn an_in_process_implementation_is_costed_by_the_cpu_time_of_its_calls() {
+        let harness = Harness::with(jcs::FAMILY, vec![Box::new(crate::impls::CoreImpl)]);
+        let documents: Vec<Vec<u8>> = (0..2_000)
+            .map(|i| format!(r#"{{"b":[{i}.25e3,"\u00e9"],"a":{{"z":{i},"y":"x"}}}}"#).into_bytes())
+            .collect();
+        let inputs: Vec<&[u8]> = documents.iter().map(Vec::as_slice).collect();
+        let started = Instant::now();
+        harness.run(&inputs);
+        let waited = started.elapsed();
+        let cpu = harness.cpu()[0].expect("an in-process implementation's CPU time");
+        assert!(
+            cpu > Duration::ZERO && cpu <= waited,
+            "{cpu:?} in {waited:?}"
+        );
+    }
 
     #[test]
     fn asking_a_stage_at_a_time_minimizes_to_what_asking_everyone_does() {

@@ -280,8 +280,8 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
 }
 
 /// Per implementation: version, group, agreement with the consensus, findings and its cost —
-/// the CPU time of its own processes where it has any, else the time the harness spent in it;
-/// then the costliest, named, and the rate the workers' CPU time alone allows on these cores.
+/// the CPU time it used, where that can be read, else the time the harness waited on it; then
+/// the costliest, named, and the rate their CPU time alone allows on these cores.
 fn table(out: &mut String, summary: &Summary) {
     let _ = writeln!(
         out,
@@ -306,10 +306,7 @@ fn table(out: &mut String, summary: &Summary) {
             cost(s).as_secs_f64()
         );
     }
-    let _ = writeln!(
-        out,
-        "cost: CPU time of a worker's processes; for the others, time spent in them"
-    );
+    let _ = writeln!(out, "cost: CPU time, a worker's in its own processes");
     if let Some(slowest) = summary.impls.iter().max_by_key(|s| cost(s)) {
         if !cost(slowest).is_zero() {
             let what = if slowest.cpu.is_some() {
@@ -325,13 +322,13 @@ fn table(out: &mut String, summary: &Summary) {
             );
         }
     }
-    let workers: Duration = summary.impls.iter().filter_map(|s| s.cpu).sum();
-    if !workers.is_zero() && summary.cases > 0 {
-        let ceiling = summary.cases as f64 * summary.cores as f64 / workers.as_secs_f64();
+    let used: Duration = summary.impls.iter().filter_map(|s| s.cpu).sum();
+    if !used.is_zero() && summary.cases > 0 {
+        let ceiling = summary.cases as f64 * summary.cores as f64 / used.as_secs_f64();
         let _ = writeln!(
             out,
-            "workers: {:.1} CPU-s in all; on {} cores this run could not pass {:.0} cases/s",
-            workers.as_secs_f64(),
+            "{:.1} CPU-s in all: on {} cores this run could not pass {:.0} cases/s",
+            used.as_secs_f64(),
             summary.cores,
             ceiling
         );
@@ -470,23 +467,21 @@ mod tests {
         s.impls[1].busy = std::time::Duration::from_millis(2_500);
         let text = render(&s, Detail::Normal, Paint(false));
         assert!(text.contains("costliest: b, 2.5 s answering"), "{text}");
-        assert!(!text.contains("workers:"), "{text}");
+        assert!(!text.contains("CPU-s in all"), "{text}");
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         s.impls[0].busy = std::time::Duration::from_secs(9);
         let text = render(&s, Detail::Normal, Paint(false));
         assert!(text.contains("costliest: core, 9.0 s"), "{text}");
         assert_eq!(to_json(&s)["implementations"][0]["busy_s"], 9.0);
         assert_eq!(to_json(&s)["implementations"][1]["cpu_s"], Value::Null);
-        // A worker is costed by its processes' CPU time, however long it was waited on, and
-        // the workers' CPU bounds the rate: 10 cases on 2 cores in 2.5 CPU-s, 8 cases/s.
+        // An implementation is costed by its CPU time, however long it was waited on, and the
+        // CPU time bounds the rate: 10 cases on 2 cores in 2.5 CPU-s, 8 cases/s.
         s.impls[1].cpu = Some(std::time::Duration::from_millis(2_500));
         s.impls[1].busy = std::time::Duration::from_secs(20);
         let text = render(&s, Detail::Normal, Paint(false));
         assert!(text.contains("costliest: core, 9.0 s answering"), "{text}");
         assert!(
-            text.contains(
-                "workers: 2.5 CPU-s in all; on 2 cores this run could not pass 8 cases/s"
-            ),
+            text.contains("2.5 CPU-s in all: on 2 cores this run could not pass 8 cases/s"),
             "{text}"
         );
         s.impls[1].cpu = Some(std::time::Duration::from_secs(12));
