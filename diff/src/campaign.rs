@@ -197,7 +197,11 @@ impl Harness {
                 return vec![Outcome::Unsupported; inputs.len()];
             }
             let started = Instant::now();
-            let thread_started = ThreadTime::try_now().ok();
+            // A worker's CPU time is its processes'; the thread here only waits on them.
+            let thread_started = i
+                .in_process()
+                .then(ThreadTime::try_now)
+                .and_then(Result::ok);
             let answers = i.run_batch(inputs);
             let nanos = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
             if let Some(busy) = self.busy.get(k) {

@@ -97,7 +97,7 @@ fn tree_candidates(input: &[u8]) -> Vec<Vec<u8>> {
     };
     let whole = tree.to_bytes();
     let mut found = Vec::new();
-    edits(&tree, &whole, 0, &mut found);
+    edits(&tree, &whole, 0..whole.len(), &mut found);
     let mut out = Vec::with_capacity(found.len() + 1);
     for Edit { from, to, with } in found {
         let mut candidate = Vec::with_capacity(whole.len() - (to - from) + with.len());
@@ -133,13 +133,13 @@ fn written_len(node: &Node) -> usize {
     }
 }
 
-/// Every reduction of `node`, which `whole` holds in compact text from `at`, in the order the
+/// Every reduction of `node`, which `whole` holds in compact text at `span`, in the order the
 /// minimizer tries them: children hoisted in its place, children dropped one at a time, member
 /// names shortened, then each child's own reductions. Each is written as an edit of `whole`
 /// rather than as a copy of the tree, so a deep document costs its length per candidate and
 /// not its length times its depth.
-fn edits(node: &Node, whole: &[u8], at: usize, out: &mut Vec<Edit>) {
-    let end = at + written_len(node);
+fn edits(node: &Node, whole: &[u8], span: std::ops::Range<usize>, out: &mut Vec<Edit>) {
+    let (at, end) = (span.start, span.end);
     let bytes = |from: usize, to: usize| whole.get(from..to).unwrap_or_default();
     match node {
         Node::Scalar(raw) => out.extend(scalar_variants(raw).into_iter().map(|with| Edit {
@@ -165,8 +165,8 @@ fn edits(node: &Node, whole: &[u8], at: usize, out: &mut Vec<Edit>) {
                 to: end,
                 with: enclosed(b'[', &spans, dropped, whole, b']'),
             }));
-            for (item, &(from, _)) in items.iter().zip(&spans) {
-                edits(item, whole, from, out);
+            for (item, &(from, to)) in items.iter().zip(&spans) {
+                edits(item, whole, from..to, out);
             }
         }
         Node::Object(members) => {
@@ -190,13 +190,13 @@ fn edits(node: &Node, whole: &[u8], at: usize, out: &mut Vec<Edit>) {
                 to: end,
                 with: enclosed(b'{', &whole_members, dropped, whole, b'}'),
             }));
-            for ((name, value), &(from, value_from, _)) in members.iter().zip(&spans) {
+            for ((name, value), &(from, value_from, to)) in members.iter().zip(&spans) {
                 out.extend(scalar_variants(name).into_iter().map(|with| Edit {
                     from,
                     to: value_from - 1,
                     with,
                 }));
-                edits(value, whole, value_from, out);
+                edits(value, whole, value_from..to, out);
             }
         }
     }
@@ -212,7 +212,10 @@ fn enclosed(
     close: u8,
 ) -> Vec<u8> {
     let mut out = vec![open];
-    for (_, &(from, to)) in spans.iter().enumerate().filter(|&(k, _)| k != dropped) {
+    for (k, &(from, to)) in spans.iter().enumerate() {
+        if k == dropped {
+            continue;
+        }
         if out.len() > 1 {
             out.push(b',');
         }
