@@ -69,29 +69,11 @@ const fn simple_escape(e: u8) -> u8 {
 }
 
 /// [`ascii_form`] of every ASCII character.
-const ASCII_FORMS: [Packed; 128] = {
-    let mut forms = [Packed(0); 128];
-    let mut rest: &mut [Packed] = &mut forms;
-    let mut b = 0;
-    while let [form, tail @ ..] = rest {
-        *form = ascii_form(b);
-        (rest, b) = (tail, b + 1);
-    }
-    forms
-};
+const ASCII_FORMS: [Packed; 128] = byte_table!(ascii_form, 128, Packed(0));
 
 /// [`simple_escape`] of every byte, looked up rather than matched: a match on these eight
 /// compiles to a jump among them.
-const SIMPLE_ESCAPES: [u8; 256] = {
-    let mut table = [0; 256];
-    let mut rest: &mut [u8] = &mut table;
-    let mut e = 0;
-    while let [meaning, tail @ ..] = rest {
-        *meaning = simple_escape(e);
-        (rest, e) = (tail, e.wrapping_add(1));
-    }
-    table
-};
+const SIMPLE_ESCAPES: [u8; 256] = byte_table!(simple_escape, 256, 0);
 
 /// Appends `b`, an ASCII character, in its JCS form inside a string.
 pub(crate) fn push_ascii(b: u8, out: &mut Vec<u8>) {

@@ -21,6 +21,21 @@
 //! before the I-JSON rules so that a truncated document is reported as truncated, however
 //! deep or odd its beginning.
 
+/// A table with an entry per byte value from 0, entry `b` being `$rule(b)`, built when the
+/// crate compiles: a lookup where a `match` on the byte would compile to branches or a jump.
+macro_rules! byte_table {
+    ($rule:ident, $len:expr, $empty:expr) => {{
+        let mut table = [$empty; $len];
+        let mut rest: &mut [_] = &mut table;
+        let mut b: u8 = 0;
+        while let [entry, tail @ ..] = rest {
+            *entry = $rule(b);
+            (rest, b) = (tail, b.wrapping_add(1));
+        }
+        table
+    }};
+}
+
 mod copy;
 mod error;
 mod escape;

@@ -66,16 +66,7 @@ const fn lead_rule(b: u8) -> u64 {
 }
 
 /// [`lead_rule`] of every byte.
-const LEAD_RULES: [u64; 256] = {
-    let mut rules = [0; 256];
-    let mut rest: &mut [u64] = &mut rules;
-    let mut b = 0;
-    while let [rule, tail @ ..] = rest {
-        *rule = lead_rule(b);
-        (rest, b) = (tail, b.wrapping_add(1));
-    }
-    rules
-};
+const LEAD_RULES: [u64; 256] = byte_table!(lead_rule, 256, 0);
 
 /// The eight bytes of `input` from `at`, the first lowest, zeros past the input's end.
 #[inline(always)]
