@@ -29,7 +29,8 @@ impl Cursor<'_> {
         Ok(value)
     }
 
-    fn expect(&mut self, c: u8, what: &str) -> Result<(), InkError> {
+    /// Steps over `c`, or says that `what` was expected here.
+    fn require(&mut self, c: u8, what: &str) -> Result<(), InkError> {
         if self.bytes.get(self.at) == Some(&c) {
             self.at += 1;
             Ok(())
@@ -80,15 +81,15 @@ pub fn parse(text: &str) -> Result<i64, InkError> {
         at: 0,
     };
     let year = c.digits(4, "the year")?;
-    c.expect(b'-', "'-' after the year")?;
+    c.require(b'-', "'-' after the year")?;
     let month = c.digits(2, "the month")?;
-    c.expect(b'-', "'-' after the month")?;
+    c.require(b'-', "'-' after the month")?;
     let day = c.digits(2, "the day")?;
-    c.expect(b'T', "an uppercase 'T' between date and time")?;
+    c.require(b'T', "an uppercase 'T' between date and time")?;
     let hour = c.digits(2, "the hour")?;
-    c.expect(b':', "':' after the hour")?;
+    c.require(b':', "':' after the hour")?;
     let minute = c.digits(2, "the minute")?;
-    c.expect(b':', "':' after the minute")?;
+    c.require(b':', "':' after the minute")?;
     let second = c.digits(2, "the second")?;
     if !(1..=12).contains(&month) {
         return Err(bad("the month is not 01-12"));
@@ -127,7 +128,7 @@ pub fn parse(text: &str) -> Result<i64, InkError> {
         Some(sign @ (b'+' | b'-')) => {
             c.at += 1;
             let h = c.digits(2, "the offset hour")?;
-            c.expect(b':', "':' in the offset")?;
+            c.require(b':', "':' in the offset")?;
             let m = c.digits(2, "the offset minute")?;
             if h > 23 || m > 59 {
                 return Err(bad("the offset is out of range"));
