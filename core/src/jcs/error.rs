@@ -170,10 +170,9 @@ pub(crate) fn describe_byte(input: &[u8], offset: usize) -> String {
 
 fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
     let before = input.get(..offset).unwrap_or(input);
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    // A byte-at-a-time search backwards cost a fuzzer a tenth of its time on the long
+    // lines of mutated inputs, most of which are refused.
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
     let column = 1 + before
         .get(line_start..)
@@ -203,5 +202,23 @@ mod tests {
         assert_eq!(line_column(input, offset), (2, 8));
         assert_eq!(line_column(b"", 0), (1, 1));
         assert_eq!(line_column(b"ab\n", 3), (2, 1));
+    }
+
+    #[test]
+    fn the_line_is_found_however_far_back_it_starts() {
+        for newline in 0..100 {
+            let mut input = b"{\n\n".to_vec();
+            input.extend([b'a'; 100]);
+            input[3 + newline] = b'\n';
+            input.extend("é".repeat(40).bytes());
+            let offset = input.len();
+            let characters_after = 100 - newline - 1 + 40;
+            assert_eq!(
+                line_column(&input, offset),
+                (4, characters_after + 1),
+                "{newline}"
+            );
+        }
+        assert_eq!(line_column(&[b'a'; 100], 100), (1, 101));
     }
 }
