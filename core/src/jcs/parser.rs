@@ -7,6 +7,7 @@
 
 use std::cmp::Ordering;
 
+use super::copy::{copy_span, SHORT_SPAN};
 use super::error::{describe_byte, ErrorKind, Fault};
 use super::number::parse_number;
 use super::order::{cmp_utf16, sort_key};
@@ -451,6 +452,8 @@ impl<'a, 'b> Parser<'a, 'b> {
         if body.len() <= COPIED_BODY {
             reorder.clear();
             reorder.extend_from_slice(body);
+            // Room past the last member, so that it too is copied as a short span.
+            reorder.extend_from_slice(&[0; SHORT_SPAN]);
             self.out.truncate(body_start);
             for (i, &at) in shape.order.iter().enumerate() {
                 if i > 0 {
@@ -460,11 +463,12 @@ impl<'a, 'b> Parser<'a, 'b> {
                 // object closes.
                 let start = members.get(at).map_or(close, |m| m.start);
                 let end = members.get(at + 1).map_or(close, |m| m.start - 1);
-                self.out.extend_from_slice(span(
+                copy_span(
                     reorder,
                     start.saturating_sub(body_start),
                     end.saturating_sub(body_start),
-                ));
+                    self.out,
+                );
             }
             return Ok(());
         }
