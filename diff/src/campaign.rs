@@ -214,13 +214,24 @@ impl Harness {
             }
             answers
         };
+        // A worker asked alone, as the minimizer asks them, is waited on from this thread: a
+        // thread started for it would cost more than many of the candidates it answers.
+        let external = |k: usize, i: &dyn Implementation| !i.in_process() && asked(k);
+        let alone = self
+            .impls
+            .iter()
+            .enumerate()
+            .filter(|(k, i)| external(*k, i.as_ref()))
+            .count()
+            <= 1;
         let per_impl: Vec<Vec<Outcome>> = std::thread::scope(|scope| {
             let running: Vec<_> = self
                 .impls
                 .iter()
                 .enumerate()
                 .map(|(k, i)| {
-                    (!i.in_process() && asked(k)).then(|| scope.spawn(move || timed(k, i.as_ref())))
+                    (!alone && external(k, i.as_ref()))
+                        .then(|| scope.spawn(move || timed(k, i.as_ref())))
                 })
                 .collect();
             self.impls
