@@ -179,8 +179,8 @@ impl Harness {
     }
 
     /// Runs every implementation on every input, each worker-process implementation waited on
-    /// from a thread of its own so that the processes compute side by side; per input, the
-    /// outcomes in implementation order.
+    /// from a thread of its own so that the processes compute side by side (a lone one from
+    /// the calling thread); per input, the outcomes in implementation order.
     pub fn outcomes(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
         self.outcomes_of(inputs, |_| true)
     }
