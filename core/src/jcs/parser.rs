@@ -662,6 +662,20 @@ mod tests {
             &[(LONG, LONG), ("", ""), ("a", "a")],
             &[(LONGER, LONGER), ("", ""), ("a", "a")],
             record,
+            // The same lengths and first bytes as the object before, in another order: only
+            // the later bytes, up to the eighth, tell the names apart.
+            &[("ab", "ab"), ("aa", "aa"), ("c", "c")],
+            &[("aa", "aa"), ("ab", "ab"), ("c", "c")],
+            &[
+                ("abcdefgh", "abcdefgh"),
+                ("abcdefga", "abcdefga"),
+                ("c", "c"),
+            ],
+            &[
+                ("abcdefga", "abcdefga"),
+                ("abcdefgh", "abcdefgh"),
+                ("c", "c"),
+            ],
         ];
         let (written, expected) = document(objects);
         let canonical = canonicalize(written.as_bytes()).unwrap();
@@ -834,5 +848,10 @@ mod tests {
         assert_eq!(error.kind(), ErrorKind::DuplicateKey);
         // Placed at the second occurrence of the name.
         assert_eq!(Some(error.offset()), input.rfind(r#""b""#));
+        // A name that matches the remembered one in its first byte alone is not that name.
+        let input = r#"[{"ab":0,"ac":1},{"ab":0,"ab":1}]"#;
+        let error = canonicalize(input.as_bytes()).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::DuplicateKey);
+        assert_eq!(Some(error.offset()), input.rfind(r#""ab""#));
     }
 }
