@@ -48,6 +48,7 @@ mod shortest;
 mod string;
 mod to_double;
 pub mod view;
+mod word;
 
 pub use error::{ErrorKind, JcsError};
 pub use number::write_number;

@@ -8,6 +8,8 @@
 
 use std::cmp::Ordering;
 
+use super::word::word_at;
+
 /// Compares two UTF-8 strings by their UTF-16 code units.
 pub fn cmp_utf16(a: &[u8], b: &[u8]) -> Ordering {
     let Some((&x, &y)) = a.iter().zip(b).find(|(x, y)| x != y) else {
@@ -33,16 +35,7 @@ pub(crate) fn sort_key(text: &[u8], start: usize, end: usize, ascii: bool) -> u6
     const LOW_SEVEN: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const ONES: u64 = 0x0101_0101_0101_0101;
     let len = end.saturating_sub(start);
-    let word = match text.get(start..start + 8) {
-        Some(bytes) => <[u8; 8]>::try_from(bytes).map_or(0, u64::from_be_bytes),
-        None => text
-            .get(start..end)
-            .unwrap_or_default()
-            .iter()
-            .take(8)
-            .enumerate()
-            .fold(0, |key, (i, &b)| key | u64::from(b) << (56 - 8 * i)),
-    };
+    let word = word_at(text, start).swap_bytes();
     let word = if len >= 8 {
         word
     } else {

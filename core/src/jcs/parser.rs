@@ -13,6 +13,7 @@ use super::number::parse_number;
 use super::order::{cmp_utf16, sort_key};
 use super::permute::permute_blocks;
 use super::string::{parse_name, parse_value};
+use super::word::word_at;
 
 /// Buffers reused from one document to the next.
 #[derive(Debug, Default)]
@@ -130,19 +131,11 @@ fn same_name(input: &[u8], (s1, e1): (usize, usize), (s2, e2): (usize, usize)) -
     if len != e2.wrapping_sub(s2) {
         return false;
     }
-    let word = |at: usize| {
-        input
-            .get(at..at + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            .map(u64::from_le_bytes)
-    };
-    match (len, word(s1), word(s2)) {
-        (0..=8, Some(a), Some(b)) => {
-            let mask = u64::MAX.checked_shr(8 * (8 - len) as u32).unwrap_or(0);
-            (a ^ b) & mask == 0
-        }
-        _ => span(input, s1, e1) == span(input, s2, e2),
+    if len > 8 {
+        return span(input, s1, e1) == span(input, s2, e2);
     }
+    let mask = u64::MAX.checked_shr(8 * (8 - len) as u32).unwrap_or(0);
+    (word_at(input, s1) ^ word_at(input, s2)) & mask == 0
 }
 
 /// Returns `buf[start..end]`; the parser only asks for ranges it recorded itself.

@@ -3,6 +3,7 @@
 
 use super::error::{describe_byte, ErrorKind, Fault};
 use super::escape::{self, push_ascii};
+use super::word::word_at;
 
 /// Whether a byte ends a run of characters that are copied unchanged: the quote, the backslash
 /// and the C0 controls are the only characters JCS writes escaped.
@@ -67,20 +68,6 @@ const fn lead_rule(b: u8) -> u64 {
 
 /// [`lead_rule`] of every byte.
 const LEAD_RULES: [u64; 256] = byte_table!(lead_rule, 256, 0);
-
-/// The eight bytes of `input` from `at`, the first lowest, zeros past the input's end.
-#[inline(always)]
-fn word_at(input: &[u8], at: usize) -> u64 {
-    match input.get(at..at + 8) {
-        Some(bytes) => <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes),
-        None => input
-            .get(at..)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-            .fold(0, |word, (i, &b)| word | u64::from(b) << (8 * i)),
-    }
-}
 
 /// Checks that `input[start..end]` is UTF-8 (RFC 3629: no overlong forms, no surrogates,
 /// nothing above U+10FFFF); otherwise returns where the first invalid sequence starts. Each
