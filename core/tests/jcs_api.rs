@@ -92,10 +92,79 @@ fn each_kind_is_reported() {
     }
 }
 
+/// A text that breaks an I-JSON rule, with the kind and offset of the error (a lone
+/// surrogate's at its backslash), how to close it, and a later element or member that breaks
+/// another rule.
+struct Broken {
+    prefix: &'static str,
+    kind: ErrorKind,
+    at: usize,
+    closing: &'static str,
+    another: &'static str,
+}
+
+/// One for each place the reader checks a rule: a number, a string and a member name, read
+/// alone or after a comma in a run of elements or members; a duplicate name where its object
+/// closes; nesting past a depth of 2. The strings start with an escaped quote, so that one
+/// read again from anywhere but its opening quote would end early.
+const BROKEN: [Broken; 8] = {
+    const fn broken(prefix: &'static str, kind: ErrorKind, at: usize) -> Broken {
+        let in_object = matches!(prefix.as_bytes(), [b'[', b'{', .., b'1']);
+        Broken {
+            prefix,
+            kind,
+            at,
+            closing: if in_object { "}]" } else { "]" },
+            another: if in_object { ",\"c\":1e400" } else { ",1e400" },
+        }
+    }
+    [
+        broken("[1e400", ErrorKind::NumberOutOfRange, 1),
+        broken("[0,1e400", ErrorKind::NumberOutOfRange, 3),
+        broken("[\"\\\"\\ud800\"", ErrorKind::LoneSurrogate, 4),
+        broken("[\"a\",\"\\\"\\udc00\"", ErrorKind::LoneSurrogate, 8),
+        broken("[{\"\\\"\\ud800\":1", ErrorKind::LoneSurrogate, 5),
+        broken("[{\"b\":1,\"\\\"\\ud800\":1", ErrorKind::LoneSurrogate, 11),
+        broken("[{\"a\":1,\"a\":2}", ErrorKind::DuplicateKey, 8),
+        broken("[[[1]]", ErrorKind::DepthLimit, 2),
+    ]
+};
+
+fn reject_at_depth_2(input: &str) -> (ErrorKind, usize) {
+    let e = Canonicalizer::new(Options { max_depth: 2 })
+        .canonicalize(input.as_bytes())
+        .unwrap_err();
+    (e.kind(), e.offset())
+}
+
+#[test]
+fn the_first_rule_broken_is_reported_when_the_grammar_holds() {
+    for b in BROKEN {
+        let alone = format!("{}{}", b.prefix, b.closing);
+        assert_eq!(reject_at_depth_2(&alone), (b.kind, b.at), "{alone}");
+        let twice = format!("{}{}{}", b.prefix, b.another, b.closing);
+        assert_eq!(reject_at_depth_2(&twice), (b.kind, b.at), "{twice}");
+    }
+}
+
 #[test]
 fn grammar_errors_outrank_i_json_rules() {
-    assert_eq!(reject(b"[1e400, }").kind(), ErrorKind::Syntax);
-    assert_eq!(reject(b"{\"a\":1,\"a\":2} x").kind(), ErrorKind::Syntax);
+    // The module's order: a grammar error anywhere after the first broken rule is reported,
+    // at the byte that breaks the grammar, whichever rule came first and wherever the reader
+    // found it. Each tail goes wrong at the byte its offset gives.
+    for b in BROKEN {
+        let after_close = format!("{} 1", b.closing);
+        let tails = [
+            (" x", 1),
+            (",]", 1),
+            (after_close.as_str(), b.closing.len() + 1),
+        ];
+        for (tail, wrong_at) in tails {
+            let input = format!("{}{}", b.prefix, tail);
+            let expected = (ErrorKind::Syntax, b.prefix.len() + wrong_at);
+            assert_eq!(reject_at_depth_2(&input), expected, "{input}");
+        }
+    }
     let e = reject(b"[1, 2,] \xff");
     assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidUtf8, 8));
 }

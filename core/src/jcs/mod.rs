@@ -103,19 +103,11 @@ impl Canonicalizer {
     pub fn canonicalize_into(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), JcsError> {
         let start = out.len();
         out.reserve(input.len());
-        let strict = Parser::new(input, out, &mut self.scratch, self.options.max_depth, true).run();
-        let Err(fault) = strict else {
+        let read = Parser::new(input, out, &mut self.scratch, self.options.max_depth).run();
+        let Err(mut fault) = read else {
             return Ok(());
         };
         out.truncate(start);
-        let mut fault = fault;
-        if !fault.kind().is_grammar() {
-            let mut discard = Vec::new();
-            let lenient = Parser::new(input, &mut discard, &mut self.scratch, usize::MAX, false);
-            if let Err(grammar) = lenient.run() {
-                fault = grammar;
-            }
-        }
         if let Err(e) = std::str::from_utf8(input) {
             fault = string::invalid_utf8(input, e.valid_up_to());
         }

@@ -152,10 +152,12 @@ pub(crate) struct Parser<'a, 'b> {
     /// Whether the innermost open container is an array, kept beside the frames so that
     /// runs of array elements need not look it up.
     in_array: bool,
-    /// Off only when re-reading a rejected document to look for an earlier grammar error:
-    /// then I-JSON's extra rules (unique names, paired surrogates, the double range, depth)
-    /// are not enforced.
+    /// Whether I-JSON's extra rules (unique names, paired surrogates, the double range,
+    /// depth) are enforced: until the first one is broken, after which the rest is read for
+    /// a grammar error alone.
     strict: bool,
+    /// The first I-JSON rule the document broke, once one has been.
+    violation: Option<Fault>,
 }
 
 impl<'a, 'b> Parser<'a, 'b> {
@@ -164,7 +166,6 @@ impl<'a, 'b> Parser<'a, 'b> {
         out: &'b mut Vec<u8>,
         scratch: &'b mut Scratch,
         max_depth: usize,
-        strict: bool,
     ) -> Self {
         scratch.frames.clear();
         scratch.members.clear();
@@ -179,7 +180,8 @@ impl<'a, 'b> Parser<'a, 'b> {
             scratch,
             max_depth,
             in_array: false,
-            strict,
+            strict: true,
+            violation: None,
         }
     }
 
@@ -198,8 +200,19 @@ impl<'a, 'b> Parser<'a, 'b> {
         Fault::syntax(self.pos, format!("expected {expected}, found {found}"))
     }
 
-    /// Canonicalizes the whole input.
+    /// Canonicalizes the whole input. A document that breaks an I-JSON rule is read on to
+    /// its end without the rules, so that a grammar error anywhere in it is what is reported
+    /// (see the module's "Which error is reported"), in one reading.
     pub(crate) fn run(mut self) -> Result<(), Fault> {
+        self.read()?;
+        match self.violation {
+            Some(fault) => Err(fault),
+            None => Ok(()),
+        }
+    }
+
+    /// Reads the whole input, stopping at the first grammar error.
+    fn read(&mut self) -> Result<(), Fault> {
         self.skip_whitespace();
         if self.pos == self.input.len() {
             return Err(Fault::syntax(
@@ -226,12 +239,12 @@ impl<'a, 'b> Parser<'a, 'b> {
             Some(b'{') => self.open_object(),
             Some(b'[') => self.open_array(),
             Some(b'"') => {
-                self.pos = parse_value(self.input, self.pos, self.out, self.strict)?;
+                self.pos = self.string(self.pos)?;
                 self.more_scalars()?;
                 Ok(false)
             }
             Some(b'-' | b'0'..=b'9') => {
-                self.pos = parse_number(self.input, self.pos, self.out, self.strict)?;
+                self.pos = self.number(self.pos)?;
                 self.more_scalars()?;
                 Ok(false)
             }
@@ -250,15 +263,61 @@ impl<'a, 'b> Parser<'a, 'b> {
             self.pos = match self.input.get(self.pos..self.pos + 2) {
                 Some([b',', b'"']) => {
                     self.out.push(b',');
-                    parse_value(self.input, self.pos + 1, self.out, self.strict)?
+                    self.string(self.pos + 1)?
                 }
                 Some([b',', b'-' | b'0'..=b'9']) => {
                     self.out.push(b',');
-                    parse_number(self.input, self.pos + 1, self.out, self.strict)?
+                    self.number(self.pos + 1)?
                 }
                 _ => break,
             };
         }
+        Ok(())
+    }
+
+    /// Parses the string value at `at`; returns the offset after it.
+    fn string(&mut self, at: usize) -> Result<usize, Fault> {
+        match parse_value(self.input, at, self.out, self.strict) {
+            Err(fault) => self.reread(fault, |parser| {
+                parse_value(parser.input, at, parser.out, parser.strict)
+            }),
+            read => read,
+        }
+    }
+
+    /// Parses the number at `at`; returns the offset after it.
+    fn number(&mut self, at: usize) -> Result<usize, Fault> {
+        match parse_number(self.input, at, self.out, self.strict) {
+            Err(fault) => self.reread(fault, |parser| {
+                parse_number(parser.input, at, parser.out, parser.strict)
+            }),
+            read => read,
+        }
+    }
+
+    /// After `fault`, a token's rejection: when it broke an I-JSON rule, records it and
+    /// reads the token again without the rules; a grammar error stands.
+    #[cold]
+    #[inline(never)]
+    fn reread<T>(
+        &mut self,
+        fault: Fault,
+        again: impl FnOnce(&mut Self) -> Result<T, Fault>,
+    ) -> Result<T, Fault> {
+        self.tolerate(fault)?;
+        again(self)
+    }
+
+    /// Records `fault`, when it is the first I-JSON rule broken, and turns the rules off for
+    /// the rest of the document; returns a grammar error as it is (reading its token again
+    /// would only meet it again).
+    #[cold]
+    fn tolerate(&mut self, fault: Fault) -> Result<(), Fault> {
+        if fault.kind().is_grammar() || !self.strict {
+            return Err(fault);
+        }
+        self.violation = Some(fault);
+        self.strict = false;
         Ok(())
     }
 
@@ -275,7 +334,7 @@ impl<'a, 'b> Parser<'a, 'b> {
 
     fn push_frame(&mut self, frame: Frame) -> Result<(), Fault> {
         if self.strict && self.scratch.frames.len() >= self.max_depth {
-            return Err(Fault::new(
+            self.tolerate(Fault::new(
                 ErrorKind::DepthLimit,
                 self.pos,
                 format!(
@@ -283,7 +342,7 @@ impl<'a, 'b> Parser<'a, 'b> {
                      document, or raise the limit (--max-depth) if its source is trusted",
                     self.max_depth
                 ),
-            ));
+            ))?;
         }
         self.in_array = matches!(frame, Frame::Array);
         self.scratch.frames.push(frame);
@@ -329,13 +388,24 @@ impl<'a, 'b> Parser<'a, 'b> {
         let name_offset = self.pos;
         let start = self.out.len();
         let names_start = self.scratch.names.len();
-        let parsed = parse_name(
+        let parsed = match parse_name(
             self.input,
-            self.pos,
+            name_offset,
             self.out,
             &mut self.scratch.names,
             self.strict,
-        )?;
+        ) {
+            Ok(parsed) => parsed,
+            Err(fault) => self.reread(fault, |parser| {
+                parse_name(
+                    parser.input,
+                    name_offset,
+                    parser.out,
+                    &mut parser.scratch.names,
+                    parser.strict,
+                )
+            })?,
+        };
         self.pos = parsed.end;
         let name = if parsed.escaped {
             Name::Decoded(names_start, self.scratch.names.len())
@@ -398,7 +468,9 @@ impl<'a, 'b> Parser<'a, 'b> {
                         body_start,
                     }) = self.scratch.frames.last()
                     {
-                        self.close_object(first_member, body_start)?;
+                        if let Err(fault) = self.close_object(first_member, body_start) {
+                            self.tolerate(fault)?;
+                        }
                         self.scratch.members.truncate(first_member);
                         self.scratch.names.truncate(names_len);
                     }
