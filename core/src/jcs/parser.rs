@@ -26,6 +26,9 @@ pub(crate) struct Scratch {
     /// For reordering a large object in place: each member's canonical place, and where it starts.
     ranks: Vec<usize>,
     offsets: Vec<usize>,
+    /// For an object sorted by comparisons, each member's [`sort_key`] of its name's second
+    /// eight bytes.
+    second_keys: Vec<u64>,
     /// Canonical member orders of recent objects, by member count.
     shapes: [Shape; SHAPES],
 }
@@ -497,6 +500,7 @@ impl<'a, 'b> Parser<'a, 'b> {
             reorder,
             ranks,
             offsets,
+            second_keys,
             shapes,
             ..
         } = &mut *self.scratch;
@@ -508,7 +512,7 @@ impl<'a, 'b> Parser<'a, 'b> {
             return Ok(());
         };
         if !shape.fits(members, input) {
-            sort_members(members, input, names, shape)?;
+            sort_members(members, input, names, second_keys, shape)?;
         }
         if shape.order.iter().enumerate().all(|(i, &at)| i == at) {
             return Ok(());
@@ -600,6 +604,7 @@ fn sort_members(
     members: &mut [Member],
     input: &[u8],
     names: &[u8],
+    second_keys: &mut Vec<u64>,
     shape: &mut Shape,
 ) -> Result<(), Fault> {
     let name_of = |m: &Member| match m.name {
@@ -614,15 +619,14 @@ fn sort_members(
     }
     // When either name is ASCII, the first difference involves an ASCII byte, where byte
     // order and UTF-16 order agree.
-    let order_of = |a: &Member, b: &Member| {
-        a.key.cmp(&b.key).then_with(|| {
-            if a.ascii || b.ascii {
-                name_of(a).cmp(name_of(b))
-            } else {
-                cmp_utf16(name_of(a), name_of(b))
-            }
-        })
+    let names_order = |a: &Member, b: &Member| {
+        if a.ascii || b.ascii {
+            name_of(a).cmp(name_of(b))
+        } else {
+            cmp_utf16(name_of(a), name_of(b))
+        }
     };
+    let order_of = |a: &Member, b: &Member| a.key.cmp(&b.key).then_with(|| names_order(a, b));
     let mut order: Vec<usize> = std::mem::take(&mut shape.order);
     order.clear();
     order.extend(0..members.len());
@@ -630,8 +634,20 @@ fn sort_members(
         .windows(2)
         .all(|pair| matches!(pair, [a, b] if order_of(a, b) == Ordering::Less));
     if !in_order && !rank_by_keys(members, &mut order) {
+        // Names that share their first eight bytes are common (URIs, prefixed names, fuzzed
+        // text); their next eight decide most comparisons without reading the names again.
+        second_keys.clear();
+        second_keys.extend(members.iter().map(|m| match m.name {
+            Name::Input(s, e) => sort_key(input, (s + 8).min(e), e, m.ascii),
+            Name::Decoded(s, e) => sort_key(names, (s + 8).min(e), e, m.ascii),
+        }));
+        let second = |i: usize| second_keys.get(i).copied().unwrap_or(0);
         order.sort_unstable_by(|&a, &b| match (members.get(a), members.get(b)) {
-            (Some(a), Some(b)) => order_of(a, b),
+            (Some(x), Some(y)) => x
+                .key
+                .cmp(&y.key)
+                .then_with(|| second(a).cmp(&second(b)))
+                .then_with(|| names_order(x, y)),
             _ => Ordering::Equal,
         });
         let duplicate = order
@@ -750,9 +766,10 @@ mod tests {
     #[test]
     fn small_objects_are_ordered_by_utf16_whether_or_not_their_keys_differ() {
         // Objects of every size around the ranked ones, names shuffled: ASCII, non-ASCII and
-        // astral, some sharing their first eight bytes so that keys tie; expected by the
+        // astral, some sharing their first eight bytes so that keys tie, and some their first
+        // sixteen, differing after them where UTF-16 and UTF-8 disagree; expected by the
         // standard library's UTF-16 encoder, as in `document`.
-        const NAMES: [&str; 12] = [
+        const NAMES: [&str; 20] = [
             "a",
             "b",
             "\u{e9}",
@@ -765,6 +782,14 @@ mod tests {
             "abcdefgh2",
             "\u{1f511}\u{1f511}a",
             "\u{1f511}\u{1f511}b",
+            "abcdefgh",
+            "abcdefgh\u{ff61}",
+            "abcdefgh\u{1f600}",
+            "\u{1f511}\u{1f511}\u{e000}",
+            "\u{1f511}\u{1f511}\u{10000}",
+            "abcdefghijklmnop",
+            "abcdefghijklmnop\u{ff61}",
+            "abcdefghijklmnop\u{1f600}",
         ];
         let mut rng = Rng::new(0x6A09_E667_F3BC_C908);
         for _ in 0..3_000 {
