@@ -47,12 +47,6 @@ impl ErrorKind {
     pub fn from_name(name: &str) -> Option<ErrorKind> {
         ErrorKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
-
-    /// Whether the kind is about the JSON grammar or encoding itself, as opposed to a rule
-    /// that I-JSON or the canonicalizer adds on top of well-formed JSON.
-    pub(crate) fn is_grammar(self) -> bool {
-        matches!(self, ErrorKind::Syntax | ErrorKind::InvalidUtf8)
-    }
 }
 
 impl fmt::Display for ErrorKind {
@@ -152,8 +146,35 @@ impl Fault {
         Fault::new(ErrorKind::Syntax, offset, message)
     }
 
+    #[cfg(test)]
     pub(crate) fn kind(&self) -> ErrorKind {
         self.0.kind
+    }
+}
+
+/// The first I-JSON rule a document breaks, once it has broken one. Until then the rules are
+/// enforced; after it the rest is read for a grammar error alone, which outranks it (see the
+/// module's "Which error is reported").
+#[derive(Debug, Default)]
+pub(crate) struct BrokenRule(Option<Fault>);
+
+impl BrokenRule {
+    /// Whether a rule has been broken, so that the rules no longer apply.
+    pub(crate) fn is_broken(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Records the rule `fault` describes as broken, unless one was broken before it.
+    #[cold]
+    pub(crate) fn note(&mut self, fault: impl FnOnce() -> Fault) {
+        if self.0.is_none() {
+            self.0 = Some(fault());
+        }
+    }
+
+    /// The rule broken, as an error.
+    pub(crate) fn into_result(self) -> Result<(), Fault> {
+        self.0.map_or(Ok(()), Err)
     }
 }
 

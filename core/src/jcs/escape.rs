@@ -6,7 +6,7 @@
 //! by selection. In escape-dense text the next kind is as good as random, so branches on it
 //! would mispredict about once an escape; only escaped surrogate pairs and errors branch.
 
-use super::error::{describe_byte, ErrorKind, Fault};
+use super::error::{describe_byte, BrokenRule, ErrorKind, Fault};
 
 /// Up to six bytes of a string, lowest first, with their count in the top byte: written as
 /// one eight-byte copy cut back to the count.
@@ -110,16 +110,20 @@ pub(crate) fn forms(c: u32) -> (Packed, Packed) {
 }
 
 /// Decodes the escape whose backslash is at `at`: returns the character and the offset after
-/// the escape (after both halves of an escaped surrogate pair). With `strict` off, a lone
-/// surrogate decodes to U+FFFD instead of being rejected.
+/// the escape (after both halves of an escaped surrogate pair). A lone surrogate breaks a
+/// rule, noted in `broken`, and decodes to U+FFFD.
 #[inline(always)]
-pub(crate) fn decode(input: &[u8], at: usize, strict: bool) -> Result<(u32, usize), Fault> {
+pub(crate) fn decode(
+    input: &[u8],
+    at: usize,
+    broken: &mut BrokenRule,
+) -> Result<(u32, usize), Fault> {
     let e = input.get(at + 1).copied().unwrap_or(0);
     let simple = SIMPLE_ESCAPES.get(usize::from(e)).copied().unwrap_or(0);
     let (unit, hex_ok) = hex4(input, at + 2);
     let unicode = e == b'u';
     if unicode && unit & 0xF800 == 0xD800 && hex_ok {
-        return decode_surrogates(input, at, unit, strict);
+        return Ok(decode_surrogates(input, at, unit, broken));
     }
     let valid = if unicode { hex_ok } else { simple != 0 };
     if !valid {
@@ -133,30 +137,22 @@ pub(crate) fn decode(input: &[u8], at: usize, strict: bool) -> Result<(u32, usiz
 /// Decodes the `\u` escape at `at` whose code unit, `unit`, is a surrogate: with the low
 /// surrogate escaped after it, the pair's character.
 #[inline(always)]
-fn decode_surrogates(
-    input: &[u8],
-    at: usize,
-    unit: u32,
-    strict: bool,
-) -> Result<(u32, usize), Fault> {
+fn decode_surrogates(input: &[u8], at: usize, unit: u32, broken: &mut BrokenRule) -> (u32, usize) {
     let (low, low_ok) = hex4(input, at + 8);
     let paired = unit < 0xDC00
         && input.get(at + 6..at + 8) == Some(b"\\u")
         && low_ok
         && low & 0xFC00 == 0xDC00;
     if paired {
-        return Ok((0x1_0000 + ((unit - 0xD800) << 10) + (low - 0xDC00), at + 12));
+        return (0x1_0000 + ((unit - 0xD800) << 10) + (low - 0xDC00), at + 12);
     }
-    lone_surrogate(at, unit, strict)
+    broken.note(|| lone_surrogate(at, unit));
+    (u32::from(char::REPLACEMENT_CHARACTER), at + 6)
 }
 
-/// The escaped surrogate `unit` at `at` has no partner: an error, or with `strict` off
-/// U+FFFD.
+/// The error for the escaped surrogate `unit` at `at`, which has no partner.
 #[cold]
-fn lone_surrogate(at: usize, unit: u32, strict: bool) -> Result<(u32, usize), Fault> {
-    if !strict {
-        return Ok((u32::from(char::REPLACEMENT_CHARACTER), at + 6));
-    }
+fn lone_surrogate(at: usize, unit: u32) -> Fault {
     let message = if unit >= 0xDC00 {
         format!(
             "the escaped low surrogate \\u{unit:04x} has no high surrogate before it; strings \
@@ -169,7 +165,7 @@ fn lone_surrogate(at: usize, unit: u32, strict: bool) -> Result<(u32, usize), Fa
              or write the character itself"
         )
     };
-    Err(Fault::new(ErrorKind::LoneSurrogate, at, message))
+    Fault::new(ErrorKind::LoneSurrogate, at, message)
 }
 
 /// Reads the four hex digits at `start` as a code unit; the flag says whether they are four
@@ -276,16 +272,17 @@ mod tests {
     }
 
     /// Decodes `text`, a run of escapes, the way `decode` does, or `None` where it is
-    /// rejected.
+    /// rejected or breaks a rule.
     fn decoded(text: &str) -> Option<String> {
         let mut pos = 0;
         let mut out = String::new();
+        let mut broken = BrokenRule::default();
         while pos < text.len() {
-            let (c, next) = decode(text.as_bytes(), pos, true).ok()?;
+            let (c, next) = decode(text.as_bytes(), pos, &mut broken).ok()?;
             out.push(char::from_u32(c)?);
             pos = next;
         }
-        Some(out)
+        (!broken.is_broken()).then_some(out)
     }
 
     #[test]
@@ -312,13 +309,16 @@ mod tests {
     }
 
     #[test]
-    fn lone_surrogates_become_replacement_characters_when_lenient() {
+    fn lone_surrogates_break_a_rule_and_become_replacement_characters() {
         for text in ["\\ud800", "\\udc00", "\\ud800\\u0041"] {
+            let mut broken = BrokenRule::default();
             assert_eq!(
-                decode(text.as_bytes(), 0, false).ok(),
+                decode(text.as_bytes(), 0, &mut broken).ok(),
                 Some((u32::from(char::REPLACEMENT_CHARACTER), 6)),
                 "{text}"
             );
+            let rule = broken.into_result().unwrap_err();
+            assert_eq!(rule.kind(), ErrorKind::LoneSurrogate, "{text}");
         }
     }
 }

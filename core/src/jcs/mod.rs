@@ -55,6 +55,7 @@ pub use number::write_number;
 pub use order::cmp_utf16;
 pub use string::write_string;
 
+use error::BrokenRule;
 use parser::{Parser, Scratch};
 
 /// Nesting depth allowed by default: far beyond what any protocol document needs, and small
@@ -103,7 +104,15 @@ impl Canonicalizer {
     pub fn canonicalize_into(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), JcsError> {
         let start = out.len();
         out.reserve(input.len());
-        let read = Parser::new(input, out, &mut self.scratch, self.options.max_depth).run();
+        let mut broken = BrokenRule::default();
+        let parser = Parser::new(
+            input,
+            out,
+            &mut self.scratch,
+            self.options.max_depth,
+            &mut broken,
+        );
+        let read = parser.run();
         let Err(mut fault) = read else {
             return Ok(());
         };

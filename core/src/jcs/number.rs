@@ -4,7 +4,7 @@
 use std::ops::RangeInclusive;
 
 use super::copy::copy_span;
-use super::error::{describe_byte, ErrorKind, Fault};
+use super::error::{describe_byte, BrokenRule, ErrorKind, Fault};
 use super::shortest::shortest;
 use super::to_double::{is_certainly_shortest, nearest_double};
 
@@ -617,13 +617,13 @@ fn write_small_decimal(value: u32, out: &mut Vec<u8>) {
 /// as an integer and compared with the digits as written, which are copied when they are
 /// the same.
 ///
-/// With `strict` off, numbers beyond the double range are written as `0` instead of rejected,
+/// A number beyond the double range breaks a rule, noted in `broken`, and is written as `0`,
 /// so that the rest of the document can still be checked for grammar errors.
 pub(crate) fn parse_number(
     input: &[u8],
     start: usize,
     out: &mut Vec<u8>,
-    strict: bool,
+    broken: &mut BrokenRule,
 ) -> Result<usize, Fault> {
     match Written::scan_common(input, start) {
         Some(Common::Canonical(end)) => {
@@ -638,7 +638,7 @@ pub(crate) fn parse_number(
         }
         Some(Common::Long(written, digits)) => {
             let integer = long_significand(digits.head, digits.tail).map(|w| (w, digits.scale()));
-            write_via_double(&written, &digits, integer, out, strict)?;
+            write_via_double(&written, &digits, integer, out, broken);
             return Ok(written.end);
         }
         None => {}
@@ -650,7 +650,7 @@ pub(crate) fn parse_number(
         written.write_as_shortest(&digits, out);
         return Ok(end);
     }
-    write_via_double(&written, &digits, digits.as_integer(), out, strict)?;
+    write_via_double(&written, &digits, digits.as_integer(), out, broken);
     Ok(end)
 }
 
@@ -663,13 +663,13 @@ fn write_via_double(
     digits: &Digits<'_>,
     integer: Option<(u64, i64)>,
     out: &mut Vec<u8>,
-    strict: bool,
-) -> Result<(), Fault> {
+    broken: &mut BrokenRule,
+) {
     if integer.is_some_and(|(w, q)| is_certainly_shortest(w, q)) {
         written.write_as_shortest(digits, out);
-        return Ok(());
+        return;
     }
-    write_from_double(written, digits, integer, out, strict)
+    write_from_double(written, digits, integer, out, broken)
 }
 
 /// [`write_via_double`] when the product alone cannot tell: the double itself and its
@@ -679,8 +679,8 @@ fn write_from_double(
     digits: &Digits<'_>,
     integer: Option<(u64, i64)>,
     out: &mut Vec<u8>,
-    strict: bool,
-) -> Result<(), Fault> {
+    broken: &mut BrokenRule,
+) {
     let text = written.text();
     let magnitude = integer
         .and_then(|(w, q)| nearest_double(w, q))
@@ -692,7 +692,7 @@ fn write_from_double(
         });
     if magnitude == 0.0 {
         out.push(b'0');
-        return Ok(());
+        return;
     }
     match shortest(magnitude) {
         Some((s, k)) if integer == Some((s, i64::from(k))) => {
@@ -704,20 +704,21 @@ fn write_from_double(
             }
             write_decimal(s, k, out);
         }
-        None if strict => {
-            return Err(Fault::new(
-                ErrorKind::NumberOutOfRange,
-                written.start,
-                format!(
-                    "the number {} is beyond the IEEE-754 double range that I-JSON allows; \
-                     send a value this large as a string",
-                    String::from_utf8_lossy(text.get(..40).unwrap_or(text))
-                ),
-            ));
+        None => {
+            broken.note(|| {
+                Fault::new(
+                    ErrorKind::NumberOutOfRange,
+                    written.start,
+                    format!(
+                        "the number {} is beyond the IEEE-754 double range that I-JSON \
+                         allows; send a value this large as a string",
+                        String::from_utf8_lossy(text.get(..40).unwrap_or(text))
+                    ),
+                )
+            });
+            out.push(b'0');
         }
-        None => out.push(b'0'),
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -834,9 +835,11 @@ mod tests {
             };
             for input in [text.clone(), format!("{text},  0123456789abcdef")] {
                 let mut out = Vec::new();
-                let result = parse_number(input.as_bytes(), 0, &mut out, true);
+                let mut broken = BrokenRule::default();
+                let result = parse_number(input.as_bytes(), 0, &mut out, &mut broken);
+                assert_eq!(broken.is_broken(), value.is_infinite(), "{input}");
                 if value.is_infinite() {
-                    assert!(result.is_err(), "{text} is beyond the double range");
+                    assert_eq!(out, b"0", "{input}");
                     continue;
                 }
                 assert_eq!(result.ok(), Some(text.len()), "{input}");
@@ -868,9 +871,11 @@ mod tests {
             ] {
                 let value: f64 = text.parse().unwrap();
                 let mut out = Vec::new();
-                let result = parse_number(text.as_bytes(), 0, &mut out, true);
+                let mut broken = BrokenRule::default();
+                let result = parse_number(text.as_bytes(), 0, &mut out, &mut broken);
+                assert_eq!(broken.is_broken(), value.is_infinite(), "{text}");
                 if value.is_infinite() {
-                    assert!(result.is_err(), "{text} is beyond the double range");
+                    assert_eq!(out, b"0", "{text}");
                     continue;
                 }
                 let expected = if value == 0.0 {

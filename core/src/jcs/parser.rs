@@ -8,7 +8,7 @@
 use std::cmp::Ordering;
 
 use super::copy::{copy_span, SHORT_SPAN};
-use super::error::{describe_byte, ErrorKind, Fault};
+use super::error::{describe_byte, BrokenRule, ErrorKind, Fault};
 use super::number::parse_number;
 use super::order::{cmp_utf16, sort_key};
 use super::permute::permute_blocks;
@@ -155,12 +155,10 @@ pub(crate) struct Parser<'a, 'b> {
     /// Whether the innermost open container is an array, kept beside the frames so that
     /// runs of array elements need not look it up.
     in_array: bool,
-    /// Whether I-JSON's extra rules (unique names, paired surrogates, the double range,
-    /// depth) are enforced: until the first one is broken, after which the rest is read for
-    /// a grammar error alone.
-    strict: bool,
-    /// The first I-JSON rule the document broke, once one has been.
-    violation: Option<Fault>,
+    /// The first of I-JSON's extra rules (unique names, paired surrogates, the double range,
+    /// depth) the document broke, once it has broken one. Kept outside the parser, so that
+    /// lending it to a call lends no part of the parser, whose fields then stay in registers.
+    broken: &'b mut BrokenRule,
 }
 
 impl<'a, 'b> Parser<'a, 'b> {
@@ -169,6 +167,7 @@ impl<'a, 'b> Parser<'a, 'b> {
         out: &'b mut Vec<u8>,
         scratch: &'b mut Scratch,
         max_depth: usize,
+        broken: &'b mut BrokenRule,
     ) -> Self {
         scratch.frames.clear();
         scratch.members.clear();
@@ -183,8 +182,7 @@ impl<'a, 'b> Parser<'a, 'b> {
             scratch,
             max_depth,
             in_array: false,
-            strict: true,
-            violation: None,
+            broken,
         }
     }
 
@@ -208,10 +206,7 @@ impl<'a, 'b> Parser<'a, 'b> {
     /// (see the module's "Which error is reported"), in one reading.
     pub(crate) fn run(mut self) -> Result<(), Fault> {
         self.read()?;
-        match self.violation {
-            Some(fault) => Err(fault),
-            None => Ok(()),
-        }
+        std::mem::take(self.broken).into_result()
     }
 
     /// Reads the whole input, stopping at the first grammar error.
@@ -242,12 +237,12 @@ impl<'a, 'b> Parser<'a, 'b> {
             Some(b'{') => self.open_object(),
             Some(b'[') => self.open_array(),
             Some(b'"') => {
-                self.pos = self.string(self.pos)?;
+                self.pos = parse_value(self.input, self.pos, self.out, self.broken)?;
                 self.more_scalars()?;
                 Ok(false)
             }
             Some(b'-' | b'0'..=b'9') => {
-                self.pos = self.number(self.pos)?;
+                self.pos = parse_number(self.input, self.pos, self.out, self.broken)?;
                 self.more_scalars()?;
                 Ok(false)
             }
@@ -266,61 +261,15 @@ impl<'a, 'b> Parser<'a, 'b> {
             self.pos = match self.input.get(self.pos..self.pos + 2) {
                 Some([b',', b'"']) => {
                     self.out.push(b',');
-                    self.string(self.pos + 1)?
+                    parse_value(self.input, self.pos + 1, self.out, self.broken)?
                 }
                 Some([b',', b'-' | b'0'..=b'9']) => {
                     self.out.push(b',');
-                    self.number(self.pos + 1)?
+                    parse_number(self.input, self.pos + 1, self.out, self.broken)?
                 }
                 _ => break,
             };
         }
-        Ok(())
-    }
-
-    /// Parses the string value at `at`; returns the offset after it.
-    fn string(&mut self, at: usize) -> Result<usize, Fault> {
-        match parse_value(self.input, at, self.out, self.strict) {
-            Err(fault) => self.reread(fault, |parser| {
-                parse_value(parser.input, at, parser.out, parser.strict)
-            }),
-            read => read,
-        }
-    }
-
-    /// Parses the number at `at`; returns the offset after it.
-    fn number(&mut self, at: usize) -> Result<usize, Fault> {
-        match parse_number(self.input, at, self.out, self.strict) {
-            Err(fault) => self.reread(fault, |parser| {
-                parse_number(parser.input, at, parser.out, parser.strict)
-            }),
-            read => read,
-        }
-    }
-
-    /// After `fault`, a token's rejection: when it broke an I-JSON rule, records it and
-    /// reads the token again without the rules; a grammar error stands.
-    #[cold]
-    #[inline(never)]
-    fn reread<T>(
-        &mut self,
-        fault: Fault,
-        again: impl FnOnce(&mut Self) -> Result<T, Fault>,
-    ) -> Result<T, Fault> {
-        self.tolerate(fault)?;
-        again(self)
-    }
-
-    /// Records `fault`, when it is the first I-JSON rule broken, and turns the rules off for
-    /// the rest of the document; returns a grammar error as it is (reading its token again
-    /// would only meet it again).
-    #[cold]
-    fn tolerate(&mut self, fault: Fault) -> Result<(), Fault> {
-        if fault.kind().is_grammar() || !self.strict {
-            return Err(fault);
-        }
-        self.violation = Some(fault);
-        self.strict = false;
         Ok(())
     }
 
@@ -335,21 +284,23 @@ impl<'a, 'b> Parser<'a, 'b> {
         }
     }
 
-    fn push_frame(&mut self, frame: Frame) -> Result<(), Fault> {
-        if self.strict && self.scratch.frames.len() >= self.max_depth {
-            self.tolerate(Fault::new(
-                ErrorKind::DepthLimit,
-                self.pos,
-                format!(
-                    "arrays and objects are nested more than {} levels deep; flatten the \
-                     document, or raise the limit (--max-depth) if its source is trusted",
-                    self.max_depth
-                ),
-            ))?;
+    fn push_frame(&mut self, frame: Frame) {
+        if !self.broken.is_broken() && self.scratch.frames.len() >= self.max_depth {
+            let (pos, max_depth) = (self.pos, self.max_depth);
+            self.broken.note(|| {
+                Fault::new(
+                    ErrorKind::DepthLimit,
+                    pos,
+                    format!(
+                        "arrays and objects are nested more than {max_depth} levels deep; \
+                         flatten the document, or raise the limit (--max-depth) if its source \
+                         is trusted"
+                    ),
+                )
+            });
         }
         self.in_array = matches!(frame, Frame::Array);
         self.scratch.frames.push(frame);
-        Ok(())
     }
 
     fn pop_frame(&mut self) {
@@ -358,7 +309,7 @@ impl<'a, 'b> Parser<'a, 'b> {
     }
 
     fn open_array(&mut self) -> Result<bool, Fault> {
-        self.push_frame(Frame::Array)?;
+        self.push_frame(Frame::Array);
         self.out.push(b'[');
         self.pos += 1;
         self.skip_whitespace();
@@ -370,7 +321,7 @@ impl<'a, 'b> Parser<'a, 'b> {
             first_member: self.scratch.members.len(),
             names_len: self.scratch.names.len(),
             body_start: self.out.len() + 1,
-        })?;
+        });
         self.out.push(b'{');
         self.pos += 1;
         self.skip_whitespace();
@@ -391,24 +342,13 @@ impl<'a, 'b> Parser<'a, 'b> {
         let name_offset = self.pos;
         let start = self.out.len();
         let names_start = self.scratch.names.len();
-        let parsed = match parse_name(
+        let parsed = parse_name(
             self.input,
-            name_offset,
+            self.pos,
             self.out,
             &mut self.scratch.names,
-            self.strict,
-        ) {
-            Ok(parsed) => parsed,
-            Err(fault) => self.reread(fault, |parser| {
-                parse_name(
-                    parser.input,
-                    name_offset,
-                    parser.out,
-                    &mut parser.scratch.names,
-                    parser.strict,
-                )
-            })?,
-        };
+            self.broken,
+        )?;
         self.pos = parsed.end;
         let name = if parsed.escaped {
             Name::Decoded(names_start, self.scratch.names.len())
@@ -471,8 +411,8 @@ impl<'a, 'b> Parser<'a, 'b> {
                         body_start,
                     }) = self.scratch.frames.last()
                     {
-                        if let Err(fault) = self.close_object(first_member, body_start) {
-                            self.tolerate(fault)?;
+                        if let Err(duplicate) = self.close_object(first_member, body_start) {
+                            self.broken.note(|| duplicate);
                         }
                         self.scratch.members.truncate(first_member);
                         self.scratch.names.truncate(names_len);
@@ -489,7 +429,7 @@ impl<'a, 'b> Parser<'a, 'b> {
 
     /// Puts the members of the object being closed in canonical order, rejecting duplicates.
     fn close_object(&mut self, first_member: usize, body_start: usize) -> Result<(), Fault> {
-        if !self.strict {
+        if self.broken.is_broken() {
             return Ok(());
         }
         let input = self.input;

@@ -1,7 +1,7 @@
 //! Strings: strict UTF-8 and escape decoding on the way in, the RFC 8785 §3.2.2.2 escaping on
 //! the way out. Runs of characters that need no escaping are copied as they are.
 
-use super::error::{describe_byte, ErrorKind, Fault};
+use super::error::{describe_byte, BrokenRule, ErrorKind, Fault};
 use super::escape::{self, push_ascii};
 use super::word::word_at;
 
@@ -155,15 +155,15 @@ pub(crate) struct ParsedString {
 ///
 /// When `decoded` is given and the string holds escapes, its decoded bytes are appended there
 /// (member names are compared decoded); without escapes the raw bytes already are the decoded
-/// form and nothing is appended. With `strict` off, lone surrogates decode to U+FFFD instead of
-/// being rejected.
+/// form and nothing is appended. A lone surrogate breaks a rule, noted in `broken`, and
+/// decodes to U+FFFD.
 #[inline(always)]
 fn parse_string(
     input: &[u8],
     open: usize,
     out: &mut Vec<u8>,
     mut decoded: Option<&mut Vec<u8>>,
-    strict: bool,
+    broken: &mut BrokenRule,
 ) -> Result<ParsedString, Fault> {
     out.push(b'"');
     let content = open + 1;
@@ -200,7 +200,7 @@ fn parse_string(
                         name.extend_from_slice(input.get(content..pos).unwrap_or_default());
                     }
                 }
-                let (c, next) = escape::decode(input, pos, strict)?;
+                let (c, next) = escape::decode(input, pos, broken)?;
                 let (form, utf8) = escape::forms(c);
                 form.push(out);
                 if let Some(name) = decoded.as_deref_mut() {
@@ -234,9 +234,9 @@ pub(crate) fn parse_value(
     input: &[u8],
     open: usize,
     out: &mut Vec<u8>,
-    strict: bool,
+    broken: &mut BrokenRule,
 ) -> Result<usize, Fault> {
-    parse_string(input, open, out, None, strict).map(|parsed| parsed.end)
+    parse_string(input, open, out, None, broken).map(|parsed| parsed.end)
 }
 
 /// Parses a member name at `open`, its decoded form appended to `names` if it has escapes;
@@ -248,9 +248,9 @@ pub(crate) fn parse_name(
     open: usize,
     out: &mut Vec<u8>,
     names: &mut Vec<u8>,
-    strict: bool,
+    broken: &mut BrokenRule,
 ) -> Result<ParsedString, Fault> {
-    parse_string(input, open, out, Some(names), strict)
+    parse_string(input, open, out, Some(names), broken)
 }
 
 #[cfg(test)]
