@@ -285,7 +285,7 @@ impl<'a, 'b> Parser<'a, 'b> {
     }
 
     fn push_frame(&mut self, frame: Frame) {
-        if !self.broken.is_broken() && self.scratch.frames.len() >= self.max_depth {
+        if self.scratch.frames.len() >= self.max_depth {
             let (pos, max_depth) = (self.pos, self.max_depth);
             self.broken.note(|| {
                 Fault::new(
@@ -547,15 +547,18 @@ fn sort_members(
     second_keys: &mut Vec<u64>,
     shape: &mut Shape,
 ) -> Result<(), Fault> {
-    let name_of = |m: &Member| match m.name {
-        Name::Input(s, e) => span(input, s, e),
-        Name::Decoded(s, e) => span(names, s, e),
+    // The text a member's name lies in, and where.
+    let located = |m: &Member| match m.name {
+        Name::Input(s, e) => (input, s, e),
+        Name::Decoded(s, e) => (names, s, e),
+    };
+    let name_of = |m: &Member| {
+        let (text, start, end) = located(m);
+        span(text, start, end)
     };
     for member in members.iter_mut() {
-        member.key = match member.name {
-            Name::Input(s, e) => sort_key(input, s, e, member.ascii),
-            Name::Decoded(s, e) => sort_key(names, s, e, member.ascii),
-        };
+        let (text, start, end) = located(member);
+        member.key = sort_key(text, start, end, member.ascii);
     }
     // When either name is ASCII, the first difference involves an ASCII byte, where byte
     // order and UTF-16 order agree.
@@ -577,9 +580,9 @@ fn sort_members(
         // Names that share their first eight bytes are common (URIs, prefixed names, fuzzed
         // text); their next eight decide most comparisons without reading the names again.
         second_keys.clear();
-        second_keys.extend(members.iter().map(|m| match m.name {
-            Name::Input(s, e) => sort_key(input, (s + 8).min(e), e, m.ascii),
-            Name::Decoded(s, e) => sort_key(names, (s + 8).min(e), e, m.ascii),
+        second_keys.extend(members.iter().map(|m| {
+            let (text, start, end) = located(m);
+            sort_key(text, (start + 8).min(end), end, m.ascii)
         }));
         let second = |i: usize| second_keys.get(i).copied().unwrap_or(0);
         order.sort_unstable_by(|&a, &b| match (members.get(a), members.get(b)) {
