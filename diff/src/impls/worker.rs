@@ -14,8 +14,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -26,6 +26,12 @@ use crate::outcome::{classify_message, Outcome};
 
 /// How long a worker may take over one input before it is restarted.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a batch waits for one of a worker's processes to come back before it starts
+/// another. A library that keeps up answers a batch in milliseconds and keeps one process, so
+/// its runtime starts and warms up once; one that takes a second a batch (an Ed25519 verifier
+/// in plain JavaScript) gets a process per batch in flight.
+const GROW_AFTER: Duration = Duration::from_secs(1);
 
 /// The runtime a worker needs, and how to install its pinned dependencies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,7 +255,9 @@ pub struct WorkerImpl {
     group: String,
     launch: Launch,
     timeout: Duration,
-    pool: Mutex<Vec<Process>>,
+    pool: Mutex<Pool>,
+    /// Signalled whenever a process returns to the pool or a place in it frees up.
+    returned: Condvar,
     hello: OnceLock<Result<Hello, String>>,
     /// CPU time of the processes that have ended, read as each was ended.
     ended_cpu: Mutex<Duration>,
@@ -279,7 +287,8 @@ impl WorkerImpl {
             group: group.to_string(),
             launch,
             timeout: ANSWER_TIMEOUT,
-            pool: Mutex::new(Vec::new()),
+            pool: Mutex::new(Pool::default()),
+            returned: Condvar::new(),
             hello: OnceLock::new(),
             ended_cpu: Mutex::new(Duration::ZERO),
         }
@@ -299,11 +308,9 @@ impl WorkerImpl {
     pub fn hello(&self) -> Result<Hello, String> {
         self.hello
             .get_or_init(|| {
-                let process = Process::spawn(&self.launch, self.timeout)?;
+                let process = self.checkout()?;
                 let hello = process.hello.clone();
-                if let Ok(mut pool) = self.pool.lock() {
-                    pool.push(process);
-                }
+                self.give_back(process);
                 Ok(hello)
             })
             .clone()
@@ -342,6 +349,13 @@ pub fn rust(name: &'static str, library: &'static str, group: &'static str) -> W
 /// PyPI library `library` in a Python worker, voting in `group`.
 pub fn python(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
     WorkerImpl::new(name, library, group, Runtime::Python)
+}
+
+/// A worker's processes that are waiting for a batch, and how many it has running in all.
+#[derive(Default)]
+struct Pool {
+    idle: Vec<Process>,
+    running: usize,
 }
 
 struct Process {
@@ -611,15 +625,53 @@ impl WorkerImpl {
         if let (Some(used), Ok(mut ended)) = (process.cpu(), self.ended_cpu.lock()) {
             *ended += used;
         }
-        process.kill()
+        let stderr = process.kill();
+        self.release_place();
+        stderr
     }
 
+    /// A process for one batch: an idle one, or the first, or a new one once the batch has
+    /// waited [`GROW_AFTER`] for one to come back.
     fn checkout(&self) -> Result<Process, String> {
-        let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
-        match pooled {
-            Some(p) => Ok(p),
-            None => Process::spawn(&self.launch, self.timeout),
+        let poisoned = "a worker pool was poisoned".to_string();
+        let mut pool = self.pool.lock().map_err(|_| poisoned.clone())?;
+        let asked = Instant::now();
+        loop {
+            if let Some(process) = pool.idle.pop() {
+                return Ok(process);
+            }
+            let waited = asked.elapsed();
+            if pool.running == 0 || waited >= GROW_AFTER {
+                pool.running += 1;
+                drop(pool);
+                let spawned = Process::spawn(&self.launch, self.timeout);
+                if spawned.is_err() {
+                    self.release_place();
+                }
+                return spawned;
+            }
+            pool = self
+                .returned
+                .wait_timeout(pool, GROW_AFTER.saturating_sub(waited))
+                .map_err(|_| poisoned.clone())?
+                .0;
         }
+    }
+
+    /// Returns a process that answered its batch to the pool, for the next batch.
+    fn give_back(&self, process: Process) {
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.idle.push(process);
+        }
+        self.returned.notify_one();
+    }
+
+    /// Counts a process that ended, or never started, out of the pool.
+    fn release_place(&self) {
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.running = pool.running.saturating_sub(1);
+        }
+        self.returned.notify_one();
     }
 
     /// Runs inputs the worker's form of the protocol can carry, restarting the worker after a
@@ -666,11 +718,7 @@ impl WorkerImpl {
                 }
             }
             match failure {
-                None => {
-                    if let Ok(mut pool) = self.pool.lock() {
-                        pool.push(process);
-                    }
-                }
+                None => self.give_back(process),
                 Some(crash) => {
                     let stderr = self.end(process);
                     if let Some(why) = crash {
@@ -789,8 +837,8 @@ impl Implementation for WorkerImpl {
             return None;
         }
         let ended = *self.ended_cpu.lock().ok()?;
-        let running = self.pool.lock().ok()?;
-        running
+        let pool = self.pool.lock().ok()?;
+        pool.idle
             .iter()
             .try_fold(ended, |sum, process| Some(sum + process.cpu()?))
     }
@@ -821,7 +869,7 @@ impl Implementation for WorkerImpl {
 impl Drop for WorkerImpl {
     fn drop(&mut self) {
         if let Ok(mut pool) = self.pool.lock() {
-            for process in pool.drain(..) {
+            for process in pool.idle.drain(..) {
                 process.kill();
             }
         }
@@ -921,6 +969,37 @@ mod tests {
             "{cpu:?} in {waited:?}"
         );
         assert_eq!(external("mine", "mine", "cat").cpu(), None);
+    }
+
+    /// The test worker, answering `sleep:MS` after MS milliseconds.
+    fn sleeper() -> WorkerImpl {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
+        python("sleeper", "none", "cpython").with_script(script, Duration::from_secs(10))
+    }
+
+    /// Runs `batches` batches of the one input `line` at once; the processes started for them.
+    fn processes_for(worker: &WorkerImpl, batches: usize, line: &str) -> usize {
+        std::thread::scope(|scope| {
+            for _ in 0..batches {
+                scope.spawn(|| {
+                    let answers = worker.run_batch(&[line.as_bytes()]);
+                    assert_eq!(answers, [Outcome::Ok(line.as_bytes().to_vec())]);
+                });
+            }
+        });
+        worker.pool.lock().map(|p| p.idle.len()).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_worker_that_keeps_up_keeps_one_process() {
+        // Three batches of 0.3 s each: the last waits 0.6 s, less than GROW_AFTER.
+        assert_eq!(processes_for(&sleeper(), 3, "sleep:300"), 1);
+    }
+
+    #[test]
+    fn a_worker_that_falls_behind_gets_a_process_per_waiting_batch() {
+        // Two batches of 1.5 s: the second waits GROW_AFTER, then starts its own process.
+        assert_eq!(processes_for(&sleeper(), 2, "sleep:1500"), 2);
     }
 
     #[test]

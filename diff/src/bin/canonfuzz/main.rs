@@ -141,8 +141,9 @@ enum Command {
         /// The seed every input derives from.
         #[arg(long, value_name = "S", default_value_t = 1)]
         seed: u64,
-        /// Batches in flight, and worker processes per external implementation (default:
-        /// twice the cores, since a batch waits on its workers).
+        /// Batches in flight (default: twice the cores, since a batch waits on its workers),
+        /// and at most as many processes per external implementation: one, and another for
+        /// each batch that has waited a second for those running.
         #[arg(long, value_name = "J")]
         jobs: Option<usize>,
         /// Compare the core with these implementations only (comma-separated names).
