@@ -21,6 +21,7 @@ use crate::family::Family;
 use crate::findings;
 use crate::impls::{self, External, Implementation};
 use crate::outcome::Outcome;
+use crate::repeats::Repeats;
 use crate::shrink::{minimize, FirstKept};
 
 /// Cases per batch: large enough that worker round trips are cheap.
@@ -489,6 +490,8 @@ pub struct Summary {
     pub seed: u64,
     /// Cases run.
     pub cases: u64,
+    /// Cases that repeated an earlier one's input, judged from its answers (`repeats`).
+    pub repeated: u64,
     /// Wall time running the cases.
     pub elapsed: Duration,
     /// Wall time minimizing and saving the findings.
@@ -704,6 +707,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     let deadline = config.duration.map(|d| started + d);
     let bar = progress_bar(&config);
     let next_batch = AtomicU64::new(0);
+    let repeats = Repeats::default();
     let n = harness.implementations().len();
     let tally = Mutex::new(Tally {
         answered: vec![0; n],
@@ -733,7 +737,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                     })
                     .collect();
                 let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
-                let results = harness.run(&inputs);
+                let results = repeats.answer(&inputs, |asked| harness.run(asked));
                 let Ok(mut t) = tally.lock() else { break };
                 for ((index, category, input), (outcomes, evaluation)) in cases.iter().zip(results)
                 {
@@ -876,6 +880,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         family: config.family,
         seed: config.seed,
         cases: tally.cases,
+        repeated: repeats.repeated(),
         elapsed,
         shrink_elapsed: shrink_started.elapsed(),
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),

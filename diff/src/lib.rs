@@ -17,6 +17,7 @@ pub mod manifest;
 pub mod merge;
 pub mod mutants;
 pub mod published;
+pub mod repeats;
 pub mod replay;
 pub mod report;
 pub mod selftest;

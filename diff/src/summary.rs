@@ -121,6 +121,12 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
         summary.cases_per_second(),
         summary.seed,
     )));
+    if summary.repeated > 0 {
+        out.push_str(&wrap(&format!(
+            "{} cases repeated an earlier input and were judged from its answers",
+            summary.repeated
+        )));
+    }
     out.push_str(&wrap(&format!(
         "{} findings {} in {:.1}s",
         summary.findings.len(),
@@ -341,6 +347,7 @@ pub fn to_json(summary: &Summary) -> Value {
         "family": summary.family.name(),
         "seed": summary.seed,
         "cases": summary.cases,
+        "repeated": summary.repeated,
         "cases_per_s": summary.cases_per_second(),
         "implementations": summary.impls.iter().map(|s| json!({
             "name": s.name, "version": s.version, "independent_group": s.group,
@@ -407,6 +414,7 @@ mod tests {
             family: crate::families::jcs::FAMILY,
             seed: 1,
             cases: 10,
+            repeated: 0,
             elapsed: std::time::Duration::from_secs(1),
             shrink_elapsed: std::time::Duration::ZERO,
             cores: 2,
@@ -489,5 +497,20 @@ mod tests {
         assert!(text.contains("costliest: b, 12.0 s of CPU"), "{text}");
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         assert_eq!(to_json(&s)["implementations"][1]["cpu_s"], 12.0);
+    }
+
+    #[test]
+    fn cases_judged_from_an_earlier_answer_are_counted_apart() {
+        let mut s = summary(Vec::new());
+        let text = render(&s, Detail::Normal, Paint(false));
+        assert!(!text.contains("repeated"), "{text}");
+        s.repeated = 3;
+        let text = render(&s, Detail::Normal, Paint(false));
+        assert!(
+            text.contains("3 cases repeated an earlier input and were judged from its answers"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert_eq!(to_json(&s)["repeated"], 3);
     }
 }
