@@ -12,6 +12,7 @@ verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}; Merkle tre
 verifiable-mcp verifier {"jwks","now","response"}."""
 
 import base64
+import binascii
 import json
 import os
 import sys
@@ -432,6 +433,13 @@ def framing(respond, library):
                 pass
         if not framed:
             return respond(line)
+        # The harness writes each request as exactly {"input":"<base64>"}: read that shape
+        # without a JSON parser, and any other through one.
+        if line.startswith(b'{"input":"') and line.endswith(b'"}'):
+            try:
+                return respond(binascii.a2b_base64(line[10:-2], strict_mode=True))
+            except binascii.Error:
+                pass
         try:
             data = base64.b64decode(json.loads(line)["input"], validate=True)
         except (ValueError, KeyError, TypeError) as e:
