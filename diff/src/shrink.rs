@@ -46,17 +46,36 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
     let mut judged: HashMap<Vec<u8>, bool> = HashMap::new();
     let mut spent = 0;
     while spent < budget {
-        let mut candidates: Vec<Vec<u8>> = tree_candidates(&current);
+        let tree = parse(&current);
+        let whole = tree.as_ref().map(Node::to_bytes);
+        let mut candidates = match (&tree, &whole) {
+            (Some(tree), Some(whole)) => tree_candidates(tree, whole),
+            _ => Vec::new(),
+        };
         candidates.extend(byte_candidates(&current));
         candidates.retain(|c| c.len() < current.len());
-        candidates.sort_by_key(Vec::len);
-        candidates.dedup();
-        candidates.truncate(budget - spent);
+        candidates.sort_by_key(Candidate::len);
+        // Written a chunk at a time, the twin of the one before left out, up to the budget.
+        let mut order = candidates.iter();
+        let mut left = budget - spent;
+        let mut last: Option<Vec<u8>> = None;
         let mut smaller = None;
-        for chunk in candidates.chunks(CHUNK) {
+        loop {
+            let mut chunk: Vec<Vec<u8>> = Vec::with_capacity(CHUNK);
+            while chunk.len() < CHUNK && left > 0 {
+                let Some(candidate) = order.next() else { break };
+                let bytes = candidate.write();
+                if chunk.last().or(last.as_ref()) != Some(&bytes) {
+                    chunk.push(bytes);
+                    left -= 1;
+                }
+            }
+            if chunk.is_empty() {
+                break;
+            }
             spent += chunk.len();
             let mut fresh: Vec<Vec<u8>> = Vec::new();
-            for c in chunk {
+            for c in &chunk {
                 if !judged.contains_key(c) && !fresh.contains(c) {
                     fresh.push(c.clone());
                 }
@@ -74,14 +93,14 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
                     .enumerate()
                     .map(|(k, c)| (c, Some(k) == first)),
             );
-            let kept = chunk
+            smaller = chunk
                 .iter()
                 .find(|c| judged.get(*c).copied().unwrap_or(false))
                 .cloned();
-            if kept.is_some() {
-                smaller = kept;
+            if smaller.is_some() {
                 break;
             }
+            last = chunk.pop();
         }
         match smaller {
             Some(c) => current = c,
@@ -91,22 +110,71 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
     current
 }
 
-fn tree_candidates(input: &[u8]) -> Vec<Vec<u8>> {
-    let Some(tree) = parse(input) else {
-        return Vec::new();
-    };
-    let whole = tree.to_bytes();
-    let mut found = Vec::new();
-    edits(&tree, &whole, 0..whole.len(), &mut found);
-    let mut out = Vec::with_capacity(found.len() + 1);
-    for Edit { from, to, with } in found {
-        let mut candidate = Vec::with_capacity(whole.len() - (to - from) + with.len());
-        candidate.extend_from_slice(whole.get(..from).unwrap_or_default());
-        candidate.extend_from_slice(&with);
-        candidate.extend_from_slice(whole.get(to..).unwrap_or_default());
-        out.push(candidate);
+/// A candidate before it is written out. A round proposes thousands of them, each about as
+/// long as the input, and usually keeps one of its first few chunks; so they are sorted by
+/// the length they will have, and only those judged are written.
+enum Candidate<'a> {
+    /// A part of a text.
+    Part(&'a [u8]),
+    /// `base` with the bytes `from..to` replaced by `with`.
+    Splice {
+        base: &'a [u8],
+        from: usize,
+        to: usize,
+        with: Vec<u8>,
+    },
+}
+
+impl Candidate<'_> {
+    /// The length of the candidate written out.
+    fn len(&self) -> usize {
+        match self {
+            Candidate::Part(part) => part.len(),
+            Candidate::Splice {
+                base,
+                from,
+                to,
+                with,
+            } => base.len() - (to - from) + with.len(),
+        }
     }
-    out.insert(0, whole);
+
+    /// The candidate's bytes.
+    fn write(&self) -> Vec<u8> {
+        match self {
+            Candidate::Part(part) => part.to_vec(),
+            Candidate::Splice {
+                base,
+                from,
+                to,
+                with,
+            } => {
+                let mut out = Vec::with_capacity(self.len());
+                out.extend_from_slice(base.get(..*from).unwrap_or_default());
+                out.extend_from_slice(with);
+                out.extend_from_slice(base.get(*to..).unwrap_or_default());
+                out
+            }
+        }
+    }
+}
+
+/// The tree's compact text `whole`, then every reduction of it ([`edits`]).
+fn tree_candidates<'a>(tree: &Node, whole: &'a [u8]) -> Vec<Candidate<'a>> {
+    let mut found = Vec::new();
+    edits(tree, whole, 0..whole.len(), &mut found);
+    let mut out = Vec::with_capacity(found.len() + 1);
+    out.push(Candidate::Part(whole));
+    out.extend(
+        found
+            .into_iter()
+            .map(|Edit { from, to, with }| Candidate::Splice {
+                base: whole,
+                from,
+                to,
+                with,
+            }),
+    );
     out
 }
 
@@ -292,11 +360,11 @@ const MAX_BYTE_CANDIDATES: usize = 2_000;
 /// The input with one chunk removed, for chunk sizes halving down to one byte; the input with
 /// as many bytes peeled off both ends; and the input with its outer nesting levels removed,
 /// half of them, a quarter, and so on, which halves deep nesting of any shape.
-fn byte_candidates(input: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = unnested(input);
+fn byte_candidates(input: &[u8]) -> Vec<Candidate<'_>> {
+    let mut out: Vec<Candidate> = unnested(input).into_iter().map(Candidate::Part).collect();
     let mut peel = input.len() / 4;
     while peel >= 1 {
-        out.push(input[peel..input.len() - peel].to_vec());
+        out.push(Candidate::Part(&input[peel..input.len() - peel]));
         peel /= 2;
     }
     let mut size = input.len() / 2;
@@ -304,9 +372,12 @@ fn byte_candidates(input: &[u8]) -> Vec<Vec<u8>> {
         let mut start = 0;
         while start < input.len() {
             let end = (start + size).min(input.len());
-            let mut shorter = input[..start].to_vec();
-            shorter.extend_from_slice(&input[end..]);
-            out.push(shorter);
+            out.push(Candidate::Splice {
+                base: input,
+                from: start,
+                to: end,
+                with: Vec::new(),
+            });
             start += size;
         }
         size /= 2;
@@ -316,7 +387,7 @@ fn byte_candidates(input: &[u8]) -> Vec<Vec<u8>> {
 
 /// The input without its first `k` opening levels (`[`, or `{` and a member name) and the `k`
 /// matching closers at its end, for `k` halving from half the levels down to one.
-fn unnested(input: &[u8]) -> Vec<Vec<u8>> {
+fn unnested(input: &[u8]) -> Vec<&[u8]> {
     // Where each outer level's content starts, and the closer it needs.
     let mut opens = Vec::new();
     let mut pos = 0;
@@ -360,7 +431,7 @@ fn unnested(input: &[u8]) -> Vec<Vec<u8>> {
     while k >= 1 {
         let (from, to) = (opens[k - 1].0, closes[k - 1]);
         if from <= to {
-            out.push(input[from..to].to_vec());
+            out.push(&input[from..to]);
         }
         k /= 2;
     }
@@ -525,12 +596,12 @@ mod tests {
             let tree = parse(document).expect("a JSON document");
             let mut copied = vec![tree.to_bytes()];
             copied.extend(variants(&tree).iter().map(Node::to_bytes));
-            assert_eq!(
-                tree_candidates(document),
-                copied,
-                "{}",
-                String::from_utf8_lossy(document)
-            );
+            let whole = tree.to_bytes();
+            let written: Vec<Vec<u8>> = tree_candidates(&tree, &whole)
+                .iter()
+                .map(Candidate::write)
+                .collect();
+            assert_eq!(written, copied, "{}", String::from_utf8_lossy(document));
         }
     }
 
