@@ -95,10 +95,26 @@ impl Harness {
         select: &[String],
         with: &[External],
     ) -> Result<(Harness, Missing), String> {
+        let chosen = impls::choose(family.implementations(), select, with)?;
+        // Each is started (a worker's runtime prepared and its first process asked which
+        // protocol it speaks) beside the others rather than after them.
+        let started: Vec<Result<(), String>> = std::thread::scope(|scope| {
+            let starting: Vec<_> = chosen
+                .iter()
+                .map(|imp| scope.spawn(|| imp.available()))
+                .collect();
+            starting
+                .into_iter()
+                .map(|s| {
+                    s.join()
+                        .unwrap_or_else(|_| Err("it panicked while starting".to_string()))
+                })
+                .collect()
+        });
         let mut missing = Vec::new();
         let mut impls = Vec::new();
-        for imp in impls::choose(family.implementations(), select, with)? {
-            match imp.available() {
+        for (imp, started) in chosen.into_iter().zip(started) {
+            match started {
                 Ok(()) => impls.push(imp),
                 Err(why) => missing.push((imp.name().to_string(), why)),
             }
