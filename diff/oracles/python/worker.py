@@ -359,6 +359,17 @@ def refuse_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+# json.loads builds a decoder for every call given a keyword: one is built here, once.
+DECODER = json.JSONDecoder(parse_constant=refuse_constant)
+
+
+def read_json(text):
+    """json.loads(text, parse_constant=refuse_constant), byte order mark check included."""
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return DECODER.decode(text)
+
+
 def error(kind, message, offset=0):
     return {"error": {"kind": kind, "message": message, "offset": offset}}
 
@@ -369,7 +380,7 @@ def answer(canon, line, max_depth=None):
     except UnicodeDecodeError as e:
         return error("invalid_utf8", str(e), e.start)
     try:
-        value = json.loads(text, parse_constant=refuse_constant)
+        value = read_json(text)
     except json.JSONDecodeError as e:
         return error("syntax", e.msg, e.pos)
     except RecursionError as e:
