@@ -139,9 +139,9 @@ def ekl(c):
     if len(salt) != 32:
         raise ValueError("the salt is not 32 bytes")
     if c["op"] == "fingerprint":
-        value = json.loads(c["value"], parse_constant=refuse_constant)
+        value = read_json(c["value"])
     else:
-        result = json.loads(c["result"], parse_constant=refuse_constant)
+        result = read_json(c["result"])
         if not isinstance(result, dict):
             raise ValueError("a tool result is an object")
         if "structuredContent" not in result and "content" not in result and isinstance(result.get("result"), dict):
@@ -164,12 +164,12 @@ def ink(c):
     import rfc8785
 
     if c["op"] == "leaf":
-        event = json.loads(c["event"], parse_constant=refuse_constant)
+        event = read_json(c["event"])
         if not isinstance(event, dict):
             raise ValueError("an event is an object")
         event.pop("agentSignature", None)
         return hashlib.sha256(b"\x00" + rfc8785.dumps(event)).hexdigest()
-    body = rfc8785.dumps(json.loads(c["body"], parse_constant=refuse_constant))
+    body = rfc8785.dumps(read_json(c["body"]))
     head = "ink/0.1\n" + "\n".join([c["method"], c["path"], c["recipientDid"]]) + "\n"
     return hashlib.sha256(head.encode() + body + b"\n" + c["timestamp"].encode()).hexdigest()
 
@@ -268,7 +268,7 @@ def vmcp(c):
     must(len(set(map(json.dumps, kids))) == len(kids), "two keys of the set share a kid")
     parts = envelope["jws"].split(".")
     must(len(parts) == 3, "not a compact JWS")
-    header = json.loads(b64url(parts[0]).decode("utf-8"), parse_constant=refuse_constant)
+    header = read_json(b64url(parts[0]).decode("utf-8"))
     must(isinstance(header, dict), "the header is not an object")
     must(header.get("alg") == "EdDSA", "alg is not EdDSA")
     must(header.get("typ") == "verifiable-mcp+jws", "typ is not verifiable-mcp+jws")
@@ -365,6 +365,8 @@ DECODER = json.JSONDecoder(parse_constant=refuse_constant)
 
 def read_json(text):
     """json.loads(text, parse_constant=refuse_constant), byte order mark check included."""
+    if not isinstance(text, str):
+        return json.loads(text, parse_constant=refuse_constant)
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     return DECODER.decode(text)
