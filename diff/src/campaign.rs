@@ -510,6 +510,9 @@ pub struct Summary {
     pub repeated: u64,
     /// Wall time running the cases.
     pub elapsed: Duration,
+    /// CPU time the implementations spent running the cases, before the minimizing; none
+    /// is counted for a `--with` command.
+    pub cases_cpu: Duration,
     /// Wall time minimizing and saving the findings.
     pub shrink_elapsed: Duration,
     /// The cores the campaign ran on.
@@ -843,6 +846,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     });
     bar.finish_and_clear();
     let elapsed = started.elapsed();
+    let cases_cpu: Duration = harness.cpu().into_iter().flatten().sum();
     let shrink_started = Instant::now();
     let tally = tally
         .into_inner()
@@ -897,6 +901,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         seed: config.seed,
         cases: tally.cases,
         repeated: repeats.repeated(),
+        cases_cpu,
         elapsed,
         shrink_elapsed: shrink_started.elapsed(),
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
