@@ -450,9 +450,11 @@ def framing(respond, library):
         # without a JSON parser, and any other through one.
         if line.startswith(b'{"input":"') and line.endswith(b'"}'):
             try:
-                return respond(binascii.a2b_base64(line[10:-2], strict_mode=True))
+                data = binascii.a2b_base64(line[10:-2], strict_mode=True)
             except binascii.Error:
-                pass
+                data = None
+            if data is not None:
+                return respond(data)
         try:
             data = base64.b64decode(json.loads(line)["input"], validate=True)
         except (ValueError, KeyError, TypeError) as e:

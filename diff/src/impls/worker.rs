@@ -351,6 +351,11 @@ pub fn python(name: &'static str, library: &'static str, group: &'static str) ->
     WorkerImpl::new(name, library, group, Runtime::Python)
 }
 
+/// Why a worker's pool cannot be used: a thread panicked holding its lock.
+fn poisoned<T>(_: T) -> String {
+    "a worker pool was poisoned".to_string()
+}
+
 /// A worker's processes that are waiting for a batch, and how many it has running in all.
 #[derive(Default)]
 struct Pool {
@@ -633,8 +638,7 @@ impl WorkerImpl {
     /// A process for one batch: an idle one, or the first, or a new one once the batch has
     /// waited [`GROW_AFTER`] for one to come back.
     fn checkout(&self) -> Result<Process, String> {
-        let poisoned = "a worker pool was poisoned".to_string();
-        let mut pool = self.pool.lock().map_err(|_| poisoned.clone())?;
+        let mut pool = self.pool.lock().map_err(poisoned)?;
         let asked = Instant::now();
         loop {
             if let Some(process) = pool.idle.pop() {
@@ -653,7 +657,7 @@ impl WorkerImpl {
             pool = self
                 .returned
                 .wait_timeout(pool, GROW_AFTER.saturating_sub(waited))
-                .map_err(|_| poisoned.clone())?
+                .map_err(poisoned)?
                 .0;
         }
     }
