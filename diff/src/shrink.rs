@@ -116,13 +116,8 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
 enum Candidate<'a> {
     /// A part of a text.
     Part(&'a [u8]),
-    /// `base` with the bytes `from..to` replaced by `with`.
-    Splice {
-        base: &'a [u8],
-        from: usize,
-        to: usize,
-        with: Vec<u8>,
-    },
+    /// `base` with an edit made.
+    Splice(&'a [u8], Edit),
 }
 
 impl Candidate<'_> {
@@ -130,12 +125,9 @@ impl Candidate<'_> {
     fn len(&self) -> usize {
         match self {
             Candidate::Part(part) => part.len(),
-            Candidate::Splice {
-                base,
-                from,
-                to,
-                with,
-            } => base.len() - (to - from) + with.len(),
+            Candidate::Splice(base, Edit { from, to, with }) => {
+                base.len() - (to - from) + with.len()
+            }
         }
     }
 
@@ -143,12 +135,7 @@ impl Candidate<'_> {
     fn write(&self) -> Vec<u8> {
         match self {
             Candidate::Part(part) => part.to_vec(),
-            Candidate::Splice {
-                base,
-                from,
-                to,
-                with,
-            } => {
+            Candidate::Splice(base, Edit { from, to, with }) => {
                 let mut out = Vec::with_capacity(self.len());
                 out.extend_from_slice(base.get(..*from).unwrap_or_default());
                 out.extend_from_slice(with);
@@ -165,21 +152,13 @@ fn tree_candidates<'a>(tree: &Node, whole: &'a [u8]) -> Vec<Candidate<'a>> {
     edits(tree, whole, 0..whole.len(), &mut found);
     let mut out = Vec::with_capacity(found.len() + 1);
     out.push(Candidate::Part(whole));
-    out.extend(
-        found
-            .into_iter()
-            .map(|Edit { from, to, with }| Candidate::Splice {
-                base: whole,
-                from,
-                to,
-                with,
-            }),
-    );
+    out.extend(found.into_iter().map(|edit| Candidate::Splice(whole, edit)));
     out
 }
 
-/// One reduction of a tree, as a change to its compact text: the bytes `from..to` (one node,
-/// or one member's name) give way to `with`.
+/// One change to a text: the bytes `from..to` give way to `with`. A tree's reductions are
+/// edits of its compact text (one node, or one member's name); a byte cut is an edit of the
+/// input with nothing in its place.
 struct Edit {
     from: usize,
     to: usize,
@@ -372,12 +351,14 @@ fn byte_candidates(input: &[u8]) -> Vec<Candidate<'_>> {
         let mut start = 0;
         while start < input.len() {
             let end = (start + size).min(input.len());
-            out.push(Candidate::Splice {
-                base: input,
-                from: start,
-                to: end,
-                with: Vec::new(),
-            });
+            out.push(Candidate::Splice(
+                input,
+                Edit {
+                    from: start,
+                    to: end,
+                    with: Vec::new(),
+                },
+            ));
             start += size;
         }
         size /= 2;
