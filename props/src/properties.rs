@@ -49,20 +49,26 @@ fn check_in<E: std::fmt::Display>(
     if canonicalize(input, out).is_err() {
         return Ok(());
     }
-    match canonicalize(out, again) {
-        Ok(()) if again == out => {}
-        Ok(()) => {
-            return Err(format!(
-                "not a fixed point: {:?} became {:?}",
-                String::from_utf8_lossy(out),
-                String::from_utf8_lossy(again)
-            ))
-        }
-        Err(e) => {
-            return Err(format!(
-                "output {:?} is rejected: {e}",
-                String::from_utf8_lossy(out)
-            ))
+    // A canonicalizer reads nothing but its input, so output equal to the input is its own
+    // canonical form: the fixed point holds without a second run, and serde_json reads the
+    // two texts as one value if it reads the one.
+    let unchanged = out.as_slice() == input;
+    if !unchanged {
+        match canonicalize(out, again) {
+            Ok(()) if again == out => {}
+            Ok(()) => {
+                return Err(format!(
+                    "not a fixed point: {:?} became {:?}",
+                    String::from_utf8_lossy(out),
+                    String::from_utf8_lossy(again)
+                ))
+            }
+            Err(e) => {
+                return Err(format!(
+                    "output {:?} is rejected: {e}",
+                    String::from_utf8_lossy(out)
+                ))
+            }
         }
     }
     let out: &[u8] = out;
@@ -70,29 +76,45 @@ fn check_in<E: std::fmt::Display>(
         return check_shape(out);
     }
     let shown = || String::from_utf8_lossy(out).into_owned();
-    let differently = |a: Option<serde_json::Error>, b: Option<serde_json::Error>| {
-        format!(
-            "serde_json reads input and output differently: input {:?}, output {:?}",
-            a.map(|e| e.to_string()),
-            b.map(|e| e.to_string())
-        )
+    let read = if unchanged {
+        readable(input).map(|()| true)
+    } else {
+        serde_json::from_slice::<Value>(input).and_then(|value| {
+            same_as(out, &value).map_err(|b| {
+                serde::de::Error::custom(format!("serde_json cannot read the output: {b}"))
+            })
+        })
     };
-    match serde_json::from_slice::<Value>(input) {
-        Ok(value) => match same_as(out, &value) {
-            Ok(true) => check_shape(out),
-            Ok(false) => Err(format!(
-                "output {:?} means another value than the input",
-                shown()
-            )),
-            Err(b) => Err(differently(None, Some(b))),
-        },
-        // serde_json refuses nesting beyond 128 levels; both sides then fail alike. (Its
-        // `IgnoredAny` skips values without that limit, so the output is read as a value.)
-        Err(a) => match same_as(out, &Value::Null) {
-            Err(b) if a.classify() == b.classify() => Ok(()),
-            b => Err(differently(Some(a), b.err())),
-        },
+    match read {
+        Ok(true) => check_shape(out),
+        Ok(false) => Err(format!(
+            "output {:?} means another value than the input",
+            shown()
+        )),
+        // serde_json refuses nesting beyond 128 levels, and then the output too, which
+        // nests as deep: there it is no oracle of meaning, and the shape alone is checked.
+        // Any other refusal means that a text which is not JSON was accepted.
+        Err(a) if too_deep(&a) && readable(out).is_err_and(|b| too_deep(&b)) => check_shape(out),
+        Err(a) => Err(format!(
+            "serde_json refuses what was accepted: input {:?}, output {:?}: {a}",
+            String::from_utf8_lossy(input),
+            shown()
+        )),
     }
+}
+
+/// Whether serde_json refused a text for nesting deeper than it reads, rather than for
+/// breaking the grammar.
+fn too_deep(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("recursion limit exceeded")
+}
+
+/// Whether serde_json reads `text` as a JSON value, with every check its `Value` makes
+/// (UTF-8, escapes, numbers within the double range), but without building one.
+fn readable(text: &[u8]) -> Result<(), serde_json::Error> {
+    let mut reader = serde_json::Deserializer::from_slice(text);
+    serde::de::DeserializeSeed::deserialize(Readable, &mut reader)?;
+    reader.end()
 }
 
 /// Whether serde_json reads `out` as `expected`, reading it as it streams rather than
@@ -186,6 +208,62 @@ impl<'de> serde::de::Visitor<'de> for Same<'_> {
         seen.sort_unstable();
         seen.dedup();
         Ok(all && seen.len() == members.len())
+    }
+}
+
+/// A value streamed from serde_json and let go: every string, name and number is read as
+/// `Value` reads it, so a text is refused exactly when `Value` refuses it.
+struct Readable;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Readable {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Readable {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Readable)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_key::<std::borrow::Cow<'de, str>>()?.is_some() {
+            map.next_value_seed(Readable)?;
+        }
+        Ok(())
     }
 }
 
@@ -356,6 +434,34 @@ mod tests {
         // Whitespace kept.
         let spaced = check_canonical_with(
             b"[1,2]",
+            planted(|o| String::from_utf8_lossy(&o).replace(',', ", ").into_bytes()),
+        )
+        .unwrap_err();
+        assert!(spaced.contains("whitespace"), "{spaced}");
+    }
+
+    #[test]
+    fn accepting_what_is_not_json_is_caught() {
+        let echo = |input: &[u8]| Ok::<_, String>(input.to_vec());
+        for not_json in [
+            &b"01"[..],
+            b"[1,]",
+            b"\"\\x\"",
+            b"[1e999]",
+            b"\"\xff\"",
+            b"{\"a\"}",
+        ] {
+            let caught = check_canonical_with(not_json, echo).unwrap_err();
+            assert!(caught.contains("serde_json refuses"), "{caught}");
+        }
+        // Canonical text comes back unchanged, read once by serde_json.
+        assert_eq!(check_canonical_with(b"[1,\"a\"]", echo), Ok(()));
+        // Nesting serde_json will not read is no fault of the canonicalizer's; the shape of
+        // what it writes there is still checked.
+        let deep = format!("{}1,2{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(check_canonical(deep.as_bytes()), Ok(()));
+        let spaced = check_canonical_with(
+            deep.as_bytes(),
             planted(|o| String::from_utf8_lossy(&o).replace(',', ", ").into_bytes()),
         )
         .unwrap_err();
