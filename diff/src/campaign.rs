@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::compare::{
     agree, agreement_signature, evaluate, signature_of, Evaluation, Member, Verdict,
@@ -645,6 +644,20 @@ fn save_as_found(
     }
 }
 
+/// Runs `work` on every item on `threads` threads, each item started in the order given.
+fn in_order<T: Send>(threads: usize, items: Vec<T>, work: impl Fn(T) + Sync) {
+    let queue = Mutex::new(items.into_iter());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(item) = queue.lock().ok().and_then(|mut q| q.next()) {
+                    work(item);
+                }
+            });
+        }
+    });
+}
+
 fn progress_bar(config: &Config) -> ProgressBar {
     let bar = match config.cases {
         Some(n) => ProgressBar::new(n),
@@ -856,16 +869,19 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         cases: Some(found.len() as u64),
         ..config.clone()
     });
-    pool.install(|| {
-        found.par_iter_mut().for_each(|f| {
-            if INTERRUPTED.load(Ordering::Relaxed) {
-                return;
-            }
-            (f.minimized, f.outcomes, f.evaluation) =
-                harness.minimize(&f.input, &f.outcomes, &f.signature);
-            f.is_minimized = true;
-            shrink_bar.inc(1);
-        })
+    // A minimizer waits on one worker at a time, so twice the batches' threads keep the
+    // cores busy; the findings with the longest inputs, which take longest, go first, so
+    // that none of them is left running alone at the end.
+    let mut queue: Vec<&mut Finding> = found.iter_mut().collect();
+    queue.sort_by_key(|f| std::cmp::Reverse(f.input.len()));
+    in_order(2 * jobs, queue, |f| {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            return;
+        }
+        (f.minimized, f.outcomes, f.evaluation) =
+            harness.minimize(&f.input, &f.outcomes, &f.signature);
+        f.is_minimized = true;
+        shrink_bar.inc(1);
     });
     shrink_bar.finish_and_clear();
     if let Some(e) = tally.errors.first() {
@@ -922,6 +938,23 @@ mod tests {
     use super::*;
     use crate::families::jcs;
     use crate::impls::worker;
+
+    #[test]
+    fn work_in_order_runs_every_item_once_and_starts_them_in_order() {
+        let run = |threads: usize| {
+            let started = Mutex::new(Vec::new());
+            in_order(threads, (0..500).collect(), |k: usize| {
+                if let Ok(mut s) = started.lock() {
+                    s.push(k);
+                }
+            });
+            started.into_inner().unwrap_or_default()
+        };
+        assert_eq!(run(1), (0..500).collect::<Vec<_>>());
+        let mut started = run(4);
+        started.sort_unstable();
+        assert_eq!(started, (0..500).collect::<Vec<_>>());
+    }
 
     #[test]
     fn an_in_process_implementation_is_costed_by_the_cpu_time_of_its_calls() {

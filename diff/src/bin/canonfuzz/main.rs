@@ -143,7 +143,8 @@ enum Command {
         seed: u64,
         /// Batches in flight (default: twice the cores, since a batch waits on its workers),
         /// and at most as many processes per external implementation: one, and another for
-        /// each batch that has waited a second for those running.
+        /// each batch that has waited a second for those running. Findings are minimized
+        /// on twice as many threads, as each waits on one worker at a time.
         #[arg(long, value_name = "J")]
         jobs: Option<usize>,
         /// Compare the core with these implementations only (comma-separated names).
