@@ -76,14 +76,11 @@ fn check_in<E: std::fmt::Display>(
         return check_shape(out);
     }
     let shown = || String::from_utf8_lossy(out).into_owned();
-    let read = if unchanged {
-        readable(input).map(|()| true)
-    } else {
-        serde_json::from_slice::<Value>(input).and_then(|value| {
-            same_as(out, &value).map_err(|b| {
-                serde::de::Error::custom(format!("serde_json cannot read the output: {b}"))
-            })
-        })
+    let read = match serde_reads_same(input, out, unchanged, false) {
+        // serde_json stops at 128 levels of nesting, where the core goes on to its own limit:
+        // such a text is read again without serde_json's limit, on a stack that holds it.
+        Err(e) if too_deep(&e) => on_deep_stack(|| serde_reads_same(input, out, unchanged, true))?,
+        read => read,
     };
     match read {
         Ok(true) => check_shape(out),
@@ -91,10 +88,6 @@ fn check_in<E: std::fmt::Display>(
             "output {:?} means another value than the input",
             shown()
         )),
-        // serde_json refuses nesting beyond 128 levels, and then the output too, which
-        // nests as deep: there it is no oracle of meaning, and the shape alone is checked.
-        // Any other refusal means that a text which is not JSON was accepted.
-        Err(a) if too_deep(&a) && readable(out).is_err_and(|b| too_deep(&b)) => check_shape(out),
         Err(a) => Err(format!(
             "serde_json refuses what was accepted: input {:?}, output {:?}: {a}",
             String::from_utf8_lossy(input),
@@ -103,24 +96,68 @@ fn check_in<E: std::fmt::Display>(
     }
 }
 
+/// Stack for reading a document past serde_json's nesting limit: the core accepts up to
+/// [`canonfuzz_core::jcs::DEFAULT_MAX_DEPTH`] levels, and serde_json recurses once a level,
+/// in frames that a sanitizer's build makes several times larger.
+const DEEP_STACK: usize = 1 << 30;
+
+/// Runs `read` on a thread of its own with [`DEEP_STACK`] bytes of stack.
+fn on_deep_stack<T: Send>(read: impl FnOnce() -> T + Send) -> Result<T, String> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, read)
+            .map_err(|e| format!("cannot start a thread to read a deeply nested document: {e}"))?
+            .join()
+            .map_err(|_| "reading a deeply nested document panicked".to_string())
+    })
+}
+
+/// Whether serde_json reads `out` as the value it reads `input` as; when `unchanged`, the two
+/// are the same text and the question is whether it reads it at all. `unbounded` lifts
+/// serde_json's nesting limit, for a caller with the stack that takes.
+fn serde_reads_same(
+    input: &[u8],
+    out: &[u8],
+    unchanged: bool,
+    unbounded: bool,
+) -> Result<bool, serde_json::Error> {
+    let reader = |text| {
+        let mut reader = serde_json::Deserializer::from_slice(text);
+        if unbounded {
+            reader.disable_recursion_limit();
+        }
+        reader
+    };
+    if unchanged {
+        return readable(reader(input)).map(|()| true);
+    }
+    let mut from_input = reader(input);
+    let value: Value = serde::Deserialize::deserialize(&mut from_input)?;
+    from_input.end()?;
+    same_as(reader(out), &value)
+        .map_err(|b| serde::de::Error::custom(format!("serde_json cannot read the output: {b}")))
+}
+
 /// Whether serde_json refused a text for nesting deeper than it reads, rather than for
 /// breaking the grammar.
 fn too_deep(e: &serde_json::Error) -> bool {
     e.to_string().starts_with("recursion limit exceeded")
 }
 
-/// Whether serde_json reads `text` as a JSON value, with every check its `Value` makes
-/// (UTF-8, escapes, numbers within the double range), but without building one.
-fn readable(text: &[u8]) -> Result<(), serde_json::Error> {
-    let mut reader = serde_json::Deserializer::from_slice(text);
+/// serde_json reading a text in memory.
+type Reader<'a> = serde_json::Deserializer<serde_json::de::SliceRead<'a>>;
+
+/// Whether serde_json reads the text before `reader` as a JSON value, with every check its
+/// `Value` makes (UTF-8, escapes, numbers within the double range), but without building one.
+fn readable(mut reader: Reader<'_>) -> Result<(), serde_json::Error> {
     serde::de::DeserializeSeed::deserialize(Readable, &mut reader)?;
     reader.end()
 }
 
-/// Whether serde_json reads `out` as `expected`, reading it as it streams rather than
-/// building a second tree; `Err` when serde_json cannot read it.
-fn same_as(out: &[u8], expected: &Value) -> Result<bool, serde_json::Error> {
-    let mut reader = serde_json::Deserializer::from_slice(out);
+/// Whether serde_json reads the text before `reader` as `expected`, reading it as it streams
+/// rather than building a second tree; `Err` when serde_json cannot read it.
+fn same_as(mut reader: Reader<'_>, expected: &Value) -> Result<bool, serde_json::Error> {
     let same = serde::de::DeserializeSeed::deserialize(Same(expected), &mut reader)?;
     reader.end()?;
     Ok(same)
@@ -456,23 +493,43 @@ mod tests {
         }
         // Canonical text comes back unchanged, read once by serde_json.
         assert_eq!(check_canonical_with(b"[1,\"a\"]", echo), Ok(()));
-        // Nesting serde_json will not read is no fault of the canonicalizer's; the shape of
-        // what it writes there is still checked.
-        let deep = format!("{}1,2{}", "[".repeat(200), "]".repeat(200));
-        assert_eq!(check_canonical(deep.as_bytes()), Ok(()));
-        let spaced = check_canonical_with(
-            deep.as_bytes(),
-            planted(|o| String::from_utf8_lossy(&o).replace(',', ", ").into_bytes()),
-        )
-        .unwrap_err();
-        assert!(spaced.contains("whitespace"), "{spaced}");
+        // Past serde_json's 128 levels, down to the core's own limit, every check still holds:
+        // text that is not JSON, another value, and whitespace are caught there too.
+        let nested = |depth: usize, inner: &str| {
+            format!("{}{inner}{}", "[".repeat(depth), "]".repeat(depth))
+        };
+        let deepest = canonfuzz_core::jcs::DEFAULT_MAX_DEPTH - 1;
+        for depth in [200, deepest] {
+            let deep = nested(depth, "1,{\"b\":2,\"a\":true}");
+            assert_eq!(check_canonical(deep.as_bytes()), Ok(()), "{depth}");
+            let broken = nested(depth, "01");
+            let caught = check_canonical_with(broken.as_bytes(), echo).unwrap_err();
+            assert!(caught.contains("serde_json refuses"), "{depth}: {caught}");
+            let flips = check_canonical_with(
+                deep.as_bytes(),
+                planted(|o| {
+                    String::from_utf8_lossy(&o)
+                        .replace("true", "false")
+                        .into_bytes()
+                }),
+            )
+            .unwrap_err();
+            assert!(flips.contains("means another value"), "{depth}: {flips}");
+            let spaced = check_canonical_with(
+                deep.as_bytes(),
+                planted(|o| String::from_utf8_lossy(&o).replace(',', ", ").into_bytes()),
+            )
+            .unwrap_err();
+            assert!(spaced.contains("whitespace"), "{depth}: {spaced}");
+        }
     }
 
     #[test]
     fn the_streamed_reading_tells_every_difference_in_value() {
         let same = |out: &str, input: &str| {
             let value: Value = serde_json::from_str(input).unwrap_or(Value::Null);
-            same_as(out.as_bytes(), &value).map_err(|e| e.classify())
+            same_as(serde_json::Deserializer::from_slice(out.as_bytes()), &value)
+                .map_err(|e| e.classify())
         };
         for (out, input) in [
             (
