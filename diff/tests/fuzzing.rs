@@ -201,15 +201,38 @@ fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
         .unwrap();
     let response = forged.response.clone().unwrap().to_string();
     assert_eq!(vmcp_check(response.as_bytes()), Ok(()));
-    let error_branch_only = |data: &[u8], jwks: &_, clock| {
-        let mut response: serde_json::Value = serde_json::from_slice(data).unwrap_or_default();
+    /// The response as a client reads it, at any depth, without its result.
+    fn without_result(data: &[u8]) -> String {
+        let mut reader = serde_json::Deserializer::from_slice(data);
+        reader.disable_recursion_limit();
+        let mut response: serde_json::Value =
+            serde::Deserialize::deserialize(&mut reader).unwrap_or_default();
         if let Some(frame) = response.as_object_mut() {
             frame.remove("result");
         }
-        canonfuzz_core::vmcp::verify_response(response.to_string().as_bytes(), jwks, clock)
+        response.to_string()
+    }
+    let error_branch_only = |data: &[u8], jwks: &_, clock| {
+        canonfuzz_core::vmcp::verify_response(without_result(data).as_bytes(), jwks, clock)
     };
     let why = vmcp_check_with(response.as_bytes(), error_branch_only).unwrap_err();
     assert!(why.contains("both result and error"), "{why}");
+    // The same unsigned result nested past serde_json's 128 levels is read all the same.
+    let mut deep: serde_json::Value = serde_json::from_str(&response).unwrap();
+    deep["result"]["content"] = serde_json::json!("nested");
+    let nested = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let deep = deep.to_string().replace("\"nested\"", &nested);
+    assert!(serde_json::from_str::<serde_json::Value>(&deep).is_err());
+    let why = vmcp_check_with(deep.as_bytes(), error_branch_only).unwrap_err();
+    assert!(why.contains("both result and error"), "{why}");
+    // A verifier that calls valid what is not JSON at all: here, text after the response.
+    let lenient = |data: &[u8], jwks: &_, clock| {
+        let response = data.strip_suffix(b" ]").unwrap_or(data);
+        canonfuzz_core::vmcp::verify_response(without_result(response).as_bytes(), jwks, clock)
+    };
+    let trailing = format!("{response} ]");
+    let why = vmcp_check_with(trailing.as_bytes(), lenient).unwrap_err();
+    assert!(why.contains("serde_json refuses"), "{why}");
 }
 
 #[test]

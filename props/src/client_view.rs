@@ -35,8 +35,9 @@ fn digest(text: &str) -> String {
     )
 }
 
-/// The signed wrapper of the envelope in `holder`, decoded from the JWS's middle segment.
-fn wrapper(holder: Option<&Value>) -> Result<Map<String, Value>, String> {
+/// The signed wrapper of the envelope in `holder`, decoded from the JWS's middle segment and
+/// read by serde_json, past its nesting limit when `unbounded`.
+fn wrapper(holder: Option<&Value>, unbounded: bool) -> Result<Map<String, Value>, Refusal> {
     let jws = holder
         .and_then(|h| h.get(META_KEY))
         .and_then(|e| e.get("jws"))
@@ -44,9 +45,31 @@ fn wrapper(holder: Option<&Value>) -> Result<Map<String, Value>, String> {
         .ok_or("no envelope")?;
     let segment = jws.split('.').nth(1).ok_or("no payload segment")?;
     let bytes = base64url_decode(segment, "payload").map_err(|e| e.to_string())?;
-    match serde_json::from_slice(&bytes) {
+    let mut reader = crate::deep::reader(&bytes, unbounded);
+    match serde::Deserialize::deserialize(&mut reader) {
         Ok(Value::Object(map)) => Ok(map),
+        Err(e) if crate::deep::too_deep(&e) => Err(Refusal::TooDeep(e)),
         _ => Err("the signed wrapper is not an object".into()),
+    }
+}
+
+/// Why [`covered_reading`] does not call a response covered.
+pub(crate) enum Refusal {
+    /// A client reads something the signature does not cover, or the times do not hold.
+    Uncovered(String),
+    /// serde_json will not read the signed wrapper within its nesting limit.
+    TooDeep(serde_json::Error),
+}
+
+impl From<String> for Refusal {
+    fn from(why: String) -> Self {
+        Refusal::Uncovered(why)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(why: &str) -> Self {
+        Refusal::Uncovered(why.to_string())
     }
 }
 
@@ -75,6 +98,15 @@ fn text_arm(what: &str, text: Option<&Value>, wrapper: &Map<String, Value>) -> R
 /// Checks that every member a client reads of `response` is covered by its signed wrapper,
 /// and that the wrapper's times hold at `now`. `Ok` means a client sees only signed data.
 pub fn covered(response: &Value, now: u64) -> Result<(), String> {
+    covered_reading(response, now, false).map_err(|refusal| match refusal {
+        Refusal::Uncovered(why) => why,
+        Refusal::TooDeep(e) => format!("the signed wrapper is not read: {e}"),
+    })
+}
+
+/// [`covered`], with the signed wrapper read past serde_json's nesting limit when `unbounded`,
+/// for a caller on a stack that holds it.
+pub(crate) fn covered_reading(response: &Value, now: u64, unbounded: bool) -> Result<(), Refusal> {
     let framed = ["jsonrpc", "id", "result", "error"]
         .iter()
         .any(|m| response.get(m).is_some());
@@ -83,7 +115,7 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
     }
     let wrapper = if let Some(error) = response.get("error").filter(|_| framed) {
         let data = error.get("data");
-        let wrapper = wrapper(data)?;
+        let wrapper = wrapper(data, unbounded)?;
         let mut seen = error.as_object().cloned().unwrap_or_default();
         let mut rest = data.and_then(Value::as_object).cloned().unwrap_or_default();
         rest.remove(META_KEY);
@@ -102,7 +134,7 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
             response
         };
         let members = result.as_object().ok_or("the result is not an object")?;
-        let wrapper = wrapper(result.get("_meta"))?;
+        let wrapper = wrapper(result.get("_meta"), unbounded)?;
         let payload = wrapper.get("payload");
         for (name, value) in members {
             match name.as_str() {
@@ -111,7 +143,9 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
                 "isError" => {
                     let signed = payload.and_then(|p| p.get("isError")) == Some(&json!(true));
                     if value != &json!(signed) {
-                        return Err(format!("the client reads isError {value}, signed {signed}"));
+                        return Err(
+                            format!("the client reads isError {value}, signed {signed}").into()
+                        );
                     }
                 }
                 "content" => match value.as_array().map(Vec::as_slice) {
@@ -122,9 +156,9 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
                         text_arm("content[0].text", item.get("text"), &wrapper)?;
                     }
                     _ => {
-                        return Err(format!(
-                            "the client reads content {value}, not one text arm"
-                        ))
+                        return Err(
+                            format!("the client reads content {value}, not one text arm").into(),
+                        )
                     }
                 },
                 "contents" => {
@@ -132,7 +166,7 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
                     let first = value.get(0).and_then(|i| i.get("text"));
                     text_arm("contents[0].text", first, &wrapper)?;
                 }
-                other => return Err(format!("the client reads result.{other}, unsigned")),
+                other => return Err(format!("the client reads result.{other}, unsigned").into()),
             }
         }
         let served_error = members.get("isError").is_some();
@@ -145,7 +179,7 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
     let time = |name: &str| wrapper.get(name).and_then(Value::as_u64);
     for name in ["iat", "nbf"] {
         if time(name).is_some_and(|t| t > now + SKEW_SECONDS) {
-            return Err(format!("{name} is in the future"));
+            return Err(format!("{name} is in the future").into());
         }
     }
     if time("exp").is_some_and(|t| now >= t + SKEW_SECONDS) {

@@ -16,6 +16,7 @@ use canonfuzz_core::ink::InkError;
 use canonfuzz_core::jws::{Jwk, Jwks, JwsError, Profile, Verified};
 use canonfuzz_core::vmcp::{Clock, Verification};
 
+use crate::client_view::Refusal;
 use crate::impls::jcs::{rust_crates, CoreImpl};
 use crate::impls::Implementation;
 use crate::outcome::Outcome;
@@ -125,12 +126,31 @@ pub fn vmcp_check_with(
     if !verdict.is_valid() {
         return Ok(());
     }
-    // Past serde_json's nesting limit the simple reading has nothing to say.
-    let Ok(response) = serde_json::from_slice::<serde_json::Value>(data) else {
-        return Ok(());
-    };
-    crate::client_view::covered(&response, FUZZ_NOW)
-        .map_err(|why| format!("called valid, but {why}"))
+    // What a client reads, and the signed wrapper, read past serde_json's nesting limit too,
+    // and the values dropped on the stack they were read on.
+    let covered = crate::deep::read_at_any_depth(|unbounded| {
+        let mut reader = crate::deep::reader(data, unbounded);
+        let response: serde_json::Value = serde::Deserialize::deserialize(&mut reader)?;
+        reader.end()?;
+        match crate::client_view::covered_reading(&response, FUZZ_NOW, unbounded) {
+            Err(Refusal::TooDeep(e)) => Err(e),
+            Err(Refusal::Uncovered(why)) => Ok(Err(why)),
+            Ok(()) => Ok(Ok(())),
+        }
+    })?;
+    match covered {
+        Ok(covered) => covered.map_err(|why| format!("called valid, but {why}")),
+        // serde_json reads an object whose first member has its marker's name as a raw value,
+        // so it is no oracle for a document holding that name.
+        Err(_) if uses_raw_value_name(data) => Ok(()),
+        Err(e) => Err(format!("called valid a response serde_json refuses: {e}")),
+    }
+}
+
+/// Whether `data`, in canonical form, names a member as serde_json's raw value marker.
+fn uses_raw_value_name(data: &[u8]) -> bool {
+    canonfuzz_core::jcs::canonicalize(data)
+        .is_ok_and(|text| crate::properties::reserves_raw_value_name(&text))
 }
 
 /// The salt every `ekl` input is fingerprinted with; the input is the document.
@@ -486,6 +506,33 @@ mod tests {
             "{:?}",
             evaluation.verdict
         );
+    }
+
+    #[test]
+    fn a_verifier_calling_valid_what_serde_json_refuses_is_caught_unless_for_the_marker() {
+        fn calls_everything_valid(_: &[u8], _: &Jwks, _: Clock) -> Verification {
+            Verification {
+                failures: Vec::new(),
+                kind: None,
+                kid: None,
+                key_index: None,
+                wrapper: None,
+                payload: None,
+            }
+        }
+        for not_json in [&b"[01]"[..], b"{\"a\":1} x", b"\"\\ud800\""] {
+            let why = vmcp_check_with(not_json, calls_everything_valid).unwrap_err();
+            assert!(why.contains("serde_json refuses"), "{why}");
+        }
+        // serde_json reads an object led by its marker's name as a raw value, and refuses it;
+        // whatever the escapes, the canonical form names it, and the oracle stands aside.
+        for marked in [
+            &br#"{"_meta":{"$serde_json::private::RawValue":1}}"#[..],
+            br#"{"_meta":{"\u0024serde_json::private::RawValue" : [1]}}"#,
+        ] {
+            assert!(serde_json::from_slice::<serde_json::Value>(marked).is_err());
+            assert_eq!(vmcp_check_with(marked, calls_everything_valid), Ok(()));
+        }
     }
 
     #[test]

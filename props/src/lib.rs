@@ -8,6 +8,7 @@
 
 pub mod base64url;
 pub mod client_view;
+mod deep;
 pub mod fuzz;
 pub mod hex;
 pub mod impls;

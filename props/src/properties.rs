@@ -8,6 +8,8 @@ use std::cmp::Ordering;
 use canonfuzz_core::jcs::Canonicalizer;
 use serde_json::Value;
 
+use crate::deep::{read_at_any_depth, reader, Reader};
+
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
 /// point), holds no insignificant whitespace and sorted members, and means the same JSON value
 /// as the input. Returns what was violated. The core's buffers are kept between calls, as a
@@ -76,12 +78,9 @@ fn check_in<E: std::fmt::Display>(
         return check_shape(out);
     }
     let shown = || String::from_utf8_lossy(out).into_owned();
-    let read = match serde_reads_same(input, out, unchanged, false) {
-        // serde_json stops at 128 levels of nesting, where the core goes on to its own limit:
-        // such a text is read again without serde_json's limit, on a stack that holds it.
-        Err(e) if too_deep(&e) => on_deep_stack(|| serde_reads_same(input, out, unchanged, true))?,
-        read => read,
-    };
+    // Past serde_json's 128 levels, where the core goes on to its own limit, serde_json reads
+    // without its limit, on a stack that holds it.
+    let read = read_at_any_depth(|unbounded| serde_reads_same(input, out, unchanged, unbounded))?;
     match read {
         Ok(true) => check_shape(out),
         Ok(false) => Err(format!(
@@ -96,23 +95,6 @@ fn check_in<E: std::fmt::Display>(
     }
 }
 
-/// Stack for reading a document past serde_json's nesting limit: the core accepts up to
-/// [`canonfuzz_core::jcs::DEFAULT_MAX_DEPTH`] levels, and serde_json recurses once a level,
-/// in frames that a sanitizer's build makes several times larger.
-const DEEP_STACK: usize = 1 << 30;
-
-/// Runs `read` on a thread of its own with [`DEEP_STACK`] bytes of stack.
-fn on_deep_stack<T: Send>(read: impl FnOnce() -> T + Send) -> Result<T, String> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(DEEP_STACK)
-            .spawn_scoped(scope, read)
-            .map_err(|e| format!("cannot start a thread to read a deeply nested document: {e}"))?
-            .join()
-            .map_err(|_| "reading a deeply nested document panicked".to_string())
-    })
-}
-
 /// Whether serde_json reads `out` as the value it reads `input` as; when `unchanged`, the two
 /// are the same text and the question is whether it reads it at all. `unbounded` lifts
 /// serde_json's nesting limit, for a caller with the stack that takes.
@@ -122,31 +104,15 @@ fn serde_reads_same(
     unchanged: bool,
     unbounded: bool,
 ) -> Result<bool, serde_json::Error> {
-    let reader = |text| {
-        let mut reader = serde_json::Deserializer::from_slice(text);
-        if unbounded {
-            reader.disable_recursion_limit();
-        }
-        reader
-    };
     if unchanged {
-        return readable(reader(input)).map(|()| true);
+        return readable(reader(input, unbounded)).map(|()| true);
     }
-    let mut from_input = reader(input);
+    let mut from_input = reader(input, unbounded);
     let value: Value = serde::Deserialize::deserialize(&mut from_input)?;
     from_input.end()?;
-    same_as(reader(out), &value)
+    same_as(reader(out, unbounded), &value)
         .map_err(|b| serde::de::Error::custom(format!("serde_json cannot read the output: {b}")))
 }
-
-/// Whether serde_json refused a text for nesting deeper than it reads, rather than for
-/// breaking the grammar.
-fn too_deep(e: &serde_json::Error) -> bool {
-    e.to_string().starts_with("recursion limit exceeded")
-}
-
-/// serde_json reading a text in memory.
-type Reader<'a> = serde_json::Deserializer<serde_json::de::SliceRead<'a>>;
 
 /// Whether serde_json reads the text before `reader` as a JSON value, with every check its
 /// `Value` makes (UTF-8, escapes, numbers within the double range), but without building one.
