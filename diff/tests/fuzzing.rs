@@ -114,6 +114,19 @@ fn the_ekl_check_fails_fingerprints_that_take_more_than_the_body() {
     };
     let why = ekl_check_with(result, &whole).unwrap_err();
     assert!(why.contains("differs from the body's own"), "{why}");
+    // Bodies nested past serde_json's 128 levels, and members named as its raw-value marker,
+    // which it will not read as values, are still judged, and a fault there still caught.
+    let deep = format!(
+        r#"{{"structuredContent":{}1{},"isError":true}}"#,
+        "[".repeat(300),
+        "]".repeat(300)
+    );
+    assert_eq!(ekl_check(deep.as_bytes()), Ok(()));
+    let why = ekl_check_with(deep.as_bytes(), &whole).unwrap_err();
+    assert!(why.contains("differs from the body's own"), "{why}");
+    let marked = br#"{"structuredContent":{"$serde_json::private::RawValue":1}}"#;
+    assert!(serde_json::from_slice::<serde_json::Value>(marked).is_err());
+    assert_eq!(ekl_check(marked), Ok(()));
     // A value fingerprint that refuses what the result's fingerprint took.
     let refuses = Fingerprinter {
         value: |salt, data| match data.first() {

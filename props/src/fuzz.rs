@@ -193,13 +193,23 @@ pub fn ekl_check_with(data: &[u8], fingerprints: &Fingerprinter) -> Result<(), S
             "a result fingerprints, but the same text is not a fingerprintable value".into(),
         );
     }
-    let parsed: serde_json::Value =
-        serde_json::from_slice(data).map_err(|e| format!("serde_json refuses it: {e}"))?;
-    let holder = parsed
-        .get(body.name())
-        .or_else(|| parsed.get("result").and_then(|r| r.get(body.name())))
-        .ok_or("the body named is not in the document")?;
-    let alone = (fingerprints.value)(&salt, holder.to_string().as_bytes())
+    // The body as serde_json takes it out, past its nesting limit too, written back as text
+    // on the stack it was read on.
+    let taken = crate::deep::read_at_any_depth(|unbounded| {
+        let mut reader = crate::deep::reader(data, unbounded);
+        let parsed: serde_json::Value = serde::Deserialize::deserialize(&mut reader)?;
+        reader.end()?;
+        Ok(parsed
+            .get(body.name())
+            .or_else(|| parsed.get("result").and_then(|r| r.get(body.name())))
+            .map(serde_json::Value::to_string))
+    })?;
+    let holder = match taken {
+        Ok(holder) => holder.ok_or("the body named is not in the document")?,
+        Err(_) if uses_raw_value_name(data) => return Ok(()),
+        Err(e) => return Err(format!("serde_json refuses it: {e}")),
+    };
+    let alone = (fingerprints.value)(&salt, holder.as_bytes())
         .map_err(|e| format!("the body alone does not fingerprint: {e}"))?;
     if alone == from_result {
         Ok(())
