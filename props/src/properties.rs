@@ -380,6 +380,20 @@ mod tests {
         }
     }
 
+    /// Writes `false` for every `true`: a canonicalizer that changes a value.
+    fn true_to_false(out: Vec<u8>) -> Vec<u8> {
+        String::from_utf8_lossy(&out)
+            .replace("true", "false")
+            .into_bytes()
+    }
+
+    /// Writes a space after every comma: a canonicalizer that keeps whitespace.
+    fn comma_space(out: Vec<u8>) -> Vec<u8> {
+        String::from_utf8_lossy(&out)
+            .replace(',', ", ")
+            .into_bytes()
+    }
+
     /// Swaps the first two elements of an array of numbers: a canonicalizer that reorders.
     fn swap_first_two(out: Vec<u8>) -> Vec<u8> {
         let Ok(Value::Array(mut items)) = serde_json::from_slice(&out) else {
@@ -410,15 +424,7 @@ mod tests {
         assert!(cut.contains("is rejected"), "{cut}");
         // A fixed point of another value.
         assert_eq!(core(b"[true,1]"), Ok(()));
-        let flips = check_canonical_with(
-            b"[true,1]",
-            planted(|o| {
-                String::from_utf8_lossy(&o)
-                    .replace("true", "false")
-                    .into_bytes()
-            }),
-        )
-        .unwrap_err();
+        let flips = check_canonical_with(b"[true,1]", planted(true_to_false)).unwrap_err();
         assert!(flips.contains("means another value"), "{flips}");
         // A fixed point of the same value with members in UTF-8 order (serde_json's map),
         // which RFC 8785 §3.2.3 replaces by UTF-16 order.
@@ -435,11 +441,7 @@ mod tests {
         .unwrap_err();
         assert!(utf8_order.contains("follows"), "{utf8_order}");
         // Whitespace kept.
-        let spaced = check_canonical_with(
-            b"[1,2]",
-            planted(|o| String::from_utf8_lossy(&o).replace(',', ", ").into_bytes()),
-        )
-        .unwrap_err();
+        let spaced = check_canonical_with(b"[1,2]", planted(comma_space)).unwrap_err();
         assert!(spaced.contains("whitespace"), "{spaced}");
     }
 
@@ -471,21 +473,9 @@ mod tests {
             let broken = nested(depth, "01");
             let caught = check_canonical_with(broken.as_bytes(), echo).unwrap_err();
             assert!(caught.contains("serde_json refuses"), "{depth}: {caught}");
-            let flips = check_canonical_with(
-                deep.as_bytes(),
-                planted(|o| {
-                    String::from_utf8_lossy(&o)
-                        .replace("true", "false")
-                        .into_bytes()
-                }),
-            )
-            .unwrap_err();
+            let flips = check_canonical_with(deep.as_bytes(), planted(true_to_false)).unwrap_err();
             assert!(flips.contains("means another value"), "{depth}: {flips}");
-            let spaced = check_canonical_with(
-                deep.as_bytes(),
-                planted(|o| String::from_utf8_lossy(&o).replace(',', ", ").into_bytes()),
-            )
-            .unwrap_err();
+            let spaced = check_canonical_with(deep.as_bytes(), planted(comma_space)).unwrap_err();
             assert!(spaced.contains("whitespace"), "{depth}: {spaced}");
         }
     }
