@@ -45,8 +45,7 @@ fn wrapper(holder: Option<&Value>, unbounded: bool) -> Result<Map<String, Value>
         .ok_or("no envelope")?;
     let segment = jws.split('.').nth(1).ok_or("no payload segment")?;
     let bytes = base64url_decode(segment, "payload").map_err(|e| e.to_string())?;
-    let mut reader = crate::deep::reader(&bytes, unbounded);
-    match serde::Deserialize::deserialize(&mut reader) {
+    match crate::deep::read_value(&bytes, unbounded) {
         Ok(Value::Object(map)) => Ok(map),
         Err(e) if crate::deep::too_deep(&e) => Err(Refusal::TooDeep(e)),
         _ => Err("the signed wrapper is not an object".into()),
@@ -240,5 +239,15 @@ mod tests {
         ] {
             assert!(covered(&response, 100).is_err(), "{what}");
         }
+    }
+
+    #[test]
+    fn a_wrapper_with_text_after_it_is_not_read() {
+        let b64 = canonfuzz_core::jws::base64url_encode;
+        let mut trailing = tool(&signed());
+        let jws = format!("e30.{}.AA", b64(format!("{} x", signed()).as_bytes()));
+        trailing["result"]["_meta"][META_KEY]["jws"] = json!(jws);
+        let why = covered(&trailing, 100).unwrap_err();
+        assert!(why.contains("not an object"), "{why}");
     }
 }

@@ -3,20 +3,32 @@
 //! take serde_json as their oracle read such documents again without the limit, on a stack
 //! that holds serde_json's recursion (and the recursive drop of the value it builds).
 
-/// serde_json reading a text in memory.
-pub(crate) type Reader<'a> = serde_json::Deserializer<serde_json::de::SliceRead<'a>>;
+use serde::Deserialize;
+use serde_json::Value;
 
 /// Stack for one deep reading: serde_json recurses once a level, in frames that a
 /// sanitizer's build makes several times larger. Only the pages touched are committed.
 const DEEP_STACK: usize = 1 << 30;
 
 /// serde_json reading `text`, within its nesting limit or, when `unbounded`, without one.
-pub(crate) fn reader(text: &[u8], unbounded: bool) -> Reader<'_> {
+pub(crate) fn reader(
+    text: &[u8],
+    unbounded: bool,
+) -> serde_json::Deserializer<serde_json::de::SliceRead<'_>> {
     let mut reader = serde_json::Deserializer::from_slice(text);
     if unbounded {
         reader.disable_recursion_limit();
     }
     reader
+}
+
+/// `text` as serde_json's `from_slice` reads it into a value (nothing may follow it), within
+/// its nesting limit or, when `unbounded`, without one.
+pub(crate) fn read_value(text: &[u8], unbounded: bool) -> Result<Value, serde_json::Error> {
+    let mut reader = reader(text, unbounded);
+    let value = Value::deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(value)
 }
 
 /// Whether serde_json refused a text for nesting deeper than it reads, rather than for
@@ -53,15 +65,12 @@ mod tests {
     fn a_document_past_the_limit_is_read_on_a_deep_stack() {
         let depth = canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
         let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-        let read = |unbounded| {
-            let mut r = reader(deep.as_bytes(), unbounded);
-            serde::Deserialize::deserialize(&mut r).map(|_: serde_json::Value| unbounded)
-        };
+        let read = |unbounded| read_value(deep.as_bytes(), unbounded).map(|_| unbounded);
         assert!(too_deep(&read(false).unwrap_err()));
         assert!(matches!(read_at_any_depth(read), Ok(Ok(true))));
         // A refusal for anything else is not retried.
         let broken = |unbounded: bool| -> Result<bool, serde_json::Error> {
-            serde_json::from_str::<serde_json::Value>("[01]").map(|_| unbounded)
+            read_value(b"[01]", unbounded).map(|_| unbounded)
         };
         assert!(matches!(read_at_any_depth(broken), Ok(Err(e)) if !too_deep(&e)));
     }

@@ -129,9 +129,7 @@ pub fn vmcp_check_with(
     // What a client reads, and the signed wrapper, read past serde_json's nesting limit too,
     // and the values dropped on the stack they were read on.
     let covered = crate::deep::read_at_any_depth(|unbounded| {
-        let mut reader = crate::deep::reader(data, unbounded);
-        let response: serde_json::Value = serde::Deserialize::deserialize(&mut reader)?;
-        reader.end()?;
+        let response = crate::deep::read_value(data, unbounded)?;
         match crate::client_view::covered_reading(&response, FUZZ_NOW, unbounded) {
             Err(Refusal::TooDeep(e)) => Err(e),
             Err(Refusal::Uncovered(why)) => Ok(Err(why)),
@@ -196,9 +194,7 @@ pub fn ekl_check_with(data: &[u8], fingerprints: &Fingerprinter) -> Result<(), S
     // The body as serde_json takes it out, past its nesting limit too, written back as text
     // on the stack it was read on.
     let taken = crate::deep::read_at_any_depth(|unbounded| {
-        let mut reader = crate::deep::reader(data, unbounded);
-        let parsed: serde_json::Value = serde::Deserialize::deserialize(&mut reader)?;
-        reader.end()?;
+        let parsed = crate::deep::read_value(data, unbounded)?;
         Ok(parsed
             .get(body.name())
             .or_else(|| parsed.get("result").and_then(|r| r.get(body.name())))

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use canonfuzz_core::jcs::Canonicalizer;
 use serde_json::Value;
 
-use crate::deep::{read_at_any_depth, reader, Reader};
+use crate::deep::{read_at_any_depth, read_value, reader};
 
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
 /// point), holds no insignificant whitespace and sorted members, and means the same JSON value
@@ -104,26 +104,20 @@ fn serde_reads_same(
     unchanged: bool,
     unbounded: bool,
 ) -> Result<bool, serde_json::Error> {
+    let value = read_value(input, unbounded)?;
     if unchanged {
-        return readable(reader(input, unbounded)).map(|()| true);
+        return Ok(true);
     }
-    let mut from_input = reader(input, unbounded);
-    let value: Value = serde::Deserialize::deserialize(&mut from_input)?;
-    from_input.end()?;
     same_as(reader(out, unbounded), &value)
         .map_err(|b| serde::de::Error::custom(format!("serde_json cannot read the output: {b}")))
 }
 
-/// Whether serde_json reads the text before `reader` as a JSON value, with every check its
-/// `Value` makes (UTF-8, escapes, numbers within the double range), but without building one.
-fn readable(mut reader: Reader<'_>) -> Result<(), serde_json::Error> {
-    serde::de::DeserializeSeed::deserialize(Readable, &mut reader)?;
-    reader.end()
-}
-
 /// Whether serde_json reads the text before `reader` as `expected`, reading it as it streams
 /// rather than building a second tree; `Err` when serde_json cannot read it.
-fn same_as(mut reader: Reader<'_>, expected: &Value) -> Result<bool, serde_json::Error> {
+fn same_as(
+    mut reader: serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
+    expected: &Value,
+) -> Result<bool, serde_json::Error> {
     let same = serde::de::DeserializeSeed::deserialize(Same(expected), &mut reader)?;
     reader.end()?;
     Ok(same)
@@ -211,62 +205,6 @@ impl<'de> serde::de::Visitor<'de> for Same<'_> {
         seen.sort_unstable();
         seen.dedup();
         Ok(all && seen.len() == members.len())
-    }
-}
-
-/// A value streamed from serde_json and let go: every string, name and number is read as
-/// `Value` reads it, so a text is refused exactly when `Value` refuses it.
-struct Readable;
-
-impl<'de> serde::de::DeserializeSeed<'de> for Readable {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Readable {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Readable)?.is_some() {}
-        Ok(())
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_key::<std::borrow::Cow<'de, str>>()?.is_some() {
-            map.next_value_seed(Readable)?;
-        }
-        Ok(())
     }
 }
 
