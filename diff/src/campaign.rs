@@ -721,10 +721,6 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         })?;
     }
     let jobs = config.jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| e.to_string())?;
     let (shard, shards) = config.shard;
     let limit = match (config.cases, config.duration) {
         (None, None) => Some(crate::DEFAULT_CASES),
@@ -746,9 +742,9 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         agreed: vec![0; n],
         ..Tally::default()
     });
-    pool.scope(|scope| {
+    std::thread::scope(|scope| {
         for _ in 0..jobs {
-            scope.spawn(|_| loop {
+            scope.spawn(|| loop {
                 let batch = next_batch.fetch_add(1, Ordering::Relaxed);
                 let start = batch * BATCH;
                 let end = match limit {
