@@ -48,6 +48,7 @@ fn wrapper(holder: Option<&Value>, unbounded: bool) -> Result<Map<String, Value>
     match crate::deep::read_value(&bytes, unbounded) {
         Ok(Value::Object(map)) => Ok(map),
         Err(e) if crate::deep::too_deep(&e) => Err(Refusal::TooDeep(e)),
+        Err(_) if crate::properties::uses_raw_value_name(&bytes) => Err(Refusal::NamesMarker),
         _ => Err("the signed wrapper is not an object".into()),
     }
 }
@@ -58,6 +59,9 @@ pub(crate) enum Refusal {
     Uncovered(String),
     /// serde_json will not read the signed wrapper within its nesting limit.
     TooDeep(serde_json::Error),
+    /// serde_json will not read the signed wrapper because it names a member as serde_json's
+    /// raw-value marker: a JSON document nonetheless, which serde_json cannot judge.
+    NamesMarker,
 }
 
 impl From<String> for Refusal {
@@ -100,6 +104,9 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
     covered_reading(response, now, false).map_err(|refusal| match refusal {
         Refusal::Uncovered(why) => why,
         Refusal::TooDeep(e) => format!("the signed wrapper is not read: {e}"),
+        Refusal::NamesMarker => {
+            "the signed wrapper is not read: it names serde_json's raw-value marker".into()
+        }
     })
 }
 

@@ -133,6 +133,8 @@ pub fn vmcp_check_with(
         match crate::client_view::covered_reading(&response, FUZZ_NOW, unbounded) {
             Err(Refusal::TooDeep(e)) => Err(e),
             Err(Refusal::Uncovered(why)) => Ok(Err(why)),
+            // serde_json is no oracle for a wrapper naming its marker (see below).
+            Err(Refusal::NamesMarker) => Ok(Ok(())),
             Ok(()) => Ok(Ok(())),
         }
     })?;
@@ -140,15 +142,9 @@ pub fn vmcp_check_with(
         Ok(covered) => covered.map_err(|why| format!("called valid, but {why}")),
         // serde_json reads an object whose first member has its marker's name as a raw value,
         // so it is no oracle for a document holding that name.
-        Err(_) if uses_raw_value_name(data) => Ok(()),
+        Err(_) if crate::properties::uses_raw_value_name(data) => Ok(()),
         Err(e) => Err(format!("called valid a response serde_json refuses: {e}")),
     }
-}
-
-/// Whether `data`, in canonical form, names a member as serde_json's raw value marker.
-fn uses_raw_value_name(data: &[u8]) -> bool {
-    canonfuzz_core::jcs::canonicalize(data)
-        .is_ok_and(|text| crate::properties::reserves_raw_value_name(&text))
 }
 
 /// The salt every `ekl` input is fingerprinted with; the input is the document.
@@ -202,7 +198,7 @@ pub fn ekl_check_with(data: &[u8], fingerprints: &Fingerprinter) -> Result<(), S
     })?;
     let holder = match taken {
         Ok(holder) => holder.ok_or("the body named is not in the document")?,
-        Err(_) if uses_raw_value_name(data) => return Ok(()),
+        Err(_) if crate::properties::uses_raw_value_name(data) => return Ok(()),
         Err(e) => return Err(format!("serde_json refuses it: {e}")),
     };
     let alone = (fingerprints.value)(&salt, holder.as_bytes())
@@ -514,18 +510,19 @@ mod tests {
         );
     }
 
+    fn calls_everything_valid(_: &[u8], _: &Jwks, _: Clock) -> Verification {
+        Verification {
+            failures: Vec::new(),
+            kind: None,
+            kid: None,
+            key_index: None,
+            wrapper: None,
+            payload: None,
+        }
+    }
+
     #[test]
     fn a_verifier_calling_valid_what_serde_json_refuses_is_caught_unless_for_the_marker() {
-        fn calls_everything_valid(_: &[u8], _: &Jwks, _: Clock) -> Verification {
-            Verification {
-                failures: Vec::new(),
-                kind: None,
-                kid: None,
-                key_index: None,
-                wrapper: None,
-                payload: None,
-            }
-        }
         for not_json in [&b"[01]"[..], b"{\"a\":1} x", b"\"\\ud800\""] {
             let why = vmcp_check_with(not_json, calls_everything_valid).unwrap_err();
             assert!(why.contains("serde_json refuses"), "{why}");
@@ -538,6 +535,52 @@ mod tests {
         ] {
             assert!(serde_json::from_slice::<serde_json::Value>(marked).is_err());
             assert_eq!(vmcp_check_with(marked, calls_everything_valid), Ok(()));
+        }
+    }
+
+    /// A tool result with `content` "hi" and `structuredContent` {"a":1}, served under `jws`.
+    fn served_tool(jws: String) -> Vec<u8> {
+        let server = crate::test_server::signer().unwrap();
+        let envelope = server.envelope(jws);
+        let response = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "content": [{"type": "text", "text": "hi"}], "structuredContent": {"a": 1},
+            "_meta": {canonfuzz_core::vmcp::META_KEY: envelope}}});
+        response.to_string().into_bytes()
+    }
+
+    /// The test server's signature over the wrapper of [`served_tool`], with `extra` members.
+    fn signed_wrapper(extra: serde_json::Value) -> String {
+        use crate::test_server::{provenance, sha256_label, signer, IAT};
+        let mut wrapper = serde_json::json!({
+            "iat": IAT, "provenance": provenance(), "payload": {"a": 1},
+            "payload_digest": sha256_label(br#"{"a":1}"#), "content_digest": sha256_label(b"hi"),
+        });
+        if let (Some(wrapper), Some(extra)) = (wrapper.as_object_mut(), extra.as_object()) {
+            wrapper.extend(extra.clone());
+        }
+        signer().unwrap().sign(&wrapper)
+    }
+
+    #[test]
+    fn a_signed_wrapper_naming_the_marker_is_not_called_uncovered() {
+        let verify = |data: &[u8]| {
+            canonfuzz_core::vmcp::verify_response(data, fuzz_jwks(), Clock::at(FUZZ_NOW))
+        };
+        let plain = served_tool(signed_wrapper(serde_json::json!({})));
+        assert!(verify(&plain).is_valid());
+        assert_eq!(vmcp_check(&plain), Ok(()));
+        // Led by the marker's name in canonical order, the wrapper is one serde_json will not
+        // read: the oracle stands aside rather than call it uncovered.
+        let marker = serde_json::json!({"$serde_json::private::RawValue": 0});
+        let marked = served_tool(signed_wrapper(marker));
+        assert!(verify(&marked).is_valid());
+        assert_eq!(vmcp_check(&marked), Ok(()));
+        // A wrapper serde_json refuses for anything else is still reported, marker or not.
+        let b64 = canonfuzz_core::jws::base64url_encode;
+        for wrapper in [&b"[1]"[..], br#"{"$serde_json::private::RawValue":0} x"#] {
+            let response = served_tool(format!("e30.{}.AA", b64(wrapper)));
+            let why = vmcp_check_with(&response, calls_everything_valid).unwrap_err();
+            assert!(why.contains("not an object"), "{why}");
         }
     }
 

@@ -219,6 +219,11 @@ pub(crate) fn reserves_raw_value_name(out: &[u8]) -> bool {
     std::str::from_utf8(out).is_ok_and(|text| text.contains(MARKER_NAME))
 }
 
+/// Whether `data`, in canonical form, names a member as serde_json's raw value marker.
+pub(crate) fn uses_raw_value_name(data: &[u8]) -> bool {
+    canonfuzz_core::jcs::canonicalize(data).is_ok_and(|text| reserves_raw_value_name(&text))
+}
+
 /// One pass over the output: no whitespace outside strings, and in every object member names
 /// strictly increasing by UTF-16 code units (compared with the standard library's UTF-16
 /// encoding, not the core's comparator).
