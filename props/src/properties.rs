@@ -2,6 +2,7 @@
 //! independent parser (serde_json) rather than the core itself. Fuzz targets and tests share
 //! them.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::cmp::Ordering;
 
@@ -232,73 +233,42 @@ fn check_shape(out: &[u8]) -> Result<(), String> {
     let text =
         std::str::from_utf8(out).map_err(|_| format!("output {:?} is not UTF-8", shown()))?;
     // One entry per open container: `None` for an array, `Some(last name)` for an object.
-    let mut open: Vec<Option<Option<String>>> = Vec::new();
+    let mut open: Vec<Option<Option<Cow<'_, str>>>> = Vec::new();
     let mut name_due = false;
-    let mut chars = text.char_indices();
-    while let Some((at, c)) = chars.next() {
-        match c {
-            '"' => {
-                let mut decoded = String::new();
-                let mut raw = chars.clone().map(|(_, c)| c);
-                let mut consumed = 0;
-                loop {
-                    let Some(c) = raw.next() else {
-                        return Err(format!("unterminated string at byte {at} of {:?}", shown()));
-                    };
-                    consumed += 1;
-                    match c {
-                        '"' => break,
-                        '\\' => {
-                            let escape = raw.next().unwrap_or('\\');
-                            consumed += 1;
-                            match escape {
-                                'u' => {
-                                    let hex: String = raw.by_ref().take(4).collect();
-                                    consumed += 4;
-                                    let unit = u32::from_str_radix(&hex, 16).unwrap_or(0xFFFD);
-                                    decoded.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
-                                }
-                                'b' => decoded.push('\u{8}'),
-                                'f' => decoded.push('\u{c}'),
-                                'n' => decoded.push('\n'),
-                                'r' => decoded.push('\r'),
-                                't' => decoded.push('\t'),
-                                other => decoded.push(other),
-                            }
-                        }
-                        c => decoded.push(c),
-                    }
-                }
-                for _ in 0..consumed {
-                    chars.next();
-                }
-                if name_due {
-                    name_due = false;
+    let mut at = 0;
+    while let Some(&b) = out.get(at) {
+        match b {
+            b'"' => {
+                let end = string_end(out, at + 1)
+                    .ok_or_else(|| format!("unterminated string at byte {at} of {:?}", shown()))?;
+                if std::mem::take(&mut name_due) {
+                    // Both ends are quotes, so both are character boundaries.
+                    let name = decoded(text.get(at + 1..end).unwrap_or_default());
                     if let Some(Some(last)) = open.last_mut() {
                         if let Some(previous) = last {
-                            if previous.encode_utf16().cmp(decoded.encode_utf16()) != Ordering::Less
-                            {
+                            if previous.encode_utf16().cmp(name.encode_utf16()) != Ordering::Less {
                                 return Err(format!(
-                                    "member {decoded:?} follows {previous:?} in {:?}",
+                                    "member {name:?} follows {previous:?} in {:?}",
                                     shown()
                                 ));
                             }
                         }
-                        *last = Some(decoded);
+                        *last = Some(name);
                     }
                 }
+                at = end;
             }
-            '{' => {
+            b'{' => {
                 open.push(Some(None));
                 name_due = true;
             }
-            '[' => open.push(None),
-            '}' | ']' => {
+            b'[' => open.push(None),
+            b'}' | b']' => {
                 open.pop();
                 name_due = false;
             }
-            ',' => name_due = matches!(open.last(), Some(Some(_))),
-            ' ' | '\t' | '\n' | '\r' => {
+            b',' => name_due = matches!(open.last(), Some(Some(_))),
+            b' ' | b'\t' | b'\n' | b'\r' => {
                 return Err(format!(
                     "whitespace outside strings at byte {at} of {:?}",
                     shown()
@@ -306,8 +276,54 @@ fn check_shape(out: &[u8]) -> Result<(), String> {
             }
             _ => {}
         }
+        at += 1;
     }
     Ok(())
+}
+
+/// The offset of the quote that closes the string whose text starts at `from`, stepping over
+/// each escape's backslash and the character after it.
+fn string_end(out: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        from += out
+            .get(from..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')?;
+        if out.get(from) == Some(&b'"') {
+            return Some(from);
+        }
+        from += 2;
+    }
+}
+
+/// A string's text with its escapes decoded; an escaped surrogate, which canonical output
+/// never writes, stands as U+FFFD.
+fn decoded(raw: &str) -> Cow<'_, str> {
+    if !raw.contains('\\') {
+        return Cow::Borrowed(raw);
+    }
+    let mut decoded = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            decoded.push(c);
+            continue;
+        }
+        match chars.next().unwrap_or('\\') {
+            'u' => {
+                let hex: String = chars.by_ref().take(4).collect();
+                let unit = u32::from_str_radix(&hex, 16).unwrap_or(0xFFFD);
+                decoded.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
+            }
+            'b' => decoded.push('\u{8}'),
+            'f' => decoded.push('\u{c}'),
+            'n' => decoded.push('\n'),
+            'r' => decoded.push('\r'),
+            't' => decoded.push('\t'),
+            other => decoded.push(other),
+        }
+    }
+    Cow::Owned(decoded)
 }
 
 #[cfg(test)]
@@ -468,6 +484,22 @@ mod tests {
         assert!(check_shape("{\"\u{ff61}\":1,\"\u{10000}\":2}".as_bytes()).is_err());
         assert!(check_shape(b"[1, 2]").unwrap_err().contains("whitespace"));
         assert!(check_shape(br#"[" a"]"#).is_ok());
+        // Escaped quotes and backslashes stay inside their string.
+        assert!(check_shape(br#"["a\" ",{"\\":1}]"#).is_ok());
+        assert!(check_shape(br#"["a\\", 1]"#)
+            .unwrap_err()
+            .contains("whitespace"));
+        assert!(check_shape(br#"["a\"]"#)
+            .unwrap_err()
+            .contains("unterminated"));
+        // Names are compared as decoded, not as written: `"` before `#`, U+001F before a space.
+        assert!(check_shape(br##"{"\u001f":1," ":2,"\"":3,"#":4}"##).is_ok());
+        assert!(check_shape(br#"{" ":1,"\u001f":2}"#).is_err());
+        assert!(check_shape(br##"{"#":1,"\"":2}"##)
+            .unwrap_err()
+            .contains("follows"));
+        // Only names are compared, not string values.
+        assert!(check_shape(br#"{"a":"z","b":"a"}"#).is_ok());
     }
 
     #[test]
