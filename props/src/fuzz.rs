@@ -128,7 +128,7 @@ pub fn vmcp_check_with(
     }
     // What a client reads, and the signed wrapper, read past serde_json's nesting limit too,
     // and the values dropped on the stack they were read on.
-    let covered = crate::deep::read_at_any_depth(|unbounded| {
+    let covered = crate::deep::read_at_any_depth([data], |[data], unbounded| {
         let response = crate::deep::read_value(data, unbounded)?;
         match crate::client_view::covered_reading(&response, FUZZ_NOW, unbounded) {
             Err(Refusal::TooDeep(e)) => Err(e),
@@ -189,11 +189,12 @@ pub fn ekl_check_with(data: &[u8], fingerprints: &Fingerprinter) -> Result<(), S
     }
     // The body as serde_json takes it out, past its nesting limit too, written back as text
     // on the stack it was read on.
-    let taken = crate::deep::read_at_any_depth(|unbounded| {
+    let name = body.name();
+    let taken = crate::deep::read_at_any_depth([data], move |[data], unbounded| {
         let parsed = crate::deep::read_value(data, unbounded)?;
         Ok(parsed
-            .get(body.name())
-            .or_else(|| parsed.get("result").and_then(|r| r.get(body.name())))
+            .get(name)
+            .or_else(|| parsed.get("result").and_then(|r| r.get(name)))
             .map(serde_json::Value::to_string))
     })?;
     let holder = match taken {

@@ -81,7 +81,9 @@ fn check_in<E: std::fmt::Display>(
     let shown = || String::from_utf8_lossy(out).into_owned();
     // Past serde_json's 128 levels, where the core goes on to its own limit, serde_json reads
     // without its limit, on a stack that holds it.
-    let read = read_at_any_depth(|unbounded| serde_reads_same(input, out, unchanged, unbounded))?;
+    let read = read_at_any_depth([input, out], move |[input, out], unbounded| {
+        serde_reads_same(input, out, unchanged, unbounded)
+    })?;
     match read {
         Ok(true) => check_shape(out),
         Ok(false) => Err(format!(
@@ -285,10 +287,7 @@ fn check_shape(out: &[u8]) -> Result<(), String> {
 /// each escape's backslash and the character after it.
 fn string_end(out: &[u8], mut from: usize) -> Option<usize> {
     loop {
-        from += out
-            .get(from..)?
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\')?;
+        from += memchr::memchr2(b'"', b'\\', out.get(from..)?)?;
         if out.get(from) == Some(&b'"') {
             return Some(from);
         }
