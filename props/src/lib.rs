@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod base64url;
+mod canonical_form;
 pub mod client_view;
 mod deep;
 pub mod fuzz;

@@ -2,18 +2,18 @@
 //! independent parser (serde_json) rather than the core itself. Fuzz targets and tests share
 //! them.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
-use std::cmp::Ordering;
 
 use canonfuzz_core::jcs::Canonicalizer;
 use serde_json::Value;
 
+use crate::canonical_form::check_form;
 use crate::deep::{read_at_any_depth, read_value, reader};
 
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
-/// point), holds no insignificant whitespace and sorted members, and means the same JSON value
-/// as the input. Returns what was violated. The core's buffers are kept between calls, as a
+/// point), is in RFC 8785's form by a reading of its own (no insignificant whitespace, sorted
+/// members, ECMAScript's numbers, only the escapes §3.2.2.2 names), and means the same JSON
+/// value as the input. Returns what was violated. The core's buffers are kept between calls, as a
 /// fuzz target makes them by the million.
 pub fn check_canonical(input: &[u8]) -> Result<(), String> {
     thread_local! {
@@ -76,7 +76,7 @@ fn check_in<E: std::fmt::Display>(
     }
     let out: &[u8] = out;
     if reserves_raw_value_name(out) {
-        return check_shape(out);
+        return check_form(out);
     }
     let shown = || String::from_utf8_lossy(out).into_owned();
     // Past serde_json's 128 levels, where the core goes on to its own limit, serde_json reads
@@ -85,7 +85,7 @@ fn check_in<E: std::fmt::Display>(
         serde_reads_same(input, out, unchanged, unbounded)
     })?;
     match read {
-        Ok(true) => check_shape(out),
+        Ok(true) => check_form(out),
         Ok(false) => Err(format!(
             "output {:?} means another value than the input",
             shown()
@@ -227,104 +227,6 @@ pub(crate) fn uses_raw_value_name(data: &[u8]) -> bool {
     canonfuzz_core::jcs::canonicalize(data).is_ok_and(|text| reserves_raw_value_name(&text))
 }
 
-/// One pass over the output: no whitespace outside strings, and in every object member names
-/// strictly increasing by UTF-16 code units (compared with the standard library's UTF-16
-/// encoding, not the core's comparator).
-fn check_shape(out: &[u8]) -> Result<(), String> {
-    let shown = || String::from_utf8_lossy(out).into_owned();
-    let text =
-        std::str::from_utf8(out).map_err(|_| format!("output {:?} is not UTF-8", shown()))?;
-    // One entry per open container: `None` for an array, `Some(last name)` for an object.
-    let mut open: Vec<Option<Option<Cow<'_, str>>>> = Vec::new();
-    let mut name_due = false;
-    let mut at = 0;
-    while let Some(&b) = out.get(at) {
-        match b {
-            b'"' => {
-                let end = string_end(out, at + 1)
-                    .ok_or_else(|| format!("unterminated string at byte {at} of {:?}", shown()))?;
-                if std::mem::take(&mut name_due) {
-                    // Both ends are quotes, so both are character boundaries.
-                    let name = decoded(text.get(at + 1..end).unwrap_or_default());
-                    if let Some(Some(last)) = open.last_mut() {
-                        if let Some(previous) = last {
-                            if previous.encode_utf16().cmp(name.encode_utf16()) != Ordering::Less {
-                                return Err(format!(
-                                    "member {name:?} follows {previous:?} in {:?}",
-                                    shown()
-                                ));
-                            }
-                        }
-                        *last = Some(name);
-                    }
-                }
-                at = end;
-            }
-            b'{' => {
-                open.push(Some(None));
-                name_due = true;
-            }
-            b'[' => open.push(None),
-            b'}' | b']' => {
-                open.pop();
-                name_due = false;
-            }
-            b',' => name_due = matches!(open.last(), Some(Some(_))),
-            b' ' | b'\t' | b'\n' | b'\r' => {
-                return Err(format!(
-                    "whitespace outside strings at byte {at} of {:?}",
-                    shown()
-                ))
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    Ok(())
-}
-
-/// The offset of the quote that closes the string whose text starts at `from`, stepping over
-/// each escape's backslash and the character after it.
-fn string_end(out: &[u8], mut from: usize) -> Option<usize> {
-    loop {
-        from += memchr::memchr2(b'"', b'\\', out.get(from..)?)?;
-        if out.get(from) == Some(&b'"') {
-            return Some(from);
-        }
-        from += 2;
-    }
-}
-
-/// A string's text with its escapes decoded; an escaped surrogate, which canonical output
-/// never writes, stands as U+FFFD.
-fn decoded(raw: &str) -> Cow<'_, str> {
-    if !raw.contains('\\') {
-        return Cow::Borrowed(raw);
-    }
-    let mut decoded = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            decoded.push(c);
-            continue;
-        }
-        match chars.next().unwrap_or('\\') {
-            'u' => {
-                let hex: String = chars.by_ref().take(4).collect();
-                let unit = u32::from_str_radix(&hex, 16).unwrap_or(0xFFFD);
-                decoded.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
-            }
-            'b' => decoded.push('\u{8}'),
-            'f' => decoded.push('\u{c}'),
-            'n' => decoded.push('\n'),
-            'r' => decoded.push('\r'),
-            't' => decoded.push('\t'),
-            other => decoded.push(other),
-        }
-    }
-    Cow::Owned(decoded)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,18 +240,30 @@ mod tests {
         }
     }
 
+    /// `out` with every `from` written `to`.
+    fn replaced(out: &[u8], from: &str, to: &str) -> Vec<u8> {
+        String::from_utf8_lossy(out).replace(from, to).into_bytes()
+    }
+
     /// Writes `false` for every `true`: a canonicalizer that changes a value.
     fn true_to_false(out: Vec<u8>) -> Vec<u8> {
-        String::from_utf8_lossy(&out)
-            .replace("true", "false")
-            .into_bytes()
+        replaced(&out, "true", "false")
     }
 
     /// Writes a space after every comma: a canonicalizer that keeps whitespace.
     fn comma_space(out: Vec<u8>) -> Vec<u8> {
-        String::from_utf8_lossy(&out)
-            .replace(',', ", ")
-            .into_bytes()
+        replaced(&out, ",", ", ")
+    }
+
+    /// Writes 10^21 without its exponent, and reads it back to the same: a number form of
+    /// its own.
+    fn plain_10_to_21(out: Vec<u8>) -> Vec<u8> {
+        replaced(&out, "1e+21", "1000000000000000000000")
+    }
+
+    /// Escapes every `/`, and reads the escape back to the same: an escape of its own.
+    fn escaped_slash(out: Vec<u8>) -> Vec<u8> {
+        replaced(&out, "/", "\\/")
     }
 
     /// Swaps the first two elements of an array of numbers: a canonicalizer that reorders.
@@ -401,6 +315,14 @@ mod tests {
         // Whitespace kept.
         let spaced = check_canonical_with(b"[1,2]", planted(comma_space)).unwrap_err();
         assert!(spaced.contains("whitespace"), "{spaced}");
+        // A form of its own, which it reads back to itself and to the same value, but not
+        // RFC 8785's: numbers from 10^21 without an exponent, and `/` escaped.
+        assert_eq!(core(b"[1e21]"), Ok(()));
+        let big = check_canonical_with(b"[1e21]", planted(plain_10_to_21)).unwrap_err();
+        assert!(big.contains("is written 1e+21"), "{big}");
+        assert_eq!(core(br#"["a/b"]"#), Ok(()));
+        let escaped = check_canonical_with(br#"["a/b"]"#, planted(escaped_slash)).unwrap_err();
+        assert!(escaped.contains("escape"), "{escaped}");
     }
 
     #[test]
@@ -472,33 +394,6 @@ mod tests {
         }
         assert!(same("[1,", "[1]").is_err());
         assert!(same("[1] x", "[1]").is_err());
-    }
-
-    #[test]
-    fn misordered_members_are_caught() {
-        assert!(check_shape(br#"{"a":{"b":1,"c":2}}"#).is_ok());
-        assert!(check_shape(br#"{"a":{"c":1,"b":2}}"#)
-            .unwrap_err()
-            .contains("member \"b\" follows \"c\""));
-        assert!(check_shape("{\"\u{ff61}\":1,\"\u{10000}\":2}".as_bytes()).is_err());
-        assert!(check_shape(b"[1, 2]").unwrap_err().contains("whitespace"));
-        assert!(check_shape(br#"[" a"]"#).is_ok());
-        // Escaped quotes and backslashes stay inside their string.
-        assert!(check_shape(br#"["a\" ",{"\\":1}]"#).is_ok());
-        assert!(check_shape(br#"["a\\", 1]"#)
-            .unwrap_err()
-            .contains("whitespace"));
-        assert!(check_shape(br#"["a\"]"#)
-            .unwrap_err()
-            .contains("unterminated"));
-        // Names are compared as decoded, not as written: `"` before `#`, U+001F before a space.
-        assert!(check_shape(br##"{"\u001f":1," ":2,"\"":3,"#":4}"##).is_ok());
-        assert!(check_shape(br#"{" ":1,"\u001f":2}"#).is_err());
-        assert!(check_shape(br##"{"#":1,"\"":2}"##)
-            .unwrap_err()
-            .contains("follows"));
-        // Only names are compared, not string values.
-        assert!(check_shape(br#"{"a":"z","b":"a"}"#).is_ok());
     }
 
     #[test]
