@@ -466,11 +466,13 @@ pub struct Finding {
     pub evaluation: Evaluation,
     /// How many cases showed this signature.
     pub count: u64,
-    /// The vector written for it, relative to the corpus, if one was written.
+    /// The vector that holds it, relative to the corpus: the one written for it, or the known
+    /// corpus's of its signature.
     pub vector: Option<String>,
     /// Whether the known corpus held no vector of its signature when the campaign met it.
     pub new: bool,
-    /// Whether `minimized` is the minimizer's result (an interrupted campaign minimizes none).
+    /// Whether `minimized` is the minimizer's result: an interrupted campaign minimizes none,
+    /// and a finding that is not new is minimized in its vector already.
     pub is_minimized: bool,
 }
 
@@ -801,6 +803,12 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                         .findings
                         .entry(evaluation.signature.clone())
                         .or_insert_with(|| {
+                            let known_path =
+                                findings::vector_path(config.family, &evaluation.signature);
+                            let new = config
+                                .known
+                                .as_ref()
+                                .is_none_or(|dir| !dir.join(&known_path).exists());
                             let finding = Finding {
                                 signature: evaluation.signature.clone(),
                                 category: *category,
@@ -810,14 +818,8 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                                 outcomes: outcomes.clone(),
                                 evaluation: evaluation.clone(),
                                 count: 0,
-                                vector: None,
-                                new: config.known.as_ref().is_none_or(|dir| {
-                                    !dir.join(findings::vector_path(
-                                        config.family,
-                                        &evaluation.signature,
-                                    ))
-                                    .exists()
-                                }),
+                                vector: (!new).then_some(known_path),
+                                new,
                                 is_minimized: false,
                             };
                             if let Some(dir) = &config.out {
@@ -862,13 +864,15 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         .map_err(|_| "a campaign thread panicked".to_string())?;
     let mut found: Vec<Finding> = tally.findings.into_values().collect();
     let shrink_bar = progress_bar(&Config {
-        cases: Some(found.len() as u64),
+        cases: Some(found.iter().filter(|f| f.new).count() as u64),
         ..config.clone()
     });
-    // A minimizer waits on one worker at a time, so twice the batches' threads keep the
-    // cores busy; the findings with the longest inputs, which take longest, go first, so
-    // that none of them is left running alone at the end.
-    let mut queue: Vec<&mut Finding> = found.iter_mut().collect();
+    // A finding whose signature the known corpus holds already has its vector there, with a
+    // minimized input of that signature: only new findings are minimized. A minimizer waits
+    // on one worker at a time, so twice the batches' threads keep the cores busy; the
+    // findings with the longest inputs, which take longest, go first, so that none of them
+    // is left running alone at the end.
+    let mut queue: Vec<&mut Finding> = found.iter_mut().filter(|f| f.new).collect();
     queue.sort_by_key(|f| std::cmp::Reverse(f.input.len()));
     in_order(2 * jobs, queue, |f| {
         if INTERRUPTED.load(Ordering::Relaxed) {

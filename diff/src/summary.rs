@@ -127,15 +127,20 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
             summary.repeated
         )));
     }
+    let new = summary.findings.iter().filter(|f| f.new).count();
+    let known = summary.findings.len() - new;
     out.push_str(&wrap(&format!(
-        "{} findings {} in {:.1}s",
-        summary.findings.len(),
+        "{new} new findings {} in {:.1}s{}",
         if summary.interrupted {
             "left unminimized"
         } else {
             "minimized"
         },
-        summary.shrink_elapsed.as_secs_f64()
+        summary.shrink_elapsed.as_secs_f64(),
+        match known {
+            0 => String::new(),
+            _ => format!("; {known} known, minimized in the corpus's vectors"),
+        }
     )));
     for (name, why) in &summary.missing {
         out.push_str(&wrap(&format!("WARNING: {name} did not run: {why}")));
@@ -242,6 +247,8 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
             };
             let shown = if f.is_minimized {
                 excerpt(&f.minimized)
+            } else if !f.new {
+                "(minimized in its vector)".to_string()
             } else {
                 format!("(unminimized) {}", excerpt(&f.minimized))
             };
@@ -374,6 +381,8 @@ pub fn to_json(summary: &Summary) -> Value {
             "policy": match f.evaluation.verdict { Verdict::Policy(p) => Some(p.id), _ => None },
             "category": f.category.name,
             "input_hex": crate::vector::to_hex(&f.minimized),
+            "minimized": f.is_minimized,
+            "new": f.new,
             "vector": f.vector,
             "outcomes": summary.impls.iter().zip(&f.outcomes).map(|(s, o)| (s.name.clone(), o.to_json())).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),

@@ -501,3 +501,70 @@ fn a_campaign_creates_the_corpus_it_saves_into() {
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     assert!(out.join("manifest.json").is_file());
 }
+
+#[test]
+fn a_campaign_minimizes_only_the_findings_its_corpus_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    let run = |name: &str| {
+        let summary = dir.path().join(name);
+        let out = canonfuzz(&[
+            "diff",
+            "--cases",
+            "2000",
+            "--seed",
+            "9",
+            "--out",
+            corpus.to_str().unwrap(),
+            "--summary-json",
+            summary.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let read: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+        let findings = read["findings"].as_array().unwrap().clone();
+        (text(&out.stdout), signatures(&read), findings)
+    };
+    let vectors = |findings: &[serde_json::Value]| -> Vec<(String, Vec<u8>)> {
+        findings
+            .iter()
+            .filter_map(|f| f["vector"].as_str())
+            .map(|v| (v.to_string(), std::fs::read(corpus.join(v)).unwrap()))
+            .collect()
+    };
+    // Into an empty corpus every finding is new, minimized and written.
+    let (_, signed, first) = run("first.json");
+    assert!(
+        !first.is_empty(),
+        "serde_json's nesting limit alone makes findings"
+    );
+    for f in &first {
+        assert_eq!(
+            (&f["new"], &f["minimized"]),
+            (&true.into(), &true.into()),
+            "{f}"
+        );
+    }
+    let written = vectors(&first);
+    assert!(!written.is_empty(), "no vector was written");
+    // Again, every finding is known: none is minimized again, each names the vector that
+    // holds it, and no vector changes.
+    let (stdout, signed_again, again) = run("again.json");
+    assert_eq!(signed_again, signed);
+    for f in &again {
+        assert_eq!(
+            (&f["new"], &f["minimized"]),
+            (&false.into(), &false.into()),
+            "{f}"
+        );
+    }
+    assert_eq!(vectors(&again), written);
+    assert!(stdout.contains("0 new findings minimized"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "{} known, minimized in the corpus's vectors",
+            again.len()
+        )),
+        "{stdout}"
+    );
+}
