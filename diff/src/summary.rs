@@ -129,19 +129,19 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     }
     let new = summary.findings.iter().filter(|f| f.new).count();
     let known = summary.findings.len() - new;
-    out.push_str(&wrap(&format!(
-        "{new} new findings {} in {:.1}s{}",
-        if summary.interrupted {
-            "left unminimized"
-        } else {
-            "minimized"
-        },
-        summary.shrink_elapsed.as_secs_f64(),
-        match known {
-            0 => String::new(),
-            _ => format!("; {known} known, minimized in the corpus's vectors"),
-        }
-    )));
+    let minimized = match (new, summary.interrupted) {
+        (0, _) => "no new findings".to_string(),
+        (_, true) => format!("{new} new findings left unminimized"),
+        (_, false) => format!(
+            "{new} new findings minimized in {:.1}s",
+            summary.shrink_elapsed.as_secs_f64()
+        ),
+    };
+    let known = match known {
+        0 => String::new(),
+        _ => format!("; {known} known, minimized in the corpus's vectors"),
+    };
+    out.push_str(&wrap(&format!("{minimized}{known}")));
     for (name, why) in &summary.missing {
         out.push_str(&wrap(&format!("WARNING: {name} did not run: {why}")));
     }

@@ -559,7 +559,7 @@ fn a_campaign_minimizes_only_the_findings_its_corpus_lacks() {
         );
     }
     assert_eq!(vectors(&again), written);
-    assert!(stdout.contains("0 new findings minimized"), "{stdout}");
+    assert!(stdout.contains("no new findings;"), "{stdout}");
     assert!(
         stdout.contains(&format!(
             "{} known, minimized in the corpus's vectors",
