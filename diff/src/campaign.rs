@@ -474,6 +474,17 @@ pub struct Finding {
     /// Whether `minimized` is the minimizer's result: an interrupted campaign minimizes none,
     /// and a finding that is not new is minimized in its vector already.
     pub is_minimized: bool,
+    /// For a finding that is not new, the input its vector in the known corpus holds, when
+    /// the family can state it as a campaign input.
+    pub known_input: Option<Vec<u8>>,
+}
+
+/// The campaign input of the first test of the vector at `path`, when the family can state
+/// it as one.
+fn vector_input(family: Family, path: &Path) -> Option<Vec<u8>> {
+    let file = crate::vector::VectorFile::read(path).ok()?;
+    let test = file.tests().next()?;
+    family.replay(test).map(|replay| replay.input)
 }
 
 /// Per implementation: how often it agreed with the consensus.
@@ -818,6 +829,9 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                                 outcomes: outcomes.clone(),
                                 evaluation: evaluation.clone(),
                                 count: 0,
+                                known_input: config.known.as_ref().filter(|_| !new).and_then(
+                                    |dir| vector_input(config.family, &dir.join(&known_path)),
+                                ),
                                 vector: (!new).then_some(known_path),
                                 new,
                                 is_minimized: false,

@@ -247,6 +247,8 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
             };
             let shown = if f.is_minimized {
                 excerpt(&f.minimized)
+            } else if let Some(known) = f.known_input.as_deref().filter(|_| !f.new) {
+                excerpt(known)
             } else if !f.new {
                 "(minimized in its vector)".to_string()
             } else {
@@ -413,6 +415,7 @@ mod tests {
             vector: Some(format!("jcs/findings/{input}.json")),
             new,
             is_minimized: true,
+            known_input: None,
         }
     }
 

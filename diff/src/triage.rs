@@ -152,6 +152,7 @@ pub fn triage(
         vector: None,
         new: true,
         is_minimized: true,
+        known_input: None,
     };
     let roster = harness.roster();
     let name = format!(

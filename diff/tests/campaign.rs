@@ -533,7 +533,7 @@ fn a_campaign_minimizes_only_the_findings_its_corpus_lacks() {
             .collect()
     };
     // Into an empty corpus every finding is new, minimized and written.
-    let (_, signed, first) = run("first.json");
+    let (first_stdout, signed, first) = run("first.json");
     assert!(
         !first.is_empty(),
         "serde_json's nesting limit alone makes findings"
@@ -560,6 +560,16 @@ fn a_campaign_minimizes_only_the_findings_its_corpus_lacks() {
     }
     assert_eq!(vectors(&again), written);
     assert!(stdout.contains("no new findings;"), "{stdout}");
+    // Each finding's line shows the input its vector holds, as when it was minimized.
+    let lines = |stdout: &str| -> Vec<String> {
+        stdout
+            .lines()
+            .filter(|l| l.ends_with(".json"))
+            .map(|l| l.trim_start().trim_start_matches("new ").trim().to_string())
+            .collect()
+    };
+    assert!(!lines(&first_stdout).is_empty(), "{first_stdout}");
+    assert_eq!(lines(&stdout), lines(&first_stdout));
     assert!(
         stdout.contains(&format!(
             "{} known, minimized in the corpus's vectors",
