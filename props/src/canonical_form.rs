@@ -50,12 +50,21 @@ pub(crate) fn check_form(out: &[u8]) -> Result<(), String> {
                     .and_then(|rest| rest.iter().position(|b| !NUMBER_BYTES.contains(b)))
                     .map_or(out.len(), |len| at + len);
                 let written = text.get(at..end).unwrap_or_default();
-                if let Some(expected) = es_form(written).filter(|e| e != written) {
-                    return Err(format!(
-                        "number {written} at byte {at} of {:?} is written {expected} by \
-                         ECMAScript",
-                        shown()
-                    ));
+                match es_form(written) {
+                    Some(expected) if expected == written => {}
+                    Some(expected) => {
+                        return Err(format!(
+                            "number {written} at byte {at} of {:?} is written {expected} by \
+                             ECMAScript",
+                            shown()
+                        ))
+                    }
+                    None => {
+                        return Err(format!(
+                            "number {written} at byte {at} of {:?} is no finite double",
+                            shown()
+                        ))
+                    }
                 }
                 at = end;
                 continue;
@@ -87,8 +96,8 @@ pub(crate) fn check_form(out: &[u8]) -> Result<(), String> {
 const NUMBER_BYTES: &[u8] = b"0123456789+-.eE";
 
 /// The text ECMAScript's `Number::toString` gives the number `written` denotes, read by the
-/// standard library and written by ryu-js; "0" for either zero, and `written` itself (judged
-/// by the JSON reading, not here) when it is no finite number.
+/// standard library and written by ryu-js ("0" for either zero); `None` when `written` is no
+/// finite number.
 fn es_form(written: &str) -> Option<String> {
     let value: f64 = written.parse().ok().filter(|v: &f64| v.is_finite())?;
     if value == 0.0 {
@@ -231,6 +240,10 @@ mod tests {
                 why.contains(&format!("is written {es} ")),
                 "{written}: {why}"
             );
+        }
+        for not_a_double in ["[1e999]", "[-1e400]", "[-]", "[1e]", "{\"a\":1.2.3}"] {
+            let why = check_form(not_a_double.as_bytes()).unwrap_err();
+            assert!(why.contains("no finite double"), "{not_a_double}: {why}");
         }
     }
 
