@@ -829,9 +829,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                                 outcomes: outcomes.clone(),
                                 evaluation: evaluation.clone(),
                                 count: 0,
-                                known_input: config.known.as_ref().filter(|_| !new).and_then(
-                                    |dir| vector_input(config.family, &dir.join(&known_path)),
-                                ),
+                                known_input: None,
                                 vector: (!new).then_some(known_path),
                                 new,
                                 is_minimized: false,
@@ -898,6 +896,15 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         shrink_bar.inc(1);
     });
     shrink_bar.finish_and_clear();
+    // A known finding is shown by the input its vector holds, read once the cases are done.
+    if let Some(dir) = &config.known {
+        for f in found.iter_mut().filter(|f| !f.new) {
+            f.known_input = f
+                .vector
+                .as_ref()
+                .and_then(|v| vector_input(config.family, &dir.join(v)));
+        }
+    }
     if let Some(e) = tally.errors.first() {
         return Err(format!("cannot save a finding: {e}"));
     }

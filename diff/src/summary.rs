@@ -247,7 +247,7 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
             };
             let shown = if f.is_minimized {
                 excerpt(&f.minimized)
-            } else if let Some(known) = f.known_input.as_deref().filter(|_| !f.new) {
+            } else if let Some(known) = f.known_input.as_deref() {
                 excerpt(known)
             } else if !f.new {
                 "(minimized in its vector)".to_string()
