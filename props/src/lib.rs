@@ -19,4 +19,5 @@ pub mod properties;
 pub mod reading;
 pub mod test_server;
 pub mod tricky;
+mod value_tree;
 pub mod verdict;

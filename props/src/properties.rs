@@ -5,10 +5,10 @@
 use std::cell::RefCell;
 
 use canonfuzz_core::jcs::Canonicalizer;
-use serde_json::Value;
 
 use crate::canonical_form::check_form;
-use crate::deep::{read_at_any_depth, read_value, reader};
+use crate::deep::read_at_any_depth;
+use crate::value_tree::{read_tree, reads_as};
 
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
 /// point), is in RFC 8785's form by a reading of its own (no insignificant whitespace, sorted
@@ -75,9 +75,6 @@ fn check_in<E: std::fmt::Display>(
         }
     }
     let out: &[u8] = out;
-    if reserves_raw_value_name(out) {
-        return check_form(out);
-    }
     let shown = || String::from_utf8_lossy(out).into_owned();
     // Past serde_json's 128 levels, where the core goes on to its own limit, serde_json reads
     // without its limit, on a stack that holds it.
@@ -107,116 +104,21 @@ fn serde_reads_same(
     unchanged: bool,
     unbounded: bool,
 ) -> Result<bool, serde_json::Error> {
-    let value = read_value(input, unbounded)?;
+    let value = read_tree(input, unbounded)?;
     if unchanged {
         return Ok(true);
     }
-    same_as(reader(out, unbounded), &value)
+    reads_as(out, unbounded, &value)
         .map_err(|b| serde::de::Error::custom(format!("serde_json cannot read the output: {b}")))
 }
 
-/// Whether serde_json reads the text before `reader` as `expected`, reading it as it streams
-/// rather than building a second tree; `Err` when serde_json cannot read it.
-fn same_as(
-    mut reader: serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
-    expected: &Value,
-) -> Result<bool, serde_json::Error> {
-    let same = serde::de::DeserializeSeed::deserialize(Same(expected), &mut reader)?;
-    reader.end()?;
-    Ok(same)
-}
-
-/// A value streamed from serde_json, compared with `.0`: numbers as the doubles they denote,
-/// arrays element by element, objects by their set of names and each member's value. Every
-/// byte is read even after a difference, so that a text serde_json cannot read is told apart
-/// from one that means another value.
-struct Same<'v>(&'v Value);
-
-impl<'de> serde::de::DeserializeSeed<'de> for Same<'_> {
-    type Value = bool;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Same<'_> {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<bool, E> {
-        Ok(self.0.as_bool() == Some(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<bool, E> {
-        Ok(self.0.as_f64() == Some(v as f64))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<bool, E> {
-        Ok(self.0.as_f64() == Some(v as f64))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<bool, E> {
-        Ok(self.0.as_f64() == Some(v))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<bool, E> {
-        Ok(self.0.as_str() == Some(v))
-    }
-
-    fn visit_unit<E>(self) -> Result<bool, E> {
-        Ok(self.0.is_null())
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-        let Some(items) = self.0.as_array() else {
-            return Ok(false);
-        };
-        let mut all = true;
-        let mut count = 0;
-        while let Some(same) = match items.get(count) {
-            Some(item) => seq.next_element_seed(Same(item))?,
-            None => seq.next_element::<serde::de::IgnoredAny>()?.map(|_| false),
-        } {
-            all &= same;
-            count += 1;
-        }
-        Ok(all && count == items.len())
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-        let Some(members) = self.0.as_object() else {
-            return Ok(false);
-        };
-        let mut all = true;
-        let mut seen: Vec<&String> = Vec::new();
-        while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            match members.get_key_value(name.as_ref()) {
-                Some((key, value)) => {
-                    all &= map.next_value_seed(Same(value))?;
-                    seen.push(key);
-                }
-                None => {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                    all = false;
-                }
-            }
-        }
-        seen.sort_unstable();
-        seen.dedup();
-        Ok(all && seen.len() == members.len())
-    }
-}
-
 /// Whether the canonical document `out` has a member named as serde_json's `raw_value`
-/// feature — on in this build, merged in from the core — names its private marker. serde_json
-/// reads an object whose first member has that name as a raw value, so it cannot be the
-/// oracle for such a document's meaning; the other properties still hold. In canonical form
-/// the name is written as it is, and only a member name is followed by `:`. Output that is
-/// not UTF-8 reserves nothing: the other checks refuse it.
+/// feature — on in this build, merged in from the core — names its private marker. A
+/// `serde_json::Value` reads an object whose first member has that name as a raw value, so the
+/// properties that read a document into one stand aside for such a document (the canonical
+/// form's property reads a tree of its own, and does not). In canonical form the name is
+/// written as it is, and only a member name is followed by `:`. Output that is not UTF-8
+/// reserves nothing.
 pub(crate) fn reserves_raw_value_name(out: &[u8]) -> bool {
     const MARKER_NAME: &str = r#""$serde_json::private::RawValue":"#;
     std::str::from_utf8(out).is_ok_and(|text| text.contains(MARKER_NAME))
@@ -230,6 +132,8 @@ pub(crate) fn uses_raw_value_name(data: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value_tree::Tree;
+    use serde_json::Value;
 
     /// The core's output changed by `bug`.
     fn planted(bug: fn(Vec<u8>) -> Vec<u8>) -> impl Fn(&[u8]) -> Result<Vec<u8>, String> {
@@ -339,6 +243,18 @@ mod tests {
             let caught = check_canonical_with(not_json, echo).unwrap_err();
             assert!(caught.contains("serde_json refuses"), "{caught}");
         }
+        // A name twice in an object, which I-JSON forbids, taken as serde_json's map takes
+        // it, the last one kept: the output is canonical and means what serde_json reads.
+        let last_wins = |input: &[u8]| {
+            let value: Value = serde_json::from_slice(input).map_err(|e| e.to_string())?;
+            let text = serde_json::to_vec(&value).map_err(|e| e.to_string())?;
+            canonfuzz_core::jcs::canonicalize(&text).map_err(|e| e.to_string())
+        };
+        for repeated in [&br#"{"a":1,"a":2}"#[..], br#"[{"\u0061":1,"b":0,"a":1}]"#] {
+            assert!(last_wins(repeated).is_ok());
+            let caught = check_canonical_with(repeated, last_wins).unwrap_err();
+            assert!(caught.contains("twice"), "{caught}");
+        }
         // Canonical text comes back unchanged, read once by serde_json.
         assert_eq!(check_canonical_with(b"[1,\"a\"]", echo), Ok(()));
         // Past serde_json's 128 levels, down to the core's own limit, every check still holds:
@@ -363,9 +279,8 @@ mod tests {
     #[test]
     fn the_streamed_reading_tells_every_difference_in_value() {
         let same = |out: &str, input: &str| {
-            let value: Value = serde_json::from_str(input).unwrap_or(Value::Null);
-            same_as(serde_json::Deserializer::from_slice(out.as_bytes()), &value)
-                .map_err(|e| e.classify())
+            let value = read_tree(input.as_bytes(), false).unwrap_or(Tree::Null);
+            reads_as(out.as_bytes(), false, &value).map_err(|e| e.classify())
         };
         for (out, input) in [
             (
@@ -384,6 +299,7 @@ mod tests {
             (r#"{"a":1}"#, r#"{"a":1,"b":2}"#),
             (r#"{"a":1,"b":2}"#, r#"{"a":1}"#),
             (r#"{"a":1,"a":1}"#, r#"{"a":1,"b":1}"#),
+            (r#"{"a":1,"a":1}"#, r#"{"a":1}"#),
             (r#"{"a":1}"#, r#"{"a":"1"}"#),
             ("[0.1]", "[0.10000000000000002]"),
             ("[null]", "[false]"),
@@ -398,9 +314,16 @@ mod tests {
 
     #[test]
     fn serde_jsons_private_marker_name_is_not_taken_for_a_change_of_meaning() {
-        // serde_json refuses this input (its first member has the marker's name) and reads
-        // the canonical output, whose first member is "", as a plain object.
-        assert!(check_canonical(br#"{"$serde_json::private::RawValue":0,"":[]}"#).is_ok());
+        // serde_json's Value refuses this input (its first member has the marker's name) and
+        // reads the canonical output, whose first member is "", as a plain object.
+        let marker = br#"{"$serde_json::private::RawValue":true,"":[]}"#;
+        assert!(check_canonical(marker).is_ok());
+        // The value is still compared: a change of it, or a member left out, is caught.
+        let flips = check_canonical_with(marker, planted(true_to_false)).unwrap_err();
+        assert!(flips.contains("means another value"), "{flips}");
+        let dropped =
+            check_canonical_with(marker, planted(|o| replaced(&o, r#""":[],"#, ""))).unwrap_err();
+        assert!(dropped.contains("means another value"), "{dropped}");
         assert!(reserves_raw_value_name(
             br#"{"$serde_json::private::RawValue":0}"#
         ));
