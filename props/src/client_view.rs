@@ -14,6 +14,8 @@ use sha2::{Digest, Sha256};
 use canonfuzz_core::jws::base64url_decode;
 use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS};
 
+use crate::plain_value::{read_value, Repeats};
+
 /// Result members no client takes as the answer.
 const FURNITURE: [&str; 6] = [
     "_meta",
@@ -45,10 +47,9 @@ fn wrapper(holder: Option<&Value>, unbounded: bool) -> Result<Map<String, Value>
         .ok_or("no envelope")?;
     let segment = jws.split('.').nth(1).ok_or("no payload segment")?;
     let bytes = base64url_decode(segment, "payload").map_err(|e| e.to_string())?;
-    match crate::deep::read_value(&bytes, unbounded) {
+    match read_value(&bytes, unbounded, Repeats::LastWins) {
         Ok(Value::Object(map)) => Ok(map),
         Err(e) if crate::deep::too_deep(&e) => Err(Refusal::TooDeep(e)),
-        Err(_) if crate::properties::uses_raw_value_name(&bytes) => Err(Refusal::NamesMarker),
         _ => Err("the signed wrapper is not an object".into()),
     }
 }
@@ -59,9 +60,6 @@ pub(crate) enum Refusal {
     Uncovered(String),
     /// serde_json will not read the signed wrapper within its nesting limit.
     TooDeep(serde_json::Error),
-    /// serde_json will not read the signed wrapper because it names a member as serde_json's
-    /// raw-value marker: a JSON document nonetheless, which serde_json cannot judge.
-    NamesMarker,
 }
 
 impl From<String> for Refusal {
@@ -104,9 +102,6 @@ pub fn covered(response: &Value, now: u64) -> Result<(), String> {
     covered_reading(response, now, false).map_err(|refusal| match refusal {
         Refusal::Uncovered(why) => why,
         Refusal::TooDeep(e) => format!("the signed wrapper is not read: {e}"),
-        Refusal::NamesMarker => {
-            "the signed wrapper is not read: it names serde_json's raw-value marker".into()
-        }
     })
 }
 

@@ -7,9 +7,6 @@ use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{self, SendError, Sender};
 use std::sync::Mutex;
 
-use serde::Deserialize;
-use serde_json::Value;
-
 /// Stack for one deep reading: serde_json recurses once a level, in frames that a
 /// sanitizer's build makes several times larger. Only the pages touched are committed.
 const DEEP_STACK: usize = 1 << 30;
@@ -24,15 +21,6 @@ pub(crate) fn reader(
         reader.disable_recursion_limit();
     }
     reader
-}
-
-/// `text` as serde_json's `from_slice` reads it into a value (nothing may follow it), within
-/// its nesting limit or, when `unbounded`, without one.
-pub(crate) fn read_value(text: &[u8], unbounded: bool) -> Result<Value, serde_json::Error> {
-    let mut reader = reader(text, unbounded);
-    let value = Value::deserialize(&mut reader)?;
-    reader.end()?;
-    Ok(value)
 }
 
 /// Whether serde_json refused a text for nesting deeper than it reads, rather than for
@@ -106,12 +94,15 @@ fn on_deep_stack<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plain_value::{read_value, Repeats};
 
     #[test]
     fn a_document_past_the_limit_is_read_on_a_deep_stack() {
         let depth = canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
         let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-        let read = |[text]: [&[u8]; 1], unbounded| read_value(text, unbounded).map(|_| unbounded);
+        let read = |[text]: [&[u8]; 1], unbounded| {
+            read_value(text, unbounded, Repeats::LastWins).map(|_| unbounded)
+        };
         assert!(too_deep(&read([deep.as_bytes()], false).unwrap_err()));
         assert!(matches!(
             read_at_any_depth([deep.as_bytes()], read),
@@ -122,7 +113,7 @@ mod tests {
         // A reading that panics is reported, and the thread goes on to the next.
         let panics = |[text]: [&[u8]; 1], unbounded: bool| {
             assert!(!unbounded, "a planted panic");
-            read_value(text, unbounded).map(|_| unbounded)
+            read_value(text, unbounded, Repeats::LastWins).map(|_| unbounded)
         };
         let why = read_at_any_depth([deep.as_bytes()], panics).unwrap_err();
         assert!(why.contains("panicked"), "{why}");

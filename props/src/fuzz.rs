@@ -20,6 +20,7 @@ use crate::client_view::Refusal;
 use crate::impls::jcs::{rust_crates, CoreImpl};
 use crate::impls::Implementation;
 use crate::outcome::Outcome;
+use crate::plain_value::{read_value, Repeats};
 use crate::verdict::{evaluate_with_quorum, Member, Rules, Verdict, JCS_RULES, MERKLE_RULES};
 
 /// The keys the `jws` and `vmcp` targets verify with, besides the test server's (see
@@ -129,19 +130,15 @@ pub fn vmcp_check_with(
     // What a client reads, and the signed wrapper, read past serde_json's nesting limit too,
     // and the values dropped on the stack they were read on.
     let covered = crate::deep::read_at_any_depth([data], |[data], unbounded| {
-        let response = crate::deep::read_value(data, unbounded)?;
+        let response = read_value(data, unbounded, Repeats::LastWins)?;
         match crate::client_view::covered_reading(&response, FUZZ_NOW, unbounded) {
             Err(Refusal::TooDeep(e)) => Err(e),
             Err(Refusal::Uncovered(why)) => Ok(Err(why)),
-            // serde_json is no oracle for a wrapper naming its marker (see below).
-            Err(Refusal::NamesMarker) | Ok(()) => Ok(Ok(())),
+            Ok(()) => Ok(Ok(())),
         }
     })?;
     match covered {
         Ok(covered) => covered.map_err(|why| format!("called valid, but {why}")),
-        // serde_json reads an object whose first member has its marker's name as a raw value,
-        // so it is no oracle for a document holding that name.
-        Err(_) if crate::properties::uses_raw_value_name(data) => Ok(()),
         Err(e) => Err(format!("called valid a response serde_json refuses: {e}")),
     }
 }
@@ -190,7 +187,7 @@ pub fn ekl_check_with(data: &[u8], fingerprints: &Fingerprinter) -> Result<(), S
     // on the stack it was read on.
     let name = body.name();
     let taken = crate::deep::read_at_any_depth([data], move |[data], unbounded| {
-        let parsed = crate::deep::read_value(data, unbounded)?;
+        let parsed = read_value(data, unbounded, Repeats::LastWins)?;
         Ok(parsed
             .get(name)
             .or_else(|| parsed.get("result").and_then(|r| r.get(name)))
@@ -198,7 +195,6 @@ pub fn ekl_check_with(data: &[u8], fingerprints: &Fingerprinter) -> Result<(), S
     })?;
     let holder = match taken {
         Ok(holder) => holder.ok_or("the body named is not in the document")?,
-        Err(_) if crate::properties::uses_raw_value_name(data) => return Ok(()),
         Err(e) => return Err(format!("serde_json refuses it: {e}")),
     };
     let alone = (fingerprints.value)(&salt, holder.as_bytes())
@@ -522,19 +518,20 @@ mod tests {
     }
 
     #[test]
-    fn a_verifier_calling_valid_what_serde_json_refuses_is_caught_unless_for_the_marker() {
+    fn a_verifier_calling_valid_what_serde_json_refuses_is_caught() {
         for not_json in [&b"[01]"[..], b"{\"a\":1} x", b"\"\\ud800\""] {
             let why = vmcp_check_with(not_json, calls_everything_valid).unwrap_err();
             assert!(why.contains("serde_json refuses"), "{why}");
         }
-        // serde_json reads an object led by its marker's name as a raw value, and refuses it;
-        // whatever the escapes, the canonical form names it, and the oracle stands aside.
+        // serde_json's Value refuses an object led by its marker's name, which the property's
+        // reading takes as any other name: these unsigned responses are judged, and caught.
         for marked in [
             &br#"{"_meta":{"$serde_json::private::RawValue":1}}"#[..],
             br#"{"_meta":{"\u0024serde_json::private::RawValue" : [1]}}"#,
         ] {
             assert!(serde_json::from_slice::<serde_json::Value>(marked).is_err());
-            assert_eq!(vmcp_check_with(marked, calls_everything_valid), Ok(()));
+            let why = vmcp_check_with(marked, calls_everything_valid).unwrap_err();
+            assert!(why.starts_with("called valid, but"), "{why}");
         }
     }
 
@@ -569,13 +566,13 @@ mod tests {
         let plain = served_tool(signed_wrapper(serde_json::json!({})));
         assert!(verify(&plain).is_valid());
         assert_eq!(vmcp_check(&plain), Ok(()));
-        // Led by the marker's name in canonical order, the wrapper is one serde_json will not
-        // read: the oracle stands aside rather than call it uncovered.
+        // Led by the marker's name in canonical order, the wrapper is one serde_json's Value
+        // will not read; the property reads it, and finds it covered.
         let marker = serde_json::json!({"$serde_json::private::RawValue": 0});
         let marked = served_tool(signed_wrapper(marker));
         assert!(verify(&marked).is_valid());
         assert_eq!(vmcp_check(&marked), Ok(()));
-        // A wrapper serde_json refuses for anything else is still reported, marker or not.
+        // A wrapper that is no JSON object is reported, marker or not.
         let b64 = canonfuzz_core::jws::base64url_encode;
         for wrapper in [&b"[1]"[..], br#"{"$serde_json::private::RawValue":0} x"#] {
             let response = served_tool(format!("e30.{}.AA", b64(wrapper)));

@@ -8,7 +8,7 @@ use canonfuzz_core::jcs::Canonicalizer;
 
 use crate::canonical_form::check_form;
 use crate::deep::read_at_any_depth;
-use crate::value_tree::{read_tree, reads_as};
+use crate::plain_value::{read_value, reads_as, Repeats};
 
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
 /// point), is in RFC 8785's form by a reading of its own (no insignificant whitespace, sorted
@@ -104,7 +104,7 @@ fn serde_reads_same(
     unchanged: bool,
     unbounded: bool,
 ) -> Result<bool, serde_json::Error> {
-    let value = read_tree(input, unbounded)?;
+    let value = read_value(input, unbounded, Repeats::Refused)?;
     if unchanged {
         return Ok(true);
     }
@@ -112,27 +112,9 @@ fn serde_reads_same(
         .map_err(|b| serde::de::Error::custom(format!("serde_json cannot read the output: {b}")))
 }
 
-/// Whether the canonical document `out` has a member named as serde_json's `raw_value`
-/// feature — on in this build, merged in from the core — names its private marker. A
-/// `serde_json::Value` reads an object whose first member has that name as a raw value, so the
-/// properties that read a document into one stand aside for such a document (the canonical
-/// form's property reads a tree of its own, and does not). In canonical form the name is
-/// written as it is, and only a member name is followed by `:`. Output that is not UTF-8
-/// reserves nothing.
-pub(crate) fn reserves_raw_value_name(out: &[u8]) -> bool {
-    const MARKER_NAME: &str = r#""$serde_json::private::RawValue":"#;
-    std::str::from_utf8(out).is_ok_and(|text| text.contains(MARKER_NAME))
-}
-
-/// Whether `data`, in canonical form, names a member as serde_json's raw value marker.
-pub(crate) fn uses_raw_value_name(data: &[u8]) -> bool {
-    canonfuzz_core::jcs::canonicalize(data).is_ok_and(|text| reserves_raw_value_name(&text))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value_tree::Tree;
     use serde_json::Value;
 
     /// The core's output changed by `bug`.
@@ -279,7 +261,7 @@ mod tests {
     #[test]
     fn the_streamed_reading_tells_every_difference_in_value() {
         let same = |out: &str, input: &str| {
-            let value = read_tree(input.as_bytes(), false).unwrap_or(Tree::Null);
+            let value: Value = serde_json::from_str(input).unwrap_or(Value::Null);
             reads_as(out.as_bytes(), false, &value).map_err(|e| e.classify())
         };
         for (out, input) in [
@@ -324,14 +306,5 @@ mod tests {
         let dropped =
             check_canonical_with(marker, planted(|o| replaced(&o, r#""":[],"#, ""))).unwrap_err();
         assert!(dropped.contains("means another value"), "{dropped}");
-        assert!(reserves_raw_value_name(
-            br#"{"$serde_json::private::RawValue":0}"#
-        ));
-        assert!(!reserves_raw_value_name(
-            br#"["$serde_json::private::RawValue"]"#
-        ));
-        assert!(!reserves_raw_value_name(
-            br#"{"a":"\"$serde_json::private::RawValue\":"}"#
-        ));
     }
 }
