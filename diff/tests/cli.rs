@@ -425,6 +425,47 @@ fn ink_verify_proof_reproduces_inks_decisions() {
 }
 
 #[test]
+fn vmcp_verify_json_reports_the_payload_as_it_was_signed() {
+    use canonfuzz_props::test_server::{provenance, sha256_label, signer, IAT};
+    use serde_json::json;
+    // A payload led by serde_json's marker name, which serde_json's Value reads as the
+    // document its member holds as text: {"a":1}, not what was signed.
+    let signed = r#"{"$serde_json::private::RawValue":"{\"a\":1}"}"#;
+    let misread: serde_json::Value = serde_json::from_str(signed).unwrap();
+    assert_eq!(misread, json!({"a": 1}));
+    let payload = json!({"$serde_json::private::RawValue": "{\"a\":1}"});
+    let server = signer().unwrap();
+    let wrapper = json!({"iat": IAT, "provenance": provenance(), "payload": payload,
+        "payload_digest": sha256_label(signed.as_bytes()), "content_digest": sha256_label(b"hi")});
+    let response = json!({"jsonrpc": "2.0", "id": 1, "result": {
+        "content": [{"type": "text", "text": "hi"}], "structuredContent": payload,
+        "_meta": {canonfuzz_core::vmcp::META_KEY: server.envelope(server.sign(&wrapper))}}});
+    let dir = tempfile::tempdir().unwrap();
+    let jwks = dir.path().join("jwks.json");
+    std::fs::write(&jwks, server.jwks.to_string()).unwrap();
+    let now = (IAT + 60).to_string();
+    let out = canonfuzz(
+        &[
+            "vmcp",
+            "verify",
+            "--jwks",
+            jwks.to_str().unwrap(),
+            "--now",
+            &now,
+            "--json",
+        ],
+        response.to_string().as_bytes(),
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains(r#""valid":true"#), "{stdout}");
+    assert!(
+        stdout.contains(&format!(r#""payload":{signed}"#)),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn every_reader_refuses_input_past_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     let jwk = dir.path().join("jwk.json");

@@ -15,7 +15,7 @@ pub mod hex;
 pub mod impls;
 pub mod merkle_case;
 pub mod outcome;
-mod plain_value;
+pub mod plain_value;
 pub mod properties;
 pub mod reading;
 pub mod test_server;

@@ -13,7 +13,7 @@ use crate::deep::reader;
 
 /// What a reading makes of an object that names a member twice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Repeats {
+pub enum Repeats {
     /// The last of the members named alike is kept, as serde_json and JavaScript keep it:
     /// what a client of the document reads.
     LastWins,
@@ -23,7 +23,7 @@ pub(crate) enum Repeats {
 
 /// `text` read by serde_json as one value (nothing may follow it), within its nesting limit or,
 /// when `unbounded`, without one.
-pub(crate) fn read_value(
+pub fn read_value(
     text: &[u8],
     unbounded: bool,
     repeats: Repeats,

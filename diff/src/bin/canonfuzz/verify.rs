@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use canonfuzz_core::{jws, vmcp};
 use clap::Subcommand;
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 use crate::exit::{read_or_exit, rejected, usage_error, Failure};
 
@@ -223,25 +225,29 @@ pub(crate) fn vmcp_verify(
             .map_or(0, |d| d.as_secs())
     });
     let v = vmcp::verify_response(&response, &set, vmcp::Clock { now, max_age });
-    let payload = v
-        .payload
-        .as_deref()
-        .and_then(|p| serde_json::from_slice::<serde_json::Value>(p).ok());
     if json {
-        let failures: Vec<serde_json::Value> = v
-            .failures
-            .iter()
-            .map(|f| serde_json::json!({"rule": f.rule.name(), "message": f.message}))
-            .collect();
-        let out = serde_json::json!({
-            "valid": v.is_valid(),
-            "kind": v.kind.map(vmcp::Kind::name),
-            "kid": v.kid,
-            "key_index": v.key_index,
-            "failures": failures,
-            "payload": payload,
-        });
-        println!("{out}");
+        let report = VmcpReport {
+            failures: v
+                .failures
+                .iter()
+                .map(|f| RuleFailure {
+                    message: &f.message,
+                    rule: f.rule.name(),
+                })
+                .collect(),
+            key_index: v.key_index,
+            kid: v.kid.as_deref(),
+            kind: v.kind.map(vmcp::Kind::name),
+            payload: v
+                .payload
+                .as_deref()
+                .and_then(|p| serde_json::from_slice::<&RawValue>(p).ok()),
+            valid: v.is_valid(),
+        };
+        match serde_json::to_string(&report) {
+            Ok(out) => println!("{out}"),
+            Err(e) => return Err(usage_error(format!("cannot write the report as JSON: {e}"))),
+        }
     } else {
         println!("{}", if v.is_valid() { "valid" } else { "invalid" });
         if let Some(kind) = v.kind {
@@ -268,6 +274,26 @@ pub(crate) fn vmcp_verify(
     } else {
         rejected()
     })
+}
+
+/// `vmcp verify --json`'s report, members in the order of their names. The payload is the
+/// signed text itself, not a reading of it: serde_json's `Value` would read a payload led by a
+/// member named `$serde_json::private::RawValue` as another document than the one signed.
+#[derive(Serialize)]
+struct VmcpReport<'a> {
+    failures: Vec<RuleFailure<'a>>,
+    key_index: Option<usize>,
+    kid: Option<&'a str>,
+    kind: Option<&'static str>,
+    payload: Option<&'a RawValue>,
+    valid: bool,
+}
+
+/// A failed rule in [`VmcpReport`].
+#[derive(Serialize)]
+struct RuleFailure<'a> {
+    message: &'a str,
+    rule: &'static str,
 }
 
 /// Prints the RFC 7638 thumbprint of the key in `file`.

@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+use canonfuzz_props::plain_value::{read_value, Repeats};
 use canonfuzz_rng::Rng;
 
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
@@ -90,7 +91,8 @@ pub fn outside_ink_profile(input: &[u8]) -> bool {
     if !crate::reading::read(text.as_bytes()).problems.is_empty() {
         return true;
     }
-    let Ok(value) = serde_json::from_str::<Value>(text) else {
+    // Nesting past serde_json's limit is past the profile's too.
+    let Ok(value) = read_value(text.as_bytes(), false, Repeats::LastWins) else {
         return true;
     };
     let mut pending = vec![(&value, 0usize)];
@@ -117,4 +119,38 @@ pub fn outside_ink_profile(input: &[u8]) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(event: &str) -> Vec<u8> {
+        json!({"op": "leaf", "event": event})
+            .to_string()
+            .into_bytes()
+    }
+
+    #[test]
+    fn the_profile_is_judged_as_inks_implementations_read_json() {
+        for inside in [
+            r#"{"a":[1,-2,{"b":"c"}]}"#,
+            r#"{"$serde_json::private::RawValue":1}"#,
+        ] {
+            assert!(!outside_ink_profile(&leaf(inside)), "{inside}");
+        }
+        let deep = format!("{}1{}", "[".repeat(33), "]".repeat(33));
+        let deeper = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        for outside in [
+            "[1.5]",
+            "[-0]",
+            "[9007199254740992]",
+            r#"{"$serde_json::private::RawValue":0.5}"#,
+            deep.as_str(),
+            deeper.as_str(),
+            "[01]",
+        ] {
+            assert!(outside_ink_profile(&leaf(outside)), "{outside}");
+        }
+    }
 }

@@ -11,6 +11,7 @@ use base64::engine::general_purpose::STANDARD_NO_PAD;
 use base64::engine::Engine;
 pub use canonfuzz_props::base64url::lax_decode;
 use canonfuzz_props::base64url::{strict, STRICT};
+use canonfuzz_props::plain_value::{read_value, Repeats};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 
@@ -74,7 +75,8 @@ impl JwsCase {
         let segment = self.token.split('.').next()?;
         let bytes = lax_decode(segment)?;
         let text = std::str::from_utf8(&bytes).ok()?;
-        match serde_json::from_str(text.trim_start_matches('\u{feff}')).ok()? {
+        let text = text.trim_start_matches('\u{feff}');
+        match read_value(text.as_bytes(), false, Repeats::LastWins).ok()? {
             Value::Object(map) => Some(map),
             _ => None,
         }
@@ -533,6 +535,25 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_header_is_read_as_a_library_reads_it() {
+        let case = |header: &str| JwsCase {
+            token: format!(
+                "{}.e30.AA",
+                canonfuzz_core::jws::base64url_encode(header.as_bytes())
+            ),
+            jwk: json!({}),
+        };
+        let header = |text: &str| case(text).header().map(Value::Object);
+        assert_eq!(header(r#"{"alg":"EdDSA"}"#), Some(json!({"alg": "EdDSA"})));
+        // serde_json's Value reads this object as the text its one member holds.
+        let marker = r#"{"$serde_json::private::RawValue":"{\"alg\":1}"}"#;
+        assert_eq!(
+            header(marker),
+            Some(json!({"$serde_json::private::RawValue": "{\"alg\":1}"}))
+        );
+    }
 
     #[test]
     fn every_category_is_generated_and_round_trips() {

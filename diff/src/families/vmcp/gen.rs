@@ -15,6 +15,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value};
 
 use self::server::{jcs, provenance, sha256_label, signer, Signer, IAT};
+use canonfuzz_props::plain_value::{read_value, Repeats};
 use canonfuzz_rng::Rng;
 
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
@@ -85,9 +86,11 @@ impl VmcpCase {
     }
 }
 
-/// The response of a case, read by serde_json (`None` past its nesting limit).
+/// The response of a case, read by serde_json (`None` past its nesting limit) as a client
+/// reads it, a member named as serde_json's raw-value marker included.
 fn response_of(input: &[u8]) -> Option<Value> {
-    serde_json::from_str(&VmcpCase::parse(input)?.response).ok()
+    let response = VmcpCase::parse(input)?.response;
+    read_value(response.as_bytes(), false, Repeats::LastWins).ok()
 }
 
 /// Whether a tools/call result serves more than its one text arm in `content`: a second item,
@@ -677,6 +680,24 @@ mod tests {
         let case = VmcpCase::parse(input)?;
         let jwks = Jwks::parse(case.jwks.to_string().as_bytes()).ok()?;
         Some(verify_response(case.response.as_bytes(), &jwks, Clock::at(case.now)).is_valid())
+    }
+
+    #[test]
+    fn the_served_content_is_read_as_a_client_reads_it() {
+        let case = |response: &str| {
+            VmcpCase {
+                jwks: json!({"keys": []}),
+                now: IAT,
+                response: response.to_string(),
+            }
+            .encode()
+        };
+        let two_items = r#"{"result":{"content":[{"type":"text","text":"a"},{}]}}"#;
+        assert!(content_beyond_text_arm(&case(two_items)));
+        // serde_json's Value reads this object as the text its one member holds, which has
+        // two items; a client reads one member, and no content.
+        let marker = json!({"$serde_json::private::RawValue": two_items}).to_string();
+        assert!(!content_beyond_text_arm(&case(&marker)));
     }
 
     #[test]
