@@ -305,10 +305,13 @@ const uses = ['crypto', 'jose', 'vmcp', 'ekl', 'ink'].includes(library)
   ? `node:crypto, OpenSSL ${process.versions.openssl}`
   : null;
 
+// How a request of the harness's own shape starts.
+const REQUEST_HEAD = Buffer.from('{"input":"');
 // Whether the harness asked for protocol 1; unknown until the first line.
 let framed = null;
-// The answer to one line: the greeting, or the library's answer to the input the line holds.
-async function answerLine(line) {
+// The answer to one line: the greeting, or the library's answer to the input the line holds;
+// a promise of it when the library answers asynchronously.
+function answerLine(line) {
   if (framed === null) {
     framed = false;
     try {
@@ -320,6 +323,12 @@ async function answerLine(line) {
     } catch {}
   }
   if (!framed) return answer(line);
+  // The harness writes each request as exactly {"input":"<base64>"}: that shape is read
+  // without a JSON parser, any other through one.
+  const end = line.length - 2;
+  if (end >= REQUEST_HEAD.length && line.subarray(0, REQUEST_HEAD.length).equals(REQUEST_HEAD) && line[end] === 0x22 && line[end + 1] === 0x7d) {
+    return answer(Buffer.from(line.latin1Slice(REQUEST_HEAD.length, end), 'base64'));
+  }
   let input;
   try {
     input = Buffer.from(JSON.parse(line.toString('utf8')).input, 'base64');
@@ -351,7 +360,11 @@ function drain(final) {
   if (inputs.length === 0) return;
   queue = queue.then(async () => {
     const lines = [];
-    for (const input of inputs) lines.push(JSON.stringify(await answerLine(input)));
+    for (const input of inputs) {
+      // Awaiting an answer already at hand would cost a turn of the event loop per line.
+      const answered = answerLine(input);
+      lines.push(JSON.stringify(answered instanceof Promise ? await answered : answered));
+    }
     process.stdout.write(lines.join('\n') + '\n');
   });
 }

@@ -16,6 +16,7 @@ import binascii
 import json
 import os
 import sys
+from json.encoder import encode_basestring
 
 
 def canonicalizer(canon, max_depth=None):
@@ -403,7 +404,16 @@ def answer(canon, line, max_depth=None):
     return {"ok": out}
 
 
-dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def dumps(answer):
+    """The answer as one JSON line; the usual {"ok": text} is written without building an
+    encoder for it, as JSONEncoder.encode does on every call."""
+    ok = answer.get("ok")
+    if type(ok) is str and len(answer) == 1:
+        return '{"ok":' + encode_basestring(ok) + "}"
+    return encode(answer)
 
 
 def uses(library):

@@ -940,6 +940,62 @@ mod tests {
     }
 
     #[test]
+    fn the_builtin_workers_read_a_request_of_any_json_shape() {
+        // The harness's own shape is read without a JSON parser; any other spelling of the
+        // same request must mean the same, and a request that is none is answered as such.
+        let lines = concat!(
+            "{\"canonfuzz\":1}\n",
+            "{\"input\":\"WzFd\"}\n",
+            "{ \"input\" : \"WzFd\" }\n",
+            "{\"input\":1}\n",
+            "{\"input\":\"WzFd\"\n",
+        );
+        for (runtime, library) in [
+            (Runtime::Node, "canonicalize"),
+            (Runtime::Python, "rfc8785"),
+        ] {
+            runtime.prepare().unwrap();
+            let mut child = runtime
+                .command(&runtime.script())
+                .arg(library)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(lines.as_bytes())
+                .unwrap();
+            let out = child.wait_with_output().unwrap();
+            let answers: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').collect();
+            assert_eq!(
+                answers.len(),
+                6,
+                "{library}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            let outcomes: Vec<Outcome> = answers
+                .iter()
+                .skip(1)
+                .take(4)
+                .map(|a| parse_answer(a))
+                .collect();
+            assert_eq!(
+                outcomes[..2],
+                [Outcome::Ok(b"[1]".to_vec()), Outcome::Ok(b"[1]".to_vec())]
+            );
+            for refused in &outcomes[2..] {
+                assert!(
+                    matches!(refused, Outcome::Crashed(why) if why.contains("not a protocol 1 request")),
+                    "{library}: {refused:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_builtin_workers_say_what_their_verifiers_compute_with() {
         let crypto = node("node-crypto", "crypto", "openssl");
         let uses = crypto.uses().expect("node:crypto names its OpenSSL");
