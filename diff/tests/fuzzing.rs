@@ -127,6 +127,8 @@ fn the_ekl_check_fails_fingerprints_that_take_more_than_the_body() {
     let marked = br#"{"structuredContent":{"$serde_json::private::RawValue":1}}"#;
     assert!(serde_json::from_slice::<serde_json::Value>(marked).is_err());
     assert_eq!(ekl_check(marked), Ok(()));
+    let why = ekl_check_with(marked, &whole).unwrap_err();
+    assert!(why.contains("differs from the body's own"), "{why}");
     // A value fingerprint that refuses what the result's fingerprint took.
     let refuses = Fingerprinter {
         value: |salt, data| match data.first() {
