@@ -196,7 +196,7 @@ pub fn base64url_encode(bytes: &[u8]) -> String {
 /// Parses a JSON object after holding it to I-JSON (duplicates, lone surrogates, ranges).
 fn object(bytes: &[u8], what: &'static str) -> Result<Map<String, Value>, JwsError> {
     let canonical = jcs::canonicalize(bytes).map_err(|error| JwsError::Json { what, error })?;
-    match serde_json::from_slice::<Value>(&canonical) {
+    match crate::json::read(&canonical) {
         Ok(Value::Object(map)) => Ok(map),
         _ => Err(JwsError::Shape(format!("the {what} is not a JSON object"))),
     }

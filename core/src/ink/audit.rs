@@ -77,7 +77,7 @@ fn signed_by(
 /// Verifies an audit-query response given as JSON text.
 pub fn verify_response(response: &str, expect: &Expectations) -> Result<(), InkError> {
     profile::canonical_body(response.as_bytes())?;
-    let Ok(Value::Object(r)) = serde_json::from_str::<Value>(response) else {
+    let Ok(Value::Object(r)) = crate::json::read(response.as_bytes()) else {
         return Err(bad("structure", "the response is not a JSON object"));
     };
     let text = |name: &str| r.get(name).and_then(Value::as_str).unwrap_or_default();

@@ -63,8 +63,7 @@ pub fn canonical_body(raw: &[u8]) -> Result<Vec<u8>, InkError> {
     let canonical = canonicalizer
         .canonicalize(raw)
         .map_err(|e| InkError::new("json", e.to_string()))?;
-    let value: Value =
-        serde_json::from_slice(raw).map_err(|e| InkError::new("json", e.to_string()))?;
+    let value = crate::json::read(raw).map_err(|e| InkError::new("json", e.to_string()))?;
     check_values(&value)?;
     if canonical.len() > MAX_CANONICAL_BYTES {
         return Err(InkError::new(
@@ -83,7 +82,7 @@ pub fn canonical_body(raw: &[u8]) -> Result<Vec<u8>, InkError> {
 pub fn event_leaf(raw: &[u8]) -> Result<[u8; 32], InkError> {
     let canonical = canonical_body(raw)?;
     let Value::Object(mut event) =
-        serde_json::from_slice(&canonical).map_err(|e| InkError::new("json", e.to_string()))?
+        crate::json::read(&canonical).map_err(|e| InkError::new("json", e.to_string()))?
     else {
         return Err(InkError::new(
             "not_an_object",
@@ -95,4 +94,31 @@ pub fn event_leaf(raw: &[u8]) -> Result<[u8; 32], InkError> {
     }
     let stripped = canonical_body(Value::Object(event).to_string().as_bytes())?;
     Ok(merkle::leaf_hash(&stripped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sha2::{Digest, Sha256};
+
+    /// SHA-256(0x00 ‖ `canonical`): INK's leaf hash of an event without `agentSignature`.
+    fn leaf_of(canonical: &[u8]) -> [u8; 32] {
+        Sha256::new()
+            .chain_update([0])
+            .chain_update(canonical)
+            .finalize()
+            .into()
+    }
+
+    #[test]
+    fn an_event_is_hashed_as_written_whatever_its_member_names() {
+        let plain = br#"{"a":1,"agentSignature":"x"}"#;
+        assert_eq!(event_leaf(plain).unwrap(), leaf_of(br#"{"a":1}"#));
+        // One member, a string, named as serde_json's raw-value marker: no agentSignature to
+        // drop. serde_json's Value reads it as the event the string holds, whose leaf is
+        // another event's.
+        let marker = br#"{"$serde_json::private::RawValue":"{\"a\":1,\"agentSignature\":\"x\"}"}"#;
+        assert_eq!(event_leaf(marker).unwrap(), leaf_of(marker));
+        assert_ne!(event_leaf(marker).unwrap(), event_leaf(plain).unwrap());
+    }
 }

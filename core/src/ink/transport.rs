@@ -126,7 +126,7 @@ pub fn verify_request(req: &Request) -> Result<Accepted, InkError> {
         )
     })?;
     let auth = parse_authorization(header)?;
-    let body: Value = serde_json::from_slice(req.body)
+    let body = crate::json::read(req.body)
         .map_err(|e| InkError::new("invalid_body", format!("the body is not JSON: {e}")))?;
     let field = |name: &str| {
         body.get(name).and_then(Value::as_str).ok_or_else(|| {
