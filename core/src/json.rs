@@ -6,23 +6,52 @@
 //! is read as the JSON text that member's string holds. A verifier reading that way checks
 //! another document than the one signed or hashed — a header's `alg` hidden in a string, an
 //! audit event whose leaf hash is another event's. These readings take the name as any other.
-//! serde_json's nesting limit still bounds them.
+//! serde_json's nesting limit still bounds them, unless a caller lifts it. The harness's
+//! policies and fuzz properties read documents with them too, for the same reason.
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// `bytes` read as one JSON value; nothing but whitespace may follow it. Of a name given twice
-/// in an object, the last member is kept.
-pub(crate) fn read(bytes: &[u8]) -> Result<Value, serde_json::Error> {
-    let mut reader = serde_json::Deserializer::from_slice(bytes);
-    let value = reader.deserialize_any(PlainValue)?;
+/// in an object, the last member is kept, as serde_json and JavaScript keep it.
+pub fn read(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    read_from(
+        serde_json::Deserializer::from_slice(bytes),
+        Repeats::LastWins,
+    )
+}
+
+/// [`read`], refusing an object that names a member twice, as I-JSON (RFC 7493 §2.3) does.
+pub fn read_unique(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    read_from(
+        serde_json::Deserializer::from_slice(bytes),
+        Repeats::Refused,
+    )
+}
+
+/// [`read`] or [`read_unique`] from a reader set up by the caller, such as one without
+/// serde_json's nesting limit, for a caller on a stack that holds any depth.
+pub fn read_from(
+    mut reader: serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
+    repeats: Repeats,
+) -> Result<Value, serde_json::Error> {
+    let value = reader.deserialize_any(PlainValue(repeats))?;
     reader.end()?;
     Ok(value)
 }
 
+/// What a reading makes of an object that names a member twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeats {
+    /// The last of the members named alike is kept.
+    LastWins,
+    /// The object is refused.
+    Refused,
+}
+
 /// Builds a value from serde_json's events, member names taken as they are written.
 #[derive(Clone, Copy)]
-struct PlainValue;
+struct PlainValue(Repeats);
 
 impl<'de> DeserializeSeed<'de> for PlainValue {
     type Value = Value;
@@ -79,6 +108,11 @@ impl<'de> Visitor<'de> for PlainValue {
         let mut members = Map::new();
         while let Some(name) = map.next_key::<String>()? {
             let value = map.next_value_seed(self)?;
+            if self.0 == Repeats::Refused && members.contains_key(&name) {
+                return Err(A::Error::custom(format!(
+                    "an object names the member {name:?} twice, which I-JSON forbids"
+                )));
+            }
             members.insert(name, value);
         }
         Ok(Value::Object(members))
@@ -100,7 +134,15 @@ mod tests {
             let expected: Value = serde_json::from_str(text).unwrap();
             assert_eq!(read(text.as_bytes()).unwrap(), expected, "{text}");
         }
-        assert_eq!(read(br#"{"a":1,"a":2}"#).unwrap(), json!({"a": 2}));
+        for repeated in [&br#"{"a":1,"a":2}"#[..], br#"{"\u0061":1,"a":2}"#] {
+            assert_eq!(read(repeated).unwrap(), json!({"a": 2}));
+            let why = read_unique(repeated).unwrap_err().to_string();
+            assert!(why.contains("names the member \"a\" twice"), "{why}");
+        }
+        assert_eq!(
+            read_unique(br#"[{"a":1},{"a":2}]"#).unwrap(),
+            json!([{"a": 1}, {"a": 2}])
+        );
         for not_json in [&b"[1,]"[..], b"[1] x", b"\"\\ud800\"", b"[1e400]"] {
             assert!(read(not_json).is_err(), "{not_json:?}");
         }

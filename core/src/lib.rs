@@ -19,6 +19,6 @@ pub mod ed25519;
 pub mod ekl;
 pub mod ink;
 pub mod jcs;
-mod json;
+pub mod json;
 pub mod jws;
 pub mod vmcp;

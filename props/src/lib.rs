@@ -15,7 +15,7 @@ pub mod hex;
 pub mod impls;
 pub mod merkle_case;
 pub mod outcome;
-pub mod plain_value;
+mod plain_value;
 pub mod properties;
 pub mod reading;
 pub mod test_server;

@@ -1,37 +1,28 @@
 //! JSON texts read into serde_json values by serde_json's reader, without the meaning
-//! serde_json's own `Value` gives one member name. With the `raw_value` feature — on in this
-//! build, merged in from the core — `Value` reads an object whose first member is named
-//! `$serde_json::private::RawValue` as the raw text that member holds, or refuses it: it
-//! would take such a document for another, or for no JSON at all. The reading here takes the
-//! name as any other, so the properties that rest on serde_json's reading judge every
-//! document, that one included.
+//! serde_json's own `Value` gives one member name, and compared with a second text as it
+//! streams. With the `raw_value` feature — on in this build, merged in from the core —
+//! `Value` reads an object whose first member is named `$serde_json::private::RawValue` as the
+//! raw text that member holds, or refuses it: it would take such a document for another, or
+//! for no JSON at all. The reading here (the core's `json` module, which builds values from
+//! serde_json's events and has nothing to do with its canonicalizer) takes the name as any
+//! other, so the properties that rest on serde_json's reading judge every document, that one
+//! included.
 
-use serde::de::{DeserializeSeed, Deserializer, Error, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
+
+pub(crate) use canonfuzz_core::json::Repeats;
 
 use crate::deep::reader;
 
-/// What a reading makes of an object that names a member twice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Repeats {
-    /// The last of the members named alike is kept, as serde_json and JavaScript keep it:
-    /// what a client of the document reads.
-    LastWins,
-    /// The object is refused, as I-JSON (RFC 7493 §2.3) refuses it.
-    Refused,
-}
-
 /// `text` read by serde_json as one value (nothing may follow it), within its nesting limit or,
 /// when `unbounded`, without one.
-pub fn read_value(
+pub(crate) fn read_value(
     text: &[u8],
     unbounded: bool,
     repeats: Repeats,
 ) -> Result<Value, serde_json::Error> {
-    let mut reader = reader(text, unbounded);
-    let value = reader.deserialize_any(Reading(repeats))?;
-    reader.end()?;
-    Ok(value)
+    canonfuzz_core::json::read_from(reader(text, unbounded), repeats)
 }
 
 /// Whether serde_json reads `text` as `expected` — numbers as the doubles they denote, arrays
@@ -48,79 +39,6 @@ pub(crate) fn reads_as(
     let same = Same(expected).deserialize(&mut reader)?;
     reader.end()?;
     Ok(same)
-}
-
-/// Builds a value from serde_json's events.
-#[derive(Clone, Copy)]
-struct Reading(Repeats);
-
-impl<'de> DeserializeSeed<'de> for Reading {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Reading {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(self)? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut members = Map::new();
-        while let Some(name) = map.next_key::<String>()? {
-            let value = map.next_value_seed(self)?;
-            if let Some((name, _)) = members
-                .get_key_value(&name)
-                .filter(|_| self.0 == Repeats::Refused)
-            {
-                return Err(A::Error::custom(format!(
-                    "an object names the member {name:?} twice, which I-JSON forbids"
-                )));
-            }
-            members.insert(name, value);
-        }
-        Ok(Value::Object(members))
-    }
 }
 
 /// A value streamed from serde_json, compared with `.0`.
@@ -212,35 +130,6 @@ mod tests {
 
     fn read(text: &str, repeats: Repeats) -> Result<Value, String> {
         read_value(text.as_bytes(), false, repeats).map_err(|e| e.to_string())
-    }
-
-    #[test]
-    fn values_are_read_as_serde_json_reads_them() {
-        for text in [
-            r#"{"b":[1,-2,0.5e1,1e21,18446744073709551616],"a":null,"c":"\u00e9","d":true}"#,
-            "[]",
-            "\"x\"",
-        ] {
-            let expected: Value = serde_json::from_str(text).unwrap();
-            for repeats in [Repeats::LastWins, Repeats::Refused] {
-                assert_eq!(read(text, repeats), Ok(expected.clone()), "{text}");
-            }
-        }
-        assert!(read("[1,]", Repeats::LastWins).is_err());
-        assert!(read("[1] x", Repeats::LastWins).is_err());
-    }
-
-    #[test]
-    fn a_repeated_name_is_kept_last_or_refused_as_it_decodes() {
-        for repeated in [r#"{"a":1,"a":2}"#, r#"[{"b":0,"a":1,"\u0061":2}]"#] {
-            let kept = read(repeated, Repeats::LastWins).unwrap();
-            assert_eq!(kept, serde_json::from_str::<Value>(repeated).unwrap());
-            let why = read(repeated, Repeats::Refused).unwrap_err();
-            assert!(
-                why.contains("names the member \"a\" twice"),
-                "{repeated}: {why}"
-            );
-        }
     }
 
     #[test]

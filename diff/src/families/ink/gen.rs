@@ -6,7 +6,6 @@
 
 use serde_json::{json, Value};
 
-use canonfuzz_props::plain_value::{read_value, Repeats};
 use canonfuzz_rng::Rng;
 
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
@@ -92,7 +91,7 @@ pub fn outside_ink_profile(input: &[u8]) -> bool {
         return true;
     }
     // Nesting past serde_json's limit is past the profile's too.
-    let Ok(value) = read_value(text.as_bytes(), false, Repeats::LastWins) else {
+    let Ok(value) = canonfuzz_core::json::read(text.as_bytes()) else {
         return true;
     };
     let mut pending = vec![(&value, 0usize)];

@@ -11,7 +11,6 @@ use base64::engine::general_purpose::STANDARD_NO_PAD;
 use base64::engine::Engine;
 pub use canonfuzz_props::base64url::lax_decode;
 use canonfuzz_props::base64url::{strict, STRICT};
-use canonfuzz_props::plain_value::{read_value, Repeats};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 
@@ -76,7 +75,7 @@ impl JwsCase {
         let bytes = lax_decode(segment)?;
         let text = std::str::from_utf8(&bytes).ok()?;
         let text = text.trim_start_matches('\u{feff}');
-        match read_value(text.as_bytes(), false, Repeats::LastWins).ok()? {
+        match canonfuzz_core::json::read(text.as_bytes()).ok()? {
             Value::Object(map) => Some(map),
             _ => None,
         }

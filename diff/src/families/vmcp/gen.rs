@@ -15,7 +15,6 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value};
 
 use self::server::{jcs, provenance, sha256_label, signer, Signer, IAT};
-use canonfuzz_props::plain_value::{read_value, Repeats};
 use canonfuzz_rng::Rng;
 
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
@@ -90,7 +89,7 @@ impl VmcpCase {
 /// reads it, a member named as serde_json's raw-value marker included.
 fn response_of(input: &[u8]) -> Option<Value> {
     let response = VmcpCase::parse(input)?.response;
-    read_value(response.as_bytes(), false, Repeats::LastWins).ok()
+    canonfuzz_core::json::read(response.as_bytes()).ok()
 }
 
 /// Whether a tools/call result serves more than its one text arm in `content`: a second item,
