@@ -21,16 +21,8 @@ pub fn read(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     )
 }
 
-/// [`read`], refusing an object that names a member twice, as I-JSON (RFC 7493 §2.3) does.
-pub fn read_unique(bytes: &[u8]) -> Result<Value, serde_json::Error> {
-    read_from(
-        serde_json::Deserializer::from_slice(bytes),
-        Repeats::Refused,
-    )
-}
-
-/// [`read`] or [`read_unique`] from a reader set up by the caller, such as one without
-/// serde_json's nesting limit, for a caller on a stack that holds any depth.
+/// [`read`] from a reader set up by the caller, such as one without serde_json's nesting limit
+/// for a caller on a stack that holds any depth, with the caller's choice for repeated names.
 pub fn read_from(
     mut reader: serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
     repeats: Repeats,
@@ -122,7 +114,7 @@ impl<'de> Visitor<'de> for PlainValue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Deserializer};
 
     #[test]
     fn values_are_read_as_json_defines_them() {
@@ -136,13 +128,15 @@ mod tests {
         }
         for repeated in [&br#"{"a":1,"a":2}"#[..], br#"{"\u0061":1,"a":2}"#] {
             assert_eq!(read(repeated).unwrap(), json!({"a": 2}));
-            let why = read_unique(repeated).unwrap_err().to_string();
+            let unique = read_from(Deserializer::from_slice(repeated), Repeats::Refused);
+            let why = unique.unwrap_err().to_string();
             assert!(why.contains("names the member \"a\" twice"), "{why}");
         }
-        assert_eq!(
-            read_unique(br#"[{"a":1},{"a":2}]"#).unwrap(),
-            json!([{"a": 1}, {"a": 2}])
+        let apart = read_from(
+            Deserializer::from_slice(br#"[{"a":1},{"a":2}]"#),
+            Repeats::Refused,
         );
+        assert_eq!(apart.unwrap(), json!([{"a": 1}, {"a": 2}]));
         for not_json in [&b"[1,]"[..], b"[1] x", b"\"\\ud800\"", b"[1e400]"] {
             assert!(read(not_json).is_err(), "{not_json:?}");
         }
