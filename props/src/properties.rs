@@ -13,8 +13,9 @@ use crate::plain_value::{read_value, reads_as, Repeats};
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
 /// point), is in RFC 8785's form by a reading of its own (no insignificant whitespace, sorted
 /// members, ECMAScript's numbers, only the escapes §3.2.2.2 names), and means the same JSON
-/// value as the input. Returns what was violated. The core's buffers are kept between calls, as a
-/// fuzz target makes them by the million.
+/// value as the input, which names no member of an object twice (I-JSON). Returns what was
+/// violated. The core's buffers are kept between calls, as a fuzz target makes them by the
+/// million.
 pub fn check_canonical(input: &[u8]) -> Result<(), String> {
     thread_local! {
         static CORE: RefCell<(Canonicalizer, Vec<u8>, Vec<u8>)> = RefCell::default();
