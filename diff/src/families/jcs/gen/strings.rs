@@ -98,6 +98,18 @@ pub fn object_with_tricky_names(rng: &mut Rng, out: &mut Vec<u8>) {
             rng.pick(&["\"\\u0061\"", "\"a\"", "\"\\u00e9\"", "\"e\\u0301\""])
         ));
     }
+    // The name serde_json's Value reads, as an object's first member, as the raw JSON its
+    // string holds (and refuses when more members follow); canonical order puts it before
+    // these names.
+    if rng.chance(16) {
+        if rng.chance(2) {
+            members.clear();
+        }
+        members.push(format!(
+            "\"$serde_json::private::RawValue\":{}",
+            rng.pick(&["\"{\\\"a\\\":1}\"", "\"[]\"", "0"])
+        ));
+    }
     out.push(b'{');
     out.extend_from_slice(members.join(",").as_bytes());
     out.push(b'}');
