@@ -95,6 +95,7 @@ mod family_policy_tests {
             Expect::RejectsWhereOthersAccept => Some((err("rejected"), ok)),
             Expect::AcceptsWhereOthersReject(kind) => Some((ok, err(kind))),
             Expect::AcceptsWhereOthersRejectAny => Some((ok, err("another-kind"))),
+            Expect::AcceptsWhereOthersWriteOtherwise => Some((ok, Outcome::Ok(b"y".to_vec()))),
             Expect::RejectsFirstProblem(_) => None,
         }
     }

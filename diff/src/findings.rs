@@ -50,6 +50,13 @@ fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(O
                 Expect::RejectsFirstProblem(_) | Expect::RejectsWhereOthersAccept => {
                     Some((Outcome::Rejected(String::new()), why))
                 }
+                // The others write another document; the policy's reason says whose output is
+                // RFC 8785's: the reference group's, or the core's where that group is absent.
+                Expect::AcceptsWhereOthersWriteOtherwise => {
+                    answer_of(&|s| s.group == family.rules().reference_group)
+                        .or_else(|| answer_of(&|s| s.name == CORE))
+                        .map(|(name, o)| (o, format!("{why}; output as {name} writes it")))
+                }
                 Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny => {
                     answer_of(&|s| s.group == family.rules().reference_group)
                         .or_else(|| answer_of(&|s| s.name != CORE))

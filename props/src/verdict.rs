@@ -63,6 +63,8 @@ pub enum Expect {
     AcceptsWhereOthersReject(&'static str),
     /// Accepted, where others reject for whatever reason.
     AcceptsWhereOthersRejectAny,
+    /// Accepted, where others accept and write something else.
+    AcceptsWhereOthersWriteOtherwise,
     /// Rejected, as others do, naming one of the kinds the function reads off the input as
     /// those the core may name first.
     RejectsFirstProblem(fn(&[u8]) -> BTreeSet<&'static str>),
@@ -110,6 +112,40 @@ fn names_serde_json_marker(input: &[u8]) -> bool {
     r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
 }
 
+/// Whether a document without a problem has an object whose one member is named as serde_json's
+/// private marker and holds a string that is itself JSON: serde_json's `Value` reads that object
+/// as the JSON the string holds.
+fn marker_holds_json(input: &[u8]) -> bool {
+    const MARKER: &str = "$serde_json::private::RawValue";
+    if !names_serde_json_marker(input) {
+        return false;
+    }
+    let Ok(value) = canonfuzz_core::json::read(input) else {
+        return false;
+    };
+    let mut pending = vec![&value];
+    while let Some(v) = pending.pop() {
+        match v {
+            serde_json::Value::Array(items) => pending.extend(items),
+            serde_json::Value::Object(members) => {
+                let holds_json = members.len() == 1
+                    && members
+                        .get(MARKER)
+                        .and_then(serde_json::Value::as_str)
+                        .is_some_and(|text| {
+                            serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+                        });
+                if holds_json {
+                    return true;
+                }
+                pending.extend(members.values());
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether a document with a problem also has a member with serde_json's private marker
 /// name, which the serde_json-based crates stop at before they reach the problem.
 fn marker_beside_a_problem(input: &[u8]) -> bool {
@@ -129,7 +165,7 @@ fn several_problems(input: &[u8]) -> bool {
 /// here are reported as policy, never silently dropped. `error-precedence` comes first: where
 /// a document has several problems and everyone rejects, the difference is which one is named,
 /// not a rule the others skip.
-pub const JCS_POLICIES: [Policy; 8] = [
+pub const JCS_POLICIES: [Policy; 9] = [
     Policy {
         id: "error-precedence",
         core: Expect::RejectsFirstProblem(first_problems),
@@ -171,6 +207,12 @@ pub const JCS_POLICIES: [Policy; 8] = [
         core: Expect::AcceptsWhereOthersReject("syntax"),
         applies: names_serde_json_marker,
         reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker",
+    },
+    Policy {
+        id: "serde-json-marker-value",
+        core: Expect::AcceptsWhereOthersWriteOtherwise,
+        applies: marker_holds_json,
+        reason: "an object whose one member is named \"$serde_json::private::RawValue\" and holds a string of JSON is that object to RFC 8785, and Node and Python write it as the core does; the in-process Rust crates canonicalize the JSON the string holds instead, because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reads the object as its raw-value marker",
     },
     Policy {
         id: "serde-json-marker-kind",
@@ -245,6 +287,9 @@ impl Policy {
             Expect::AcceptsWhereOthersRejectAny => {
                 matches!(core, Outcome::Ok(_)) && rejection(consensus).is_some()
             }
+            Expect::AcceptsWhereOthersWriteOtherwise => {
+                matches!((core, consensus), (Outcome::Ok(a), Outcome::Ok(b)) if a != b)
+            }
             Expect::RejectsFirstProblem(first) => {
                 rejection(core).is_some_and(|kind| first(input).contains(kind))
                     && rejection(consensus).is_some()
@@ -264,7 +309,12 @@ impl Policy {
             (Expect::RejectsFirstProblem(first), o) => {
                 rejection(o).is_some_and(|kind| first(input).contains(kind))
             }
-            (Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny, _) => true,
+            (
+                Expect::AcceptsWhereOthersReject(_)
+                | Expect::AcceptsWhereOthersRejectAny
+                | Expect::AcceptsWhereOthersWriteOtherwise,
+                _,
+            ) => true,
         };
         core.is_answer() && !kept && (self.applies)(input)
     }
@@ -696,7 +746,7 @@ mod jcs_policy_tests {
         let (past, within, beyond_serde, shallow) =
             (deep(10_001), deep(10_000), deep(200), deep(100));
         // (policy, core, others, an input where the reason holds, one where it does not)
-        let cases: [(&str, Outcome, Outcome, &str, &str); 8] = [
+        let cases: [(&str, Outcome, Outcome, &str, &str); 9] = [
             (
                 "duplicate-names",
                 err("duplicate_key"),
@@ -732,6 +782,13 @@ mod jcs_policy_tests {
                 err("syntax"),
                 r#"{"$serde_json::private::RawValue":0}"#,
                 r#"{"a":0}"#,
+            ),
+            (
+                "serde-json-marker-value",
+                ok(),
+                Outcome::Ok(b"[1]".to_vec()),
+                r#"[{"$serde_json::private::RawValue":"[1]"}]"#,
+                r#"[{"$serde_json::private::RawValue":"[1]","a":0}]"#,
             ),
             (
                 "error-precedence",
