@@ -204,9 +204,9 @@ pub const JCS_POLICIES: [Policy; 9] = [
     },
     Policy {
         id: "serde-json-marker-name",
-        core: Expect::AcceptsWhereOthersReject("syntax"),
+        core: Expect::AcceptsWhereOthersRejectAny,
         applies: names_serde_json_marker,
-        reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker",
+        reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker: as a syntax error, or as whatever the JSON its string holds breaks (\"1e400\" as a number out of range)",
     },
     Policy {
         id: "serde-json-marker-value",
@@ -817,6 +817,16 @@ mod jcs_policy_tests {
                 "{id}: {not:.40}"
             );
         }
+        // The crates refuse a marker-named object as whatever the JSON its string holds breaks.
+        let holds_a_big_number = r#"{"$serde_json::private::RawValue":"1e400"}"#;
+        assert_eq!(
+            policy(verdict(
+                holds_a_big_number,
+                ok(),
+                err("number_out_of_range")
+            )),
+            Some("serde-json-marker-name")
+        );
     }
 
     #[test]
