@@ -106,17 +106,19 @@ fn deeper_than_readers_go(input: &[u8]) -> bool {
     r.problems.is_empty() && r.depth > SERDE_JSON_DEPTH
 }
 
+/// The member name serde_json's raw-value feature reserves for its marker.
+const MARKER: &str = "$serde_json::private::RawValue";
+
 /// Whether a valid document has a member with serde_json's private marker name.
 fn names_serde_json_marker(input: &[u8]) -> bool {
     let r = reading::read(input);
-    r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
+    r.problems.is_empty() && r.names.contains(MARKER)
 }
 
 /// Whether a document without a problem has an object whose one member is named as serde_json's
 /// private marker and holds a string that is itself JSON: serde_json's `Value` reads that object
 /// as the JSON the string holds.
 fn marker_holds_json(input: &[u8]) -> bool {
-    const MARKER: &str = "$serde_json::private::RawValue";
     if !names_serde_json_marker(input) {
         return false;
     }
@@ -150,7 +152,7 @@ fn marker_holds_json(input: &[u8]) -> bool {
 /// name, which the serde_json-based crates stop at before they reach the problem.
 fn marker_beside_a_problem(input: &[u8]) -> bool {
     let r = reading::read(input);
-    !r.problems.is_empty() && r.names.contains("$serde_json::private::RawValue")
+    !r.problems.is_empty() && r.names.contains(MARKER)
 }
 
 /// Whether the document has two or more distinct problems, counting nesting past what
@@ -817,6 +819,12 @@ mod jcs_policy_tests {
                 "{id}: {not:.40}"
             );
         }
+        // Only a string of JSON is read in the object's place.
+        let holds_no_json = r#"[{"$serde_json::private::RawValue":"x"}]"#;
+        assert_eq!(
+            verdict(holds_no_json, ok(), Outcome::Ok(b"x".to_vec())),
+            Verdict::CoreDiverges
+        );
         // The crates refuse a marker-named object as whatever the JSON its string holds breaks.
         let holds_a_big_number = r#"{"$serde_json::private::RawValue":"1e400"}"#;
         assert_eq!(
