@@ -585,9 +585,15 @@ impl Quorum {
 }
 
 impl Summary {
-    /// Cases per second over the whole run.
+    /// Cases per second while the cases ran, before any finding was minimized.
     pub fn cases_per_second(&self) -> f64 {
         self.cases as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// Cases per second from the first case to the last finding minimized: what a user waits.
+    pub fn end_to_end_cases_per_second(&self) -> f64 {
+        let waited = self.elapsed + self.shrink_elapsed;
+        self.cases as f64 / waited.as_secs_f64().max(1e-9)
     }
 
     /// Whether the core diverges from the consensus anywhere outside registered policy.

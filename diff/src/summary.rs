@@ -106,6 +106,15 @@ fn wrap(text: &str) -> String {
     out
 }
 
+/// "finding" or "findings", as `count` asks.
+fn finding_word(count: usize) -> &'static str {
+    if count == 1 {
+        "finding"
+    } else {
+        "findings"
+    }
+}
+
 /// The summary as text, for an 80-column terminal.
 pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     let mut out = String::new();
@@ -131,10 +140,12 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     let known = summary.findings.len() - new;
     let minimized = match (new, summary.interrupted) {
         (0, _) => "no new findings".to_string(),
-        (_, true) => format!("{new} new findings left unminimized"),
+        (_, true) => format!("{new} new {} left unminimized", finding_word(new)),
         (_, false) => format!(
-            "{new} new findings minimized in {:.1}s",
-            summary.shrink_elapsed.as_secs_f64()
+            "{new} new {} minimized in {:.1}s ({:.0} cases/s end to end)",
+            finding_word(new),
+            summary.shrink_elapsed.as_secs_f64(),
+            summary.end_to_end_cases_per_second()
         ),
     };
     let known = match known {
@@ -360,6 +371,9 @@ pub fn to_json(summary: &Summary) -> Value {
         "repeated": summary.repeated,
         "cases_cpu_s": summary.cases_cpu.as_secs_f64(),
         "cases_per_s": summary.cases_per_second(),
+        "elapsed_s": summary.elapsed.as_secs_f64(),
+        "minimize_s": summary.shrink_elapsed.as_secs_f64(),
+        "end_to_end_cases_per_s": summary.end_to_end_cases_per_second(),
         "implementations": summary.impls.iter().map(|s| json!({
             "name": s.name, "version": s.version, "independent_group": s.group,
             "answered": s.answered, "agreed": s.agreed, "findings": s.findings,
@@ -518,6 +532,29 @@ mod tests {
         assert!(text.contains("costliest: b, 12.0 s of CPU"), "{text}");
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         assert_eq!(to_json(&s)["implementations"][1]["cpu_s"], 12.0);
+    }
+
+    #[test]
+    fn the_rate_a_user_waits_for_counts_the_minimizing() {
+        // 10 cases in 1 s, then a new finding minimized in 1.5 s: 4 cases/s end to end.
+        let mut s = summary(vec![finding(
+            Verdict::ThirdParties,
+            vec![Outcome::Ok(b"1".to_vec()), Outcome::Ok(b"2".to_vec())],
+            "new",
+            true,
+        )]);
+        s.shrink_elapsed = std::time::Duration::from_millis(1_500);
+        let text = render(&s, Detail::Normal, Paint(false));
+        assert!(text.contains("10 cases in 1.0s (10 cases/s)"), "{text}");
+        assert!(
+            text.contains("1 new finding minimized in 1.5s (4 cases/s end to end)"),
+            "{text}"
+        );
+        let json = to_json(&s);
+        assert_eq!(json["cases_per_s"], 10.0);
+        assert_eq!(json["elapsed_s"], 1.0);
+        assert_eq!(json["minimize_s"], 1.5);
+        assert_eq!(json["end_to_end_cases_per_s"], 4.0);
     }
 
     #[test]
