@@ -103,7 +103,10 @@ impl Canonicalizer {
     /// Appends the canonical form of `input` to `out`. On error `out` is left as it was.
     pub fn canonicalize_into(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), JcsError> {
         let start = out.len();
-        out.reserve(input.len());
+        // The output is seldom longer than the input, but short spans are written as whole
+        // blocks and cut back, up to a block past the end: room for one keeps the last such
+        // write from doubling the buffer.
+        out.reserve(input.len() + copy::SHORT_SPAN);
         let mut broken = BrokenRule::default();
         let parser = Parser::new(
             input,
@@ -140,4 +143,27 @@ pub fn canonicalize(input: &[u8]) -> Result<Vec<u8>, JcsError> {
 /// `out` is left as it was.
 pub fn canonicalize_into(input: &[u8], out: &mut Vec<u8>) -> Result<(), JcsError> {
     Canonicalizer::default().canonicalize_into(input, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_output_buffer_is_reserved_once_when_the_output_is_no_longer_than_the_input() {
+        // Records out of order to the end, canonical length equal to the input's: the last
+        // record's members are copied back in order as blocks within a block of the end.
+        let record = r#"{"b":"x","a":1.5}"#;
+        let input = format!("[{}]", vec![record; 50_000].join(","));
+        let mut out = Vec::new();
+        canonicalize_into(input.as_bytes(), &mut out).unwrap();
+        assert_eq!(out.len(), input.len());
+        assert!(out.starts_with(br#"[{"a":1.5,"b":"x"},"#));
+        assert!(
+            out.capacity() <= input.len() + copy::SHORT_SPAN,
+            "{} bytes of buffer for {} of output",
+            out.capacity(),
+            out.len()
+        );
+    }
 }
