@@ -324,9 +324,11 @@ function answerLine(line) {
   }
   if (!framed) return answer(line);
   // The harness writes each request as exactly {"input":"<base64>"}: that shape is read
-  // without a JSON parser, any other through one.
+  // without a JSON parser, any other through one. Node's base64 decoding skips what is not
+  // base64, so the string must end at the closing quote and hold no escape.
   const end = line.length - 2;
-  if (end >= REQUEST_HEAD.length && line.subarray(0, REQUEST_HEAD.length).equals(REQUEST_HEAD) && line[end] === 0x22 && line[end + 1] === 0x7d) {
+  if (end >= REQUEST_HEAD.length && line.subarray(0, REQUEST_HEAD.length).equals(REQUEST_HEAD) && line[end + 1] === 0x7d
+      && line.indexOf(0x22, REQUEST_HEAD.length) === end && line.indexOf(0x5c, REQUEST_HEAD.length) === -1) {
     return answer(Buffer.from(line.latin1Slice(REQUEST_HEAD.length, end), 'base64'));
   }
   let input;

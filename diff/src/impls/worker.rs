@@ -947,6 +947,8 @@ mod tests {
             "{\"canonfuzz\":1}\n",
             "{\"input\":\"WzFd\"}\n",
             "{ \"input\" : \"WzFd\" }\n",
+            "{\"input\":\"WzFd\",\"x\":\"y\"}\n",
+            "{\"input\":\"Wz\\u0046d\"}\n",
             "{\"input\":1}\n",
             "{\"input\":\"WzFd\"\n",
         );
@@ -972,21 +974,20 @@ mod tests {
             let answers: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').collect();
             assert_eq!(
                 answers.len(),
-                6,
+                8,
                 "{library}: {}",
                 String::from_utf8_lossy(&out.stdout)
             );
             let outcomes: Vec<Outcome> = answers
                 .iter()
                 .skip(1)
-                .take(4)
+                .take(6)
                 .map(|a| parse_answer(a))
                 .collect();
-            assert_eq!(
-                outcomes[..2],
-                [Outcome::Ok(b"[1]".to_vec()), Outcome::Ok(b"[1]".to_vec())]
-            );
-            for refused in &outcomes[2..] {
+            for (i, same) in outcomes[..4].iter().enumerate() {
+                assert_eq!(same, &Outcome::Ok(b"[1]".to_vec()), "{library}, line {i}");
+            }
+            for refused in &outcomes[4..] {
                 assert!(
                     matches!(refused, Outcome::Crashed(why) if why.contains("not a protocol 1 request")),
                     "{library}: {refused:?}"
