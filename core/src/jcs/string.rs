@@ -105,7 +105,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// Copies the run of bytes starting at `pos` that JCS writes unchanged to `out`, eight bytes
 /// at a time; returns the offset of the first quote, backslash or control byte (or the end of
 /// the input) and whether the run may hold non-ASCII bytes.
-#[inline]
+#[inline(always)]
 fn copy_run(input: &[u8], mut pos: usize, out: &mut Vec<u8>) -> (usize, bool) {
     let mut high = 0u64;
     while let Some(chunk) = input.get(pos..pos + 8) {
