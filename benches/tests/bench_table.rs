@@ -1,5 +1,6 @@
 //! `scripts/bench-table`'s target check over several paired runs: a target is met in a run
-//! only when its lowest median reaches the bound and the run measured every cell it covers.
+//! only when its lowest median reaches the bound and the run measured every cell it covers;
+//! and `--also`, a second run's criterion figure in brackets after the first's.
 
 use std::path::Path;
 use std::process::Command;
@@ -137,5 +138,70 @@ fn no_results_at_all_is_a_usage_failure() {
     assert!(
         errors.contains("cargo bench -p canonfuzz-benches"),
         "{errors}"
+    );
+}
+
+/// Writes criterion's files for one benchmark under `root`: its median in ns and its
+/// throughput, as criterion records them.
+fn criterion_result(root: &Path, group: &str, function: &str, median_ns: f64, throughput: Value) {
+    let dir = root.join(group).join(function).join("new");
+    std::fs::create_dir_all(&dir).expect("criterion folder");
+    let estimates = json!({"median": {"point_estimate": median_ns}});
+    std::fs::write(dir.join("estimates.json"), estimates.to_string()).expect("estimates");
+    let benchmark = json!({"throughput": throughput});
+    std::fs::write(dir.join("benchmark.json"), benchmark.to_string()).expect("benchmark");
+}
+
+#[test]
+fn a_second_run_is_shown_in_brackets_after_each_criterion_figure() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    // 1 MiB in 1 ms is 1000 MiB/s, in 2 ms 500; one element in 100 µs is 10,000 a second.
+    let mib = json!({"Bytes": 1 << 20});
+    criterion_result(
+        &first,
+        "mcp_result_1MiB",
+        "canonfuzz_core",
+        1e6,
+        mib.clone(),
+    );
+    criterion_result(
+        &second,
+        "mcp_result_1MiB",
+        "canonfuzz_core",
+        2e6,
+        mib.clone(),
+    );
+    criterion_result(&first, "mcp_result_1MiB", "serde_jcs", 2e7, mib);
+    criterion_result(&first, "verify", "jws", 1e5, json!({"Elements": 1}));
+    criterion_result(&second, "verify", "jws", 4e4, json!({"Elements": 1}));
+    let output = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/bench-table"))
+        .arg("--also")
+        .arg(&second)
+        .arg(&first)
+        .arg(dir.path().join("no-ratios.json"))
+        .output()
+        .expect("python3 runs scripts/bench-table");
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    // serde_jcs ran in the first run only: its second figure is a dash.
+    assert!(
+        text.contains("| mcp_result | 1MiB | 1000 (500) | 50 (—) | — | — | — |"),
+        "{text}"
+    );
+    assert!(text.contains("| verify/jws | 10,000 (25,000) |"), "{text}");
+
+    let missing = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/bench-table"))
+        .arg("--also")
+        .arg(dir.path().join("nowhere"))
+        .arg(&first)
+        .output()
+        .expect("python3 runs scripts/bench-table");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("nowhere"),
+        "{missing:?}"
     );
 }
