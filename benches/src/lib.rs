@@ -220,6 +220,21 @@ pub fn deep(target: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// An object of about `target` bytes whose two members are out of order and, each taken with
+/// the comma after it as the core moves them, differ in length by `difference` bytes: the
+/// core puts an object this large in order in place, rotating its bytes, and the lengths of
+/// the two sides of a rotation decide how it runs.
+pub fn lopsided_members(target: usize, difference: usize) -> Vec<u8> {
+    // `"b":"…",` and `"a":"…",`: the two blocks are their strings and seven bytes more.
+    let first = target.saturating_sub(difference) / 2;
+    let mut out = String::from("{\"b\":\"");
+    out.push_str(&"x".repeat(first));
+    out.push_str("\",\"a\":\"");
+    out.push_str(&"y".repeat(first + difference));
+    out.push_str("\"}");
+    out.into_bytes()
+}
+
 /// The sizes every document of the set is measured at, with their names in the tables.
 pub const SIZES: [(&str, usize); 3] = [("1KiB", 1 << 10), ("64KiB", 64 << 10), ("1MiB", 1 << 20)];
 
@@ -315,5 +330,20 @@ mod tests {
         forged["result"]["isError"] = true.into();
         let forged = serde_json::to_vec(&forged).unwrap();
         assert!(!vmcp::verify_response(&forged, &jwks, clock).is_valid());
+    }
+
+    #[test]
+    fn lopsided_members_differ_by_the_bytes_asked_and_come_out_swapped() {
+        for difference in [0, 1, 300] {
+            let doc = lopsided_members(1 << 20, difference);
+            let value: serde_json::Value = serde_json::from_slice(&doc).unwrap();
+            let (b, a) = (value["b"].as_str().unwrap(), value["a"].as_str().unwrap());
+            assert_eq!(a.len() - b.len(), difference);
+            assert!(doc.len().abs_diff(1 << 20) < 32, "{}", doc.len());
+            // RFC 8785 §3.2.3: "a" before "b", each string as written.
+            let expected = format!("{{\"a\":\"{a}\",\"b\":\"{b}\"}}");
+            let out = canonfuzz_core::jcs::canonicalize(&doc).unwrap();
+            assert!(out == expected.as_bytes(), "{difference}");
+        }
     }
 }
