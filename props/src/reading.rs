@@ -276,7 +276,10 @@ fn number(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<(), ()> {
         }
     }
     let literal = std::str::from_utf8(text.get(start..*i).unwrap_or_default()).map_err(|_| ())?;
-    if literal.parse::<f64>().map_or(true, f64::is_infinite) {
+    // serde_json's reading, correctly rounded here (float_roundtrip), refuses a magnitude
+    // past the largest double. The standard library's would not do: it misreads exponents
+    // from 655,360 up, which a long run of digits can bring back into range.
+    if serde_json::from_str::<f64>(literal).is_err() {
         reading.problems.insert("number_out_of_range");
     }
     Ok(())
@@ -310,6 +313,17 @@ mod tests {
         assert_eq!(problems(r#"["\udc00\ud800"]"#), ["lone_surrogate"]);
         assert_eq!(problems("[1e309]"), ["number_out_of_range"]);
         assert_eq!(problems("[-1e400]"), ["number_out_of_range"]);
+        // 1 as a million digits and an exponent that takes them back, and 10^399 so written
+        // (exact arithmetic).
+        let zeros = "0".repeat(1_000_000);
+        assert_eq!(
+            problems(&format!("[1{zeros}e-1000000]")),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            problems(&format!("[0.{zeros}1e1000400]")),
+            ["number_out_of_range"]
+        );
         let deep = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
         assert_eq!(problems(&deep), ["depth_limit"]);
         let limit = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));

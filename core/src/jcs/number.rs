@@ -23,8 +23,18 @@ const MAX_SAFE_INTEGER_16: &[u8; 16] = b"9007199254740992";
 /// Significands of up to this many digits are exact in a `u64` (10^19 < 2^64).
 const U64_DIGITS: usize = 19;
 
-/// Exponents are read up to this magnitude; any larger one is as far out of the double range.
-const EXPONENT_CAP: i32 = 1_000_000;
+/// Exponents are read up to this magnitude, far beyond the length of any text (10^17 bytes):
+/// the digits of a number move its decimal point by at most their count, so a larger
+/// exponent leaves the point as far outside the double range as this one does.
+const EXPONENT_CAP: i64 = 100_000_000_000_000_000;
+
+/// Decimal point positions are kept within this bound, far past the double range: at
+/// points beyond ±400 every value is zero or infinite.
+const POINT_BOUND: i64 = 1 << 20;
+
+/// A halfway point between two doubles has at most 767 significant digits, so digits past
+/// this many can change a decimal's nearest double only by being nonzero.
+const DECIDING_DIGITS: usize = 800;
 
 /// Appends the ECMAScript `Number.prototype.toString` form of `value` to `out`: the shortest
 /// digits that round-trip, laid out in plain or exponent notation by the rules of ECMA-262
@@ -80,7 +90,7 @@ struct Written<'a> {
     /// The fraction digits, empty without a decimal point.
     frac: &'a [u8],
     /// The exponent, saturated at [`EXPONENT_CAP`]; 0 without one.
-    exponent: i32,
+    exponent: i64,
     /// The exponent as written from its `e` or `E`, empty without one.
     exponent_text: &'a [u8],
 }
@@ -194,7 +204,7 @@ impl<'a> Written<'a> {
             return None;
         }
         let (end, exponent, digits) = read_exponent(input, pos);
-        let point = 1 + exponent;
+        let point = bounded_point(1 + exponent);
         if digits == 0 {
             return None;
         }
@@ -230,13 +240,15 @@ impl<'a> Written<'a> {
     fn digits(&self) -> Digits<'a> {
         let (head, tail, point) = if self.int == b"0" {
             let zeros = self.frac.iter().take_while(|&&b| b == b'0').count();
-            let point = -i32::try_from(zeros).unwrap_or(i32::MAX);
+            let point = -i64::try_from(zeros).unwrap_or(i64::MAX);
             (&[][..], self.frac.get(zeros..).unwrap_or_default(), point)
         } else {
-            let point = i32::try_from(self.int.len()).unwrap_or(i32::MAX);
+            let point = i64::try_from(self.int.len()).unwrap_or(i64::MAX);
             (self.int, self.frac, point)
         };
-        let point = point.saturating_add(self.exponent);
+        // The point is exact before it is bounded: an exponent and a long run of digits
+        // may bring each other back into the double range.
+        let point = bounded_point(point.saturating_add(self.exponent));
         let trim = |run: &'a [u8]| {
             let zeros = run.iter().rev().take_while(|&&b| b == b'0').count();
             run.get(..run.len() - zeros).unwrap_or_default()
@@ -376,6 +388,34 @@ impl Digits<'_> {
                     && self.head.iter().chain(self.tail).le(MAX_SAFE_INTEGER_16)))
     }
 
+    /// The double nearest these digits, by the standard library's reading of them rewritten
+    /// as `0.DIGITSe±POINT`. Its reading of the text as written cannot be used: it misreads
+    /// exponents from 655,360 up, which a long enough run of digits brings back into range
+    /// (`1`, a million zeros and `e-1000000` are read as infinity). Beyond
+    /// [`DECIDING_DIGITS`], the rest, which end in a nonzero digit once trailing zeros are
+    /// trimmed, are stood for by one nonzero digit: no double lies nearer to the value than
+    /// to that stand-in.
+    fn nearest_double(&self) -> f64 {
+        if self.is_zero() || self.point < -400 {
+            return 0.0;
+        }
+        if self.point > 400 {
+            return f64::INFINITY;
+        }
+        let len = self.len().min(DECIDING_DIGITS);
+        let mut text = Vec::with_capacity(len + 12);
+        text.extend_from_slice(b"0.");
+        self.write_range(0, len, &mut text);
+        if self.len() > DECIDING_DIGITS {
+            text.push(b'1');
+        }
+        text.extend_from_slice(format!("e{}", self.point).as_bytes());
+        std::str::from_utf8(&text)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .map_or(f64::NAN, f64::abs)
+    }
+
     /// Whether ECMAScript writes this value in plain notation, digits and point as a JSON
     /// number without an exponent would have them.
     fn is_plain(&self) -> bool {
@@ -502,7 +542,7 @@ fn low_bytes(count: u32) -> u128 {
 /// Reads the exponent whose `e` or `E` is at `pos`: returns the offset after it, its value
 /// (saturated at [`EXPONENT_CAP`]) and how many digits it has, none being an error.
 #[inline(always)]
-fn read_exponent(input: &[u8], mut pos: usize) -> (usize, i32, usize) {
+fn read_exponent(input: &[u8], mut pos: usize) -> (usize, i64, usize) {
     pos += 1;
     let sign = input.get(pos).copied();
     if matches!(sign, Some(b'+' | b'-')) {
@@ -511,7 +551,7 @@ fn read_exponent(input: &[u8], mut pos: usize) -> (usize, i32, usize) {
     let digits_start = pos;
     let mut magnitude = 0;
     while let Some(&digit) = input.get(pos).filter(|b| b.is_ascii_digit()) {
-        magnitude = (magnitude * 10 + i32::from(digit & 0x0F)).min(EXPONENT_CAP);
+        magnitude = (magnitude * 10 + i64::from(digit & 0x0F)).min(EXPONENT_CAP);
         pos += 1;
     }
     let value = if sign == Some(b'-') {
@@ -520,6 +560,12 @@ fn read_exponent(input: &[u8], mut pos: usize) -> (usize, i32, usize) {
         magnitude
     };
     (pos, value, pos - digits_start)
+}
+
+/// A decimal point position, exact while within [`POINT_BOUND`] and bounded there beyond it,
+/// where the value is zero or infinite all the same.
+fn bounded_point(point: i64) -> i32 {
+    point.clamp(-POINT_BOUND, POINT_BOUND) as i32
 }
 
 /// Whether `digits` are 16 digits no greater than 2^53, compared as one big-endian word.
@@ -684,12 +730,7 @@ fn write_from_double(
     let text = written.text();
     let magnitude = integer
         .and_then(|(w, q)| nearest_double(w, q))
-        .unwrap_or_else(|| {
-            std::str::from_utf8(text)
-                .ok()
-                .and_then(|t| t.parse::<f64>().ok())
-                .map_or(f64::NAN, f64::abs)
-        });
+        .unwrap_or_else(|| digits.nearest_double());
     if magnitude == 0.0 {
         out.push(b'0');
         return;
@@ -886,6 +927,85 @@ mod tests {
                 assert_eq!(result.ok(), Some(text.len()), "{text}");
                 assert_eq!(String::from_utf8_lossy(&out), expected, "{text}");
             }
+        }
+    }
+
+    /// The canonical form of the number `text`, or the rule it breaks.
+    fn canonical(text: &str) -> Result<String, String> {
+        let mut out = Vec::new();
+        let mut broken = BrokenRule::default();
+        let end = parse_number(text.as_bytes(), 0, &mut out, &mut broken)
+            .map_err(|f| format!("{f:?}"))?;
+        assert_eq!(end, text.len(), "{text}");
+        if broken.is_broken() {
+            return Err("out of range".into());
+        }
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    #[test]
+    fn an_exponent_and_a_long_run_of_digits_bring_each_other_back_into_range() {
+        // Expected: exact arithmetic on the digits as written (0.0…01e(n+1) is 10), each
+        // rounded to the nearest double; V8's JSON.parse and JSON.stringify give the same for
+        // n = 1,000, 100,000 and 1,000,000. The standard library misreads exponents from
+        // 655,360 up; 1,000,001 was past the core's own bound on exponents.
+        for n in [655_360, 1_000_001] {
+            let zeros = "0".repeat(n);
+            let cases = [
+                (format!("0.{}1e{}", &zeros[1..], n + 1), "10"),
+                (format!("1{zeros}e-{n}"), "1"),
+                (format!("-25{zeros}e-{}", n + 1), "-2.5"),
+                // 2^53 + 1 and a little more: above the halfway point, so up to 2^53 + 2.
+                (
+                    format!("9007199254740993{zeros}1e-{}", n + 1),
+                    "9007199254740994",
+                ),
+                (
+                    format!("0.{zeros}1e99999999999999999999999"),
+                    "out of range",
+                ),
+                (format!("1{zeros}e-99999999999999999999999"), "0"),
+            ];
+            for (text, expected) in cases {
+                let got = canonical(&text).unwrap_or_else(|e| e);
+                assert_eq!(
+                    got,
+                    expected,
+                    "{}...{}",
+                    &text[..20],
+                    &text[text.len() - 30..]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn digits_past_the_deciding_ones_count_only_as_nonzero() {
+        // Expected: IEEE 754 round half to even. 2^53 + 1 lies halfway between 2^53 and
+        // 2^53 + 2 and goes to the even 2^53; any nonzero digit after it, however far out,
+        // puts it above halfway. 2^-1075, halfway between 0 and the least subnormal,
+        // likewise goes to 0, and to 5e-324 with a digit more. V8 agrees on each.
+        let zeros = "0".repeat(DECIDING_DIGITS + 100);
+        let half_least = concat!(
+            "2.4703282292062327208828439643411068618252990130716238221279284125033775363510",
+            "437593264991818081799618989828234772285886546332835517796989819938739800539093",
+            "906315035659515570226392290858392449105184435931802849936536152500319370457678",
+            "249219365623669863658480757001585769269903706311928279558551332927834338409351",
+            "978015531246597263579574622766465272827220056374006485499977096599470454020828",
+            "166226237857393450736339007967761930577506740176324673600968951340535537458516",
+            "661134223766678604162159680461914467291840300530057530849048765391711386591646",
+            "239524912623653881879636239373280423891018672348497668235089863388587925628302",
+            "755995657524455507255189313690836254779186948667994968324049705821028513185451",
+            "396213837722826145437693412532098591327667236328125",
+        );
+        let cases = [
+            (format!("9007199254740993.{zeros}"), "9007199254740992"),
+            (format!("9007199254740993.{zeros}1"), "9007199254740994"),
+            (format!("{half_least}e-324"), "0"),
+            (format!("{half_least}{zeros}1e-324"), "5e-324"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(canonical(&text).as_deref(), Ok(expected), "{text}");
         }
     }
 }
