@@ -658,8 +658,9 @@ fn write_small_decimal(value: u32, out: &mut Vec<u8>) {
 /// round-trip form ([`Digits::is_own_shortest`]) they are only laid out the ECMAScript way,
 /// or copied when already laid out so. The rest — more than 15 significant digits, or
 /// magnitudes near the ends of the double range — are converted to the nearest double (from
-/// their digits as an integer, or by the standard library's parse of the text when those are
-/// too many or the conversion cannot decide) and written from its shortest digits, found
+/// their digits as an integer, or by the standard library's parse of the digits under a
+/// small exponent when those are too many or the conversion cannot decide; see
+/// [`Digits::nearest_double`]) and written from its shortest digits, found
 /// as an integer and compared with the digits as written, which are copied when they are
 /// the same.
 ///
