@@ -47,10 +47,11 @@ pub(crate) fn check_form(out: &[u8]) -> Result<(), String> {
             b'-' | b'0'..=b'9' => {
                 let end = out
                     .get(at..)
-                    .and_then(|rest| rest.iter().position(|b| !NUMBER_BYTES.contains(b)))
+                    .and_then(|rest| rest.iter().position(|&b| !is_number_byte(b)))
                     .map_or(out.len(), |len| at + len);
                 let written = text.get(at..end).unwrap_or_default();
-                match es_form(written) {
+                let mut buffer = ryu_js::Buffer::new();
+                match es_form(written, &mut buffer) {
                     Some(expected) if expected == written => {}
                     Some(expected) => {
                         return Err(format!(
@@ -92,18 +93,20 @@ pub(crate) fn check_form(out: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// The bytes a JSON number is written with.
-const NUMBER_BYTES: &[u8] = b"0123456789+-.eE";
+/// Whether `b` is one of the bytes a JSON number is written with.
+fn is_number_byte(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'+' | b'-' | b'.' | b'e' | b'E')
+}
 
 /// The text ECMAScript's `Number::toString` gives the number `written` denotes, read by the
-/// standard library and written by ryu-js ("0" for either zero); `None` when `written` is no
-/// finite number.
-fn es_form(written: &str) -> Option<String> {
+/// standard library and written by ryu-js into `buffer` ("0" for either zero); `None` when
+/// `written` is no finite number.
+fn es_form<'b>(written: &str, buffer: &'b mut ryu_js::Buffer) -> Option<&'b str> {
     let value: f64 = written.parse().ok().filter(|v: &f64| v.is_finite())?;
     if value == 0.0 {
-        return Some("0".into());
+        return Some("0");
     }
-    Some(ryu_js::Buffer::new().format_finite(value).to_string())
+    Some(buffer.format_finite(value))
 }
 
 /// Why a string is not as RFC 8785 writes one.
