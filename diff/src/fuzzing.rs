@@ -80,9 +80,15 @@ pub fn target_names() -> String {
     TARGETS.map(|t| t.name).join(", ")
 }
 
+/// The largest document written as a seed. libFuzzer takes its bound on input length from
+/// the largest seed, and a vector of a million digits would have it mutate megabyte inputs;
+/// longer documents are left to the corpus replay.
+pub const SEED_LIMIT: usize = 64 << 10;
+
 /// Writes a seed corpus per target from the vectors in `corpus`: `<out>/<target>/<digest>`,
 /// each seed in the shape its target reads (documents for the JCS targets and `vmcp`, tokens
-/// for `jws`, whole responses too for `vmcp`). Returns the number of documents.
+/// for `jws`, whole responses too for `vmcp`), documents of at most [`SEED_LIMIT`] bytes.
+/// Returns the number of documents.
 pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     let manifest = crate::manifest::Manifest::read(corpus)?;
     let mut count = 0;
@@ -99,6 +105,9 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.typed_tests::<crate::vector::OutputTest>()? {
             let document = test.input_bytes()?;
+            if document.len() > SEED_LIMIT {
+                continue;
+            }
             for target in ["jcs", "serde_json_parse", "vmcp"] {
                 write(target, &document)?;
             }

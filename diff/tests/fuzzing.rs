@@ -33,6 +33,16 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
     let count = |t: &str| std::fs::read_dir(out.path().join(t)).unwrap().count();
     assert!(count("jcs") > 10_000);
     assert_eq!(count("jcs"), count("jcs_diff"));
+    // The corpus holds longer documents (jcs/long-digits.json); none becomes a seed.
+    for target in ["jcs", "jcs_diff", "serde_json_parse", "vmcp"] {
+        for entry in std::fs::read_dir(out.path().join(target)).unwrap() {
+            let len = entry.unwrap().metadata().unwrap().len();
+            assert!(
+                len <= canonfuzz_diff::fuzzing::SEED_LIMIT as u64 + 1,
+                "{target}: {len}"
+            );
+        }
+    }
     let seed = std::fs::read_dir(out.path().join("jcs_diff"))
         .unwrap()
         .next()
