@@ -28,8 +28,11 @@ const U64_DIGITS: usize = 19;
 /// exponent leaves the point as far outside the double range as this one does.
 const EXPONENT_CAP: i64 = 100_000_000_000_000_000;
 
-/// Decimal point positions are kept within this bound, far past the double range: at
-/// points beyond ±400 every value is zero or infinite.
+/// Decimal point positions outside which every value rounds to zero or to infinity (the
+/// doubles run from 0.49 × 10^-323 to 0.18 × 10^309), with room to spare.
+const DOUBLE_POINTS: RangeInclusive<i32> = -400..=400;
+
+/// Decimal point positions are kept within this bound, far outside [`DOUBLE_POINTS`].
 const POINT_BOUND: i64 = 1 << 20;
 
 /// A halfway point between two doubles has at most 767 significant digits, so digits past
@@ -396,10 +399,10 @@ impl Digits<'_> {
     /// trimmed, are stood for by one nonzero digit: no double lies nearer to the value than
     /// to that stand-in.
     fn nearest_double(&self) -> f64 {
-        if self.is_zero() || self.point < -400 {
+        if self.is_zero() || self.point < *DOUBLE_POINTS.start() {
             return 0.0;
         }
-        if self.point > 400 {
+        if self.point > *DOUBLE_POINTS.end() {
             return f64::INFINITY;
         }
         let len = self.len().min(DECIDING_DIGITS);
@@ -1004,6 +1007,13 @@ mod tests {
             (format!("9007199254740993.{zeros}1"), "9007199254740994"),
             (format!("{half_least}e-324"), "0"),
             (format!("{half_least}{zeros}1e-324"), "5e-324"),
+            // The ends of the range, read through the same path: Number.MAX_VALUE and
+            // Number.MIN_VALUE as ECMAScript writes them.
+            (
+                format!("1.7976931348623157{zeros}1e308"),
+                "1.7976931348623157e+308",
+            ),
+            (format!("4.9406564584124654{zeros}1e-324"), "5e-324"),
         ];
         for (text, expected) in cases {
             assert_eq!(canonical(&text).as_deref(), Ok(expected), "{text}");
