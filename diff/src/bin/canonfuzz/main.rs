@@ -248,7 +248,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         into: Option<PathBuf>,
     },
-    /// Write a seed corpus per fuzz target from the vectors (default fuzz/corpus/<target>/).
+    /// Write a seed corpus per fuzz target from the vectors, documents of up to 64 KiB (default
+    /// fuzz/corpus/<target>/).
     Seeds {
         /// The corpus directory the seeds come from.
         #[arg(long, value_name = "DIR")]
