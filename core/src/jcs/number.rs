@@ -391,6 +391,22 @@ impl Digits<'_> {
                     && self.head.iter().chain(self.tail).le(MAX_SAFE_INTEGER_16)))
     }
 
+    /// The double nearest these digits when the first [`U64_DIGITS`] of them settle it:
+    /// the value lies from w × 10^q up to (w + 1) × 10^q, w those digits as an integer, and
+    /// rounding never reverses order, so when both ends round to one double the value does
+    /// too. `None` when they round apart (the value is near a halfway point between two
+    /// doubles) or the product cannot tell.
+    fn bracketed_double(&self) -> Option<f64> {
+        let from_head = self.head.len().min(U64_DIGITS);
+        let from_tail = self.tail.len().min(U64_DIGITS - from_head);
+        let head = self.head.get(..from_head).unwrap_or_default();
+        let tail = self.tail.get(..from_tail).unwrap_or_default();
+        let w = accumulate(accumulate(0, head), tail);
+        let q = i64::from(self.point) - (head.len() + tail.len()) as i64;
+        let low = nearest_double(w, q)?;
+        (nearest_double(w.checked_add(1)?, q)? == low).then_some(low)
+    }
+
     /// The double nearest these digits, by the standard library's reading of them rewritten
     /// as `0.DIGITSe±POINT`. Its reading of the text as written cannot be used: it misreads
     /// exponents from 655,360 up, which a long enough run of digits brings back into range
@@ -661,8 +677,9 @@ fn write_small_decimal(value: u32, out: &mut Vec<u8>) {
 /// round-trip form ([`Digits::is_own_shortest`]) they are only laid out the ECMAScript way,
 /// or copied when already laid out so. The rest — more than 15 significant digits, or
 /// magnitudes near the ends of the double range — are converted to the nearest double (from
-/// their digits as an integer, or by the standard library's parse of the digits under a
-/// small exponent when those are too many or the conversion cannot decide; see
+/// their digits as an integer; when they are too many for one, from the first 19 of them
+/// and the next integer up, which bracket the value; and by the standard library's parse
+/// of the digits under a small exponent when neither decides, see
 /// [`Digits::nearest_double`]) and written from its shortest digits, found
 /// as an integer and compared with the digits as written, which are copied when they are
 /// the same.
@@ -732,9 +749,11 @@ fn write_from_double(
     broken: &mut BrokenRule,
 ) {
     let text = written.text();
-    let magnitude = integer
-        .and_then(|(w, q)| nearest_double(w, q))
-        .unwrap_or_else(|| digits.nearest_double());
+    let magnitude = match integer {
+        Some((w, q)) => nearest_double(w, q),
+        None => digits.bracketed_double(),
+    }
+    .unwrap_or_else(|| digits.nearest_double());
     if magnitude == 0.0 {
         out.push(b'0');
         return;
@@ -931,6 +950,122 @@ mod tests {
                 assert_eq!(result.ok(), Some(text.len()), "{text}");
                 assert_eq!(String::from_utf8_lossy(&out), expected, "{text}");
             }
+        }
+    }
+
+    /// A number of `digits` (ASCII digits, the first nonzero) times 10^-`scale`, written
+    /// with a random sign, in plain notation or as one digit, a fraction and an exponent.
+    fn written(rng: &mut Rng, digits: &str, scale: i64) -> (bool, String) {
+        let negative = rng.below(2) == 0;
+        let sign = if negative { "-" } else { "" };
+        let plain_point = digits.len() as i64 - scale;
+        let text = if rng.below(2) == 0 && (1..=digits.len() as i64).contains(&plain_point) {
+            let (int, frac) = digits.split_at(plain_point as usize);
+            let frac = if frac.is_empty() {
+                String::new()
+            } else {
+                format!(".{frac}")
+            };
+            format!("{sign}{int}{frac}")
+        } else {
+            let (lead, rest) = digits.split_at(1);
+            format!("{sign}{lead}.{rest}e{}", plain_point - 1)
+        };
+        (negative, text)
+    }
+
+    /// What ECMAScript writes for the double `magnitude`, negated when `negative`.
+    fn es_of(negative: bool, magnitude: f64) -> String {
+        let sign = if negative { "-" } else { "" };
+        format!("{sign}{}", ryu_js::Buffer::new().format_finite(magnitude))
+    }
+
+    #[test]
+    fn long_digit_runs_near_halfway_points_round_by_ieee_754() {
+        // For doubles v = m × 2^e (m of 53 bits, e from -30 to 74) the halfway point h to
+        // the next double up, (2m + 1) × 2^(e-1), has an exact decimal expansion within 128
+        // bits; most have 20 to 38 significant digits. Expected, by IEEE 754's round half to
+        // even: h itself goes to whichever of the two doubles is even; h and a far nonzero
+        // digit to the upper; the digits of h less one unit in their last place, followed
+        // by nines, to v. Written by ryu-js, an independent ECMAScript formatter.
+        let mut rng = Rng::new(0xA409_3822_299F_31D0);
+        for _ in 0..30_000 {
+            let e = rng.below(105) as i32 - 30;
+            let m = (1u64 << 52) | (rng.next_u64() >> 12);
+            let below = m as f64 * 2f64.powi(e);
+            let above = (m + 1) as f64 * 2f64.powi(e);
+            let (h, scale) = if e >= 1 {
+                (u128::from(2 * m + 1) << (e - 1), 0)
+            } else {
+                let k = 1 - e;
+                (u128::from(2 * m + 1) * 5u128.pow(k as u32), i64::from(k))
+            };
+            let even = if m.is_multiple_of(2) { below } else { above };
+            let zeros = "0".repeat(rng.below(40) as usize);
+            let nines = "9".repeat(1 + rng.below(40) as usize);
+            let extra = zeros.len() as i64 + 1;
+            let cases = [
+                (h.to_string(), scale, even),
+                (format!("{h}{zeros}1"), scale + extra, above),
+                (
+                    format!("{}{nines}", h - 1),
+                    scale + nines.len() as i64,
+                    below,
+                ),
+            ];
+            for (digits, scale, expected) in cases {
+                let (negative, text) = written(&mut rng, &digits, scale);
+                assert_eq!(
+                    canonical(&text).as_deref(),
+                    Ok(es_of(negative, expected).as_str()),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_bracket_of_digits_a_u64_holds_is_their_own_double() {
+        // The bracket's ends are w and w + 1 units in the last place: 12.34 and 12.35, which
+        // round apart, or 123456789.123456789 and the next, which round together. Expected:
+        // the standard library's parse of the digits.
+        let cases = [
+            ("12", "34", 2, None),
+            ("", "5", -3, None),
+            ("123456789", "123456789", 9, Some("123456789.123456789")),
+            ("1234567890", "123456789", 10, Some("1234567890.123456789")),
+            ("1234567890123456789", "", 19, Some("1234567890123456789")),
+        ];
+        for (head, tail, point, expected) in cases {
+            let (head, tail) = (head.as_bytes(), tail.as_bytes());
+            let digits = Digits { head, tail, point };
+            let expected = expected.map(|text| text.parse::<f64>().unwrap());
+            assert_eq!(digits.bracketed_double(), expected, "{head:?} {tail:?}");
+        }
+    }
+
+    #[test]
+    fn random_long_digit_runs_match_the_standard_parse() {
+        // 20 to 60 significant digits at every magnitude of the double range; expected:
+        // ryu-js of the standard library's correctly rounded parse (exponents this small
+        // are ones it reads right).
+        let mut rng = Rng::new(0xB7E1_5162_8AED_2A6A);
+        for _ in 0..100_000 {
+            let count = 19 + rng.below(41);
+            let first = 1 + rng.below(9);
+            let mut digits = format!("{first}{}", digits(&mut rng, count));
+            digits.push(char::from(b'1' + rng.below(9) as u8));
+            let scale = rng.below(700) as i64 - 350 + digits.len() as i64;
+            let (negative, text) = written(&mut rng, &digits, scale);
+            let value: f64 = text.parse().unwrap();
+            let expected = if value == 0.0 {
+                Ok("0".to_string())
+            } else if value.is_infinite() {
+                Err("out of range".to_string())
+            } else {
+                Ok(es_of(negative, value.abs()))
+            };
+            assert_eq!(canonical(&text), expected, "{text}");
         }
     }
 
