@@ -73,11 +73,15 @@ const LEAD_RULES: [u64; 256] = byte_table!(lead_rule, 256, 0);
 /// nothing above U+10FFFF); otherwise returns where the first invalid sequence starts. Each
 /// step takes either the ASCII bytes at the front of the next eight or one whole sequence,
 /// and chooses by arithmetic, not by a branch on the kind of character: in text that mixes
-/// scripts the next kind is as good as random. The runs of string characters this sees are
-/// short, so this beats the set-up of a general validator.
-#[inline]
+/// scripts the next kind is as good as random. Most runs of string characters are short,
+/// and on those this beats the set-up of a general validator; runs longer than
+/// [`LONG_RUN`] go to the standard library's, which passes ASCII two words a step.
+#[inline(always)]
 fn check_utf8(input: &[u8], start: usize, end: usize) -> Result<(), usize> {
     const CONTINUATION_BITS: u64 = 0xC0C0_C0C0_C0C0_C0C0;
+    if end - start > LONG_RUN {
+        return check_long_run(input, start, end);
+    }
     let mut i = start;
     while i < end {
         let word = word_at(input, i);
@@ -98,6 +102,20 @@ fn check_utf8(input: &[u8], start: usize, end: usize) -> Result<(), usize> {
     }
     Ok(())
 }
+
+/// [`check_utf8`] of a run longer than [`LONG_RUN`], kept out of line so that the short
+/// runs' check stays inlined in the parser's loop.
+#[inline(never)]
+fn check_long_run(input: &[u8], start: usize, end: usize) -> Result<(), usize> {
+    let run = input.get(start..end).unwrap_or_default();
+    std::str::from_utf8(run)
+        .map(drop)
+        .map_err(|e| start + e.valid_up_to())
+}
+
+/// Runs of string characters longer than this many bytes are checked by the standard
+/// library's UTF-8 validator.
+const LONG_RUN: usize = 64;
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -296,6 +314,33 @@ mod tests {
             assert_eq!(check_utf8(&bytes, 0, len), expected, "{bytes:02x?}");
             // The same bytes inside a longer text: what lies before and after them, read in
             // the same words, must not change the answer.
+            let (before_len, after_len) = (rng.index(5), rng.index(9));
+            let (before, after) = (draw(&mut rng, before_len), draw(&mut rng, after_len));
+            let text = [before.as_slice(), &bytes, &after].concat();
+            let at = before.len();
+            assert_eq!(
+                check_utf8(&text, at, at + len),
+                expected.map_err(|e| at + e),
+                "{bytes:02x?} between {before:02x?} and {after:02x?}"
+            );
+        }
+        // Runs around and past LONG_RUN, mostly ASCII with drawn bytes and whole characters
+        // at random places, inside a longer text.
+        for _ in 0..20_000 {
+            let len = LONG_RUN - 8 + rng.index(3 * LONG_RUN);
+            let mut bytes = vec![b'a'; len];
+            for _ in 0..rng.index(4) {
+                let at = rng.index(len);
+                bytes[at] = interesting[rng.index(interesting.len())];
+            }
+            for _ in 0..rng.index(3) {
+                let at = rng.index(len - 4);
+                let c = ['é', '\u{ffff}', '😀'][rng.index(3)];
+                c.encode_utf8(&mut bytes[at..at + 4]);
+            }
+            let expected = std::str::from_utf8(&bytes)
+                .map(|_| ())
+                .map_err(|e| e.valid_up_to());
             let (before_len, after_len) = (rng.index(5), rng.index(9));
             let (before, after) = (draw(&mut rng, before_len), draw(&mut rng, after_len));
             let text = [before.as_slice(), &bytes, &after].concat();
