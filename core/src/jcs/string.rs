@@ -105,6 +105,7 @@ fn check_utf8(input: &[u8], start: usize, end: usize) -> Result<(), usize> {
 
 /// [`check_utf8`] of a run longer than [`LONG_RUN`], kept out of line so that the short
 /// runs' check stays inlined in the parser's loop.
+#[cold]
 #[inline(never)]
 fn check_long_run(input: &[u8], start: usize, end: usize) -> Result<(), usize> {
     let run = input.get(start..end).unwrap_or_default();
