@@ -1,8 +1,8 @@
 //! The `jcs` fuzz target's check against the `serde_json_parse` target's work, serde_json
 //! reading a document into a `Value`, natively (no coverage instrumentation): every file of
 //! a directory, such as a corpus the target grew, through each in turn from memory, several
-//! passes. What the check costs beyond the reading bounds how near the target's executions a
-//! second can come to the baseline's.
+//! passes, and the core's own first pass alone. What the check costs beyond the reading
+//! bounds how near the target's executions a second can come to the baseline's.
 //! `cargo run --release -p canonfuzz-benches --example fuzz_check DIR [PASSES]`
 
 use std::hint::black_box;
@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use canonfuzz_core::jcs::Canonicalizer;
 use canonfuzz_props::properties::check_canonical;
 
 /// Every file directly in `dir`, read.
@@ -67,12 +68,19 @@ fn main() -> ExitCode {
     let check = per_input(&files, passes, |f| {
         black_box(check_canonical(f).is_ok());
     });
+    let mut canonicalizer = Canonicalizer::default();
+    let mut out = Vec::new();
+    let core = per_input(&files, passes, |f| {
+        out.clear();
+        black_box(canonicalizer.canonicalize_into(f, &mut out).is_ok());
+    });
     let read = per_input(&files, passes, |f| {
         black_box(serde_json::from_slice::<serde_json::Value>(f).is_ok());
     });
     println!(
-        "{} inputs, {passes} passes: the check {check:.2} µs an input, serde_json's reading \
-         {read:.2} µs; the reading is {:.2} of the check",
+        "{} inputs, {passes} passes: the check {check:.2} µs an input (the core's first pass \
+         alone {core:.2} µs), serde_json's reading {read:.2} µs; the reading is {:.2} of the \
+         check",
         files.len(),
         read / check
     );
