@@ -306,27 +306,30 @@ mod tests {
                 .map(|_| interesting[rng.index(interesting.len())])
                 .collect()
         };
-        for _ in 0..300_000 {
-            let len = rng.index(13);
-            let bytes = draw(&mut rng, len);
-            let expected = std::str::from_utf8(&bytes)
+        // The bytes alone and inside a longer text: what lies before and after them, read
+        // in the same words, must not change the answer.
+        let agrees = |rng: &mut Rng, bytes: &[u8]| {
+            let expected = std::str::from_utf8(bytes)
                 .map(|_| ())
                 .map_err(|e| e.valid_up_to());
-            assert_eq!(check_utf8(&bytes, 0, len), expected, "{bytes:02x?}");
-            // The same bytes inside a longer text: what lies before and after them, read in
-            // the same words, must not change the answer.
+            assert_eq!(check_utf8(bytes, 0, bytes.len()), expected, "{bytes:02x?}");
             let (before_len, after_len) = (rng.index(5), rng.index(9));
-            let (before, after) = (draw(&mut rng, before_len), draw(&mut rng, after_len));
-            let text = [before.as_slice(), &bytes, &after].concat();
+            let (before, after) = (draw(rng, before_len), draw(rng, after_len));
+            let text = [before.as_slice(), bytes, &after].concat();
             let at = before.len();
             assert_eq!(
-                check_utf8(&text, at, at + len),
+                check_utf8(&text, at, at + bytes.len()),
                 expected.map_err(|e| at + e),
                 "{bytes:02x?} between {before:02x?} and {after:02x?}"
             );
+        };
+        for _ in 0..300_000 {
+            let len = rng.index(13);
+            let bytes = draw(&mut rng, len);
+            agrees(&mut rng, &bytes);
         }
         // Runs around and past LONG_RUN, mostly ASCII with drawn bytes and whole characters
-        // at random places, inside a longer text.
+        // at random places.
         for _ in 0..20_000 {
             let len = LONG_RUN - 8 + rng.index(3 * LONG_RUN);
             let mut bytes = vec![b'a'; len];
@@ -339,18 +342,7 @@ mod tests {
                 let c = ['é', '\u{ffff}', '😀'][rng.index(3)];
                 c.encode_utf8(&mut bytes[at..at + 4]);
             }
-            let expected = std::str::from_utf8(&bytes)
-                .map(|_| ())
-                .map_err(|e| e.valid_up_to());
-            let (before_len, after_len) = (rng.index(5), rng.index(9));
-            let (before, after) = (draw(&mut rng, before_len), draw(&mut rng, after_len));
-            let text = [before.as_slice(), &bytes, &after].concat();
-            let at = before.len();
-            assert_eq!(
-                check_utf8(&text, at, at + len),
-                expected.map_err(|e| at + e),
-                "{bytes:02x?} between {before:02x?} and {after:02x?}"
-            );
+            agrees(&mut rng, &bytes);
         }
         for c in [
             '\u{80}',
