@@ -79,7 +79,7 @@ const LEAD_RULES: [u64; 256] = byte_table!(lead_rule, 256, 0);
 #[inline(always)]
 fn check_utf8(input: &[u8], start: usize, end: usize) -> Result<(), usize> {
     const CONTINUATION_BITS: u64 = 0xC0C0_C0C0_C0C0_C0C0;
-    if end - start > LONG_RUN {
+    if end.saturating_sub(start) > LONG_RUN {
         return check_long_run(input, start, end);
     }
     let mut i = start;
