@@ -2,9 +2,12 @@
 //! reading a document into a `Value`, natively (no coverage instrumentation): every file of
 //! a directory, such as a corpus the target grew, through each in turn from memory, several
 //! passes, and the core's own first pass alone. What the check costs beyond the reading
-//! bounds how near the target's executions a second can come to the baseline's.
+//! bounds how near the target's executions a second can come to the baseline's. Then the
+//! core's pass and the reading again, by the core's answer (accepted, or the kind of error),
+//! so that the inputs where the core does more than serde_json are named.
 //! `cargo run --release -p canonfuzz-benches --example fuzz_check DIR [PASSES]`
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::Path;
 use std::process::ExitCode;
@@ -70,13 +73,12 @@ fn main() -> ExitCode {
     });
     let mut canonicalizer = Canonicalizer::default();
     let mut out = Vec::new();
-    let core = per_input(&files, passes, |f| {
+    let mut core_pass = |f: &[u8]| {
         out.clear();
         black_box(canonicalizer.canonicalize_into(f, &mut out).is_ok());
-    });
-    let read = per_input(&files, passes, |f| {
-        black_box(serde_json::from_slice::<serde_json::Value>(f).is_ok());
-    });
+    };
+    let core = per_input(&files, passes, &mut core_pass);
+    let read = per_input(&files, passes, serde_reading);
     println!(
         "{} inputs, {passes} passes: the check {check:.2} µs an input (the core's first pass \
          alone {core:.2} µs), serde_json's reading {read:.2} µs; the reading is {:.2} of the \
@@ -84,5 +86,50 @@ fn main() -> ExitCode {
         files.len(),
         read / check
     );
+    print_by_outcome(&files, passes, &mut core_pass);
     ExitCode::SUCCESS
+}
+
+/// serde_json reading a document into a `Value`: the `serde_json_parse` target's work.
+fn serde_reading(input: &[u8]) {
+    black_box(serde_json::from_slice::<serde_json::Value>(input).is_ok());
+}
+
+/// The core's pass and serde_json's reading over the inputs of each answer the core gives:
+/// how many, their bytes, the microseconds of each in all, and the part of the core's excess
+/// over the reading that the group accounts for.
+fn print_by_outcome(files: &[Vec<u8>], passes: u32, core_pass: &mut impl FnMut(&[u8])) {
+    let mut groups: BTreeMap<&str, Vec<Vec<u8>>> = BTreeMap::new();
+    for file in files {
+        let outcome = canonfuzz_core::jcs::canonicalize(file)
+            .map_or_else(|e| e.kind().as_str(), |_| "accepted");
+        groups.entry(outcome).or_default().push(file.clone());
+    }
+    let totals: Vec<(&str, usize, usize, f64, f64)> = groups
+        .iter()
+        .map(|(outcome, inputs)| {
+            let count = inputs.len();
+            let whole = |per: f64| per * count as f64;
+            let core = whole(per_input(inputs, passes, &mut *core_pass));
+            let read = whole(per_input(inputs, passes, serde_reading));
+            (
+                *outcome,
+                count,
+                inputs.iter().map(Vec::len).sum(),
+                core,
+                read,
+            )
+        })
+        .collect();
+    let excess: f64 = totals.iter().map(|t| t.3 - t.4).sum();
+    println!(
+        "\nby the core's answer, µs over all of a group's inputs (one pass):\n{:<20} {:>7} {:>11} {:>9} {:>9} {:>7}",
+        "answer", "inputs", "bytes", "core", "serde", "excess"
+    );
+    for (outcome, count, bytes, core, read) in totals {
+        println!(
+            "{outcome:<20} {count:>7} {bytes:>11} {core:>9.0} {read:>9.0} {:>6.0}%",
+            100.0 * (core - read) / excess
+        );
+    }
 }
