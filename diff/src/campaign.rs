@@ -22,6 +22,7 @@ use crate::impls::{self, External, Implementation};
 use crate::outcome::Outcome;
 use crate::repeats::Repeats;
 use crate::shrink::{minimize, FirstKept};
+use crate::without_vector;
 
 /// Cases per batch: large enough that worker round trips are cheap.
 pub const BATCH: u64 = 1024;
@@ -750,6 +751,11 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         ..config.clone()
     };
     let roster = harness.roster();
+    // Findings the known corpus met before and holds no vector for: known all the same.
+    let remembered = match &config.known {
+        Some(dir) => without_vector::read(dir, config.family)?,
+        None => BTreeMap::new(),
+    };
     let started = Instant::now();
     let deadline = config.duration.map(|d| started + d);
     let bar = progress_bar(&config);
@@ -822,10 +828,12 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                         .or_insert_with(|| {
                             let known_path =
                                 findings::vector_path(config.family, &evaluation.signature);
-                            let new = config
+                            let has_vector = config
                                 .known
                                 .as_ref()
-                                .is_none_or(|dir| !dir.join(&known_path).exists());
+                                .is_some_and(|dir| dir.join(&known_path).exists());
+                            let new =
+                                !has_vector && !remembered.contains_key(&evaluation.signature);
                             let finding = Finding {
                                 signature: evaluation.signature.clone(),
                                 category: *category,
@@ -836,7 +844,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                                 evaluation: evaluation.clone(),
                                 count: 0,
                                 known_input: None,
-                                vector: (!new).then_some(known_path),
+                                vector: has_vector.then_some(known_path),
                                 new,
                                 is_minimized: false,
                             };
@@ -902,13 +910,14 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         shrink_bar.inc(1);
     });
     shrink_bar.finish_and_clear();
-    // A known finding is shown by the input its vector holds, read once the cases are done.
+    // A known finding is shown by the input its vector holds, read once the cases are done,
+    // or by the one the corpus remembers it by.
     if let Some(dir) = &config.known {
         for f in found.iter_mut().filter(|f| !f.new) {
-            f.known_input = f
-                .vector
-                .as_ref()
-                .and_then(|v| vector_input(config.family, &dir.join(v)));
+            f.known_input = match &f.vector {
+                Some(v) => vector_input(config.family, &dir.join(v)),
+                None => remembered.get(&f.signature).map(|r| r.input.clone()),
+            };
         }
     }
     if let Some(e) = tally.errors.first() {
@@ -937,6 +946,24 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             finding.vector =
                 findings::save(dir, config.family, finding, config.seed, &impls, replace)?;
         }
+        let without = found
+            .iter()
+            .filter(|f| f.vector.is_none() && f.is_minimized);
+        without_vector::remember(
+            dir,
+            config.family,
+            without.map(|f| {
+                let input = f.minimized.clone();
+                (
+                    f.signature.clone(),
+                    without_vector::Remembered {
+                        input,
+                        seed: config.seed,
+                        case: f.case,
+                    },
+                )
+            }),
+        )?;
         crate::manifest::Manifest::build(dir)?.write(dir)?;
     }
     Ok(Summary {

@@ -27,6 +27,7 @@ pub mod tree;
 pub mod triage;
 pub mod upstream;
 pub mod vector;
+pub mod without_vector;
 
 pub use canonfuzz_props::{client_view, outcome, properties, reading};
 

@@ -2,7 +2,7 @@
 //! (named by its signature's digest) is taken from the shard that met it at the lowest case
 //! index — the one an unsharded campaign over the same cases would keep — and regressions
 //! (named by their input's digest) are united. Vectors the corpus already holds stay as
-//! they are.
+//! they are. The findings each shard remembers without a vector are merged the same way.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,6 +11,7 @@ use crate::family::Family;
 use crate::findings::{regression_path, vector_path};
 use crate::manifest::Manifest;
 use crate::vector::{write_atomically, VectorFile};
+use crate::without_vector;
 
 /// The directories merged, relative to a corpus: where campaigns and triage write, for every
 /// family.
@@ -68,6 +69,20 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
             }
         }
     }
+    for &family in Family::all() {
+        let mut first_met: BTreeMap<String, without_vector::Remembered> = BTreeMap::new();
+        for shard in shards {
+            for (signature, finding) in without_vector::read(shard, family)? {
+                let earlier = first_met
+                    .get(&signature)
+                    .is_some_and(|f| f.case <= finding.case);
+                if !earlier {
+                    first_met.insert(signature, finding);
+                }
+            }
+        }
+        without_vector::remember(into, family, first_met)?;
+    }
     let mut added = Vec::new();
     for (relative, (_, from)) in chosen {
         let to = into.join(&relative);
@@ -106,5 +121,38 @@ mod tests {
         added.sort();
         placed.sort();
         assert_eq!(added, placed);
+    }
+
+    #[test]
+    fn findings_without_a_vector_are_taken_from_the_shard_that_met_them_first() {
+        let family = crate::families::jcs::FAMILY;
+        let (a, b, into) = (
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+        );
+        let at = |signature: &str, case: u64| {
+            let input = format!("[{case}]").into_bytes();
+            (
+                signature.to_string(),
+                without_vector::Remembered {
+                    input,
+                    seed: 1,
+                    case,
+                },
+            )
+        };
+        without_vector::remember(a.path(), family, [at("s", 9), at("t", 4)]).unwrap();
+        without_vector::remember(b.path(), family, [at("s", 2), at("u", 7)]).unwrap();
+        without_vector::remember(into.path(), family, [at("u", 30)]).unwrap();
+        merge(
+            &[a.path().to_path_buf(), b.path().to_path_buf()],
+            into.path(),
+        )
+        .unwrap();
+        let merged = without_vector::read(into.path(), family).unwrap();
+        let cases: Vec<(&str, u64)> = merged.iter().map(|(s, f)| (s.as_str(), f.case)).collect();
+        // The lower case of the shards' two records of s; u as the corpus already held it.
+        assert_eq!(cases, [("s", 2), ("t", 4), ("u", 30)]);
     }
 }

@@ -150,7 +150,7 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     };
     let known = match known {
         0 => String::new(),
-        _ => format!("; {known} known, minimized in the corpus's vectors"),
+        _ => format!("; {known} known, minimized in the corpus"),
     };
     out.push_str(&wrap(&format!("{minimized}{known}")));
     for (name, why) in &summary.missing {
