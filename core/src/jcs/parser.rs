@@ -600,20 +600,32 @@ fn sort_members(
                 .then_with(|| names_order(x, y)),
             _ => Ordering::Equal,
         });
-        let duplicate = order
-            .windows(2)
-            .filter_map(|pair| match pair {
-                [a, b] => match (members.get(*a), members.get(*b)) {
-                    (Some(a), Some(b)) if a.key == b.key && name_of(a) == name_of(b) => Some((
-                        a.name_offset.max(b.name_offset),
-                        a.name_offset.min(b.name_offset),
-                        *a,
-                    )),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .min_by_key(|&(second, _, _)| second);
+        // Equal names sort next to each other, in no set order among themselves: a name's
+        // first repeat is the second lowest offset of its run, and the object's first
+        // duplicate is the earliest of those.
+        let mut duplicate = None;
+        // The run of equal names the last member read belongs to: its lowest offset, and its
+        // second lowest once the name has come again.
+        let (mut first, mut repeat) = (usize::MAX, usize::MAX);
+        let mut last: Option<&Member> = None;
+        for member in order.iter().filter_map(|&i| members.get(i)) {
+            let at = member.name_offset;
+            match last {
+                Some(head) if head.key == member.key && name_of(head) == name_of(member) => {
+                    (first, repeat) = if at < first {
+                        (at, first)
+                    } else {
+                        (first, repeat.min(at))
+                    };
+                }
+                _ => {
+                    earliest_repeat(last, first, repeat, &mut duplicate);
+                    (first, repeat) = (at, usize::MAX);
+                }
+            }
+            last = Some(member);
+        }
+        earliest_repeat(last, first, repeat, &mut duplicate);
         if let Some((second, first, member)) = duplicate {
             shape.names.clear();
             return Err(Fault::new(
@@ -630,6 +642,22 @@ fn sort_members(
     shape.remember(members);
     shape.order = order;
     Ok(())
+}
+
+/// Keeps in `earliest` (repeat offset, first offset, member) the name whose first repeat
+/// comes first in the input: the run of `member`'s name, whose lowest offsets are `first`
+/// and `repeat` (`usize::MAX` when the name came once), if it repeats before the one kept.
+fn earliest_repeat(
+    member: Option<&Member>,
+    first: usize,
+    repeat: usize,
+    earliest: &mut Option<(usize, usize, Member)>,
+) {
+    if let Some(member) = member.filter(|_| repeat != usize::MAX) {
+        if earliest.is_none_or(|(kept, _, _)| repeat < kept) {
+            *earliest = Some((repeat, first, *member));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -895,6 +923,51 @@ mod tests {
             let error = canonicalize(input.as_bytes()).unwrap_err();
             assert_eq!(error.kind(), ErrorKind::Syntax, "{input}");
             assert_eq!(error.offset(), at, "{input}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_name_given_again_is_refused_at_its_first_repeat() {
+        // Objects past the size the ranked order takes, so that they are sorted, each with
+        // one or two names given several times: the error lies at the earliest repeat of a
+        // name in the input and names that name's first place, however the sort lays out
+        // equal names.
+        let mut rng = Rng::new(19);
+        for _ in 0..2_000 {
+            let count = 17 + rng.index(60);
+            let mut names: Vec<String> = (0..count).map(|i| format!("n{i:03}")).collect();
+            for _ in 0..1 + rng.index(2) {
+                let again = names[rng.index(count)].clone();
+                for _ in 0..1 + rng.index(5) {
+                    names.push(again.clone());
+                }
+            }
+            for i in (1..names.len()).rev() {
+                names.swap(i, rng.index(i + 1));
+            }
+            let members: Vec<String> = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| format!("\"{name}\":{i}"))
+                .collect();
+            let input = format!("{{{}}}", members.join(","));
+            // Where each member's name starts, and the first place of each name.
+            let mut at = 1;
+            let mut first_place = std::collections::HashMap::new();
+            let mut repeat = None;
+            for (member, name) in members.iter().zip(&names) {
+                let first = *first_place.entry(name).or_insert(at);
+                if first != at && repeat.is_none() {
+                    repeat = Some((at, first, name));
+                }
+                at += member.len() + 1;
+            }
+            let (at, first, name) = repeat.unwrap();
+            let error = canonicalize(input.as_bytes()).unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::DuplicateKey, "{input}");
+            assert_eq!(error.offset(), at, "{input}: {error}");
+            let says = format!("\"{name}\" (first at byte {first})");
+            assert!(error.message().contains(&says), "{input}: {error}");
         }
     }
 
