@@ -167,6 +167,23 @@ mod tests {
     }
 
     #[test]
+    fn the_repository_corpus_remembers_only_findings_it_has_no_vector_of() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mut remembered = 0;
+        for &family in Family::all() {
+            for signature in read(&corpus, family).unwrap().keys() {
+                let vector = crate::findings::vector_path(family, signature);
+                assert!(!corpus.join(&vector).exists(), "{vector}: {signature}");
+                remembered += 1;
+            }
+        }
+        assert!(
+            remembered > 0,
+            "the default JCS campaign meets findings no vector states"
+        );
+    }
+
+    #[test]
     fn a_bad_line_is_named_with_what_to_do() {
         let corpus = tempfile::tempdir().unwrap();
         let family = jcs::FAMILY;
