@@ -60,11 +60,32 @@ impl Rng {
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.index(items.len())]
     }
+
+    /// Puts `items` in a random order (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.index(i + 1));
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shuffle_is_a_permutation_that_moves_items() {
+        let mut items: Vec<u32> = (0..50).collect();
+        Rng::new(3).shuffle(&mut items);
+        assert_ne!(items, (0..50).collect::<Vec<_>>());
+        items.sort_unstable();
+        assert_eq!(items, (0..50).collect::<Vec<_>>());
+        let mut first = [0, 1, 2];
+        Rng::new(3).shuffle(&mut first);
+        let mut again = [0, 1, 2];
+        Rng::new(3).shuffle(&mut again);
+        assert_eq!(first, again);
+    }
 
     #[test]
     fn cases_are_repeatable_and_distinct() {

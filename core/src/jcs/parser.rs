@@ -794,9 +794,7 @@ mod tests {
                 .collect();
             names.sort();
             names.dedup();
-            for i in (1..names.len()).rev() {
-                names.swap(i, rng.index(i + 1));
-            }
+            rng.shuffle(&mut names);
             let members: Vec<(&str, &str)> = names.iter().map(|n| (&**n, &**n)).collect();
             let (written, expected) = document(&[&members]);
             let canonical = canonicalize(written.as_bytes()).unwrap();
@@ -831,9 +829,7 @@ mod tests {
                     (name, format!("\"{}\"", "v".repeat(len)))
                 })
                 .collect();
-            for i in (1..members.len()).rev() {
-                members.swap(i, rng.index(i + 1));
-            }
+            rng.shuffle(&mut members);
             let inner = members.clone();
             members.push(("nested".to_string(), object(&inner)));
             let written = object(&members);
@@ -942,9 +938,7 @@ mod tests {
                     names.push(again.clone());
                 }
             }
-            for i in (1..names.len()).rev() {
-                names.swap(i, rng.index(i + 1));
-            }
+            rng.shuffle(&mut names);
             let members: Vec<String> = names
                 .iter()
                 .enumerate()
