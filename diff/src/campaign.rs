@@ -265,13 +265,14 @@ impl Harness {
                 })
                 .collect()
         });
+        let mut columns: Vec<_> = per_impl.into_iter().map(Vec::into_iter).collect();
         (0..inputs.len())
-            .map(|case| {
-                per_impl
-                    .iter()
-                    .map(|o| {
-                        o.get(case)
-                            .cloned()
+            .map(|_| {
+                columns
+                    .iter_mut()
+                    .map(|column| {
+                        column
+                            .next()
                             .unwrap_or(Outcome::Crashed("no answer".into()))
                     })
                     .collect()

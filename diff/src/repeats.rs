@@ -66,11 +66,28 @@ impl<A: Clone> Repeats<A> {
         }
         let repeats = inputs.len() - asked.len();
         self.repeated.fetch_add(repeats as u64, Ordering::Relaxed);
+        // An answer is cloned only for the inputs that repeat it; its last reader takes it.
+        let mut readers = vec![0usize; answers.len()];
+        for source in &sources {
+            if let Some(count) = source.as_ref().err().and_then(|&k| readers.get_mut(k)) {
+                *count += 1;
+            }
+        }
+        let mut answers: Vec<Option<A>> = answers.into_iter().map(Some).collect();
         sources
             .into_iter()
             .filter_map(|source| match source {
                 Ok(answer) => Some(answer),
-                Err(k) => answers.get(k).cloned(),
+                Err(k) => {
+                    let left = readers.get_mut(k)?;
+                    *left -= 1;
+                    let answer = answers.get_mut(k)?;
+                    if *left == 0 {
+                        answer.take()
+                    } else {
+                        answer.clone()
+                    }
+                }
             })
             .collect()
     }

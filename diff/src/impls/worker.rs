@@ -366,7 +366,7 @@ struct Pool {
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    answers: Receiver<Vec<u8>>,
+    answers: Answers,
     /// What the worker answered to the protocol's first line.
     hello: Hello,
     /// The end of what the worker wrote to standard error, read as it goes by `reader`.
@@ -405,25 +405,16 @@ impl Process {
                 kept.drain(..excess);
             }
         });
-        let (send, answers) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if send.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let (send, chunks) = mpsc::channel();
+        std::thread::spawn(move || forward_lines(stdout, &send));
         let mut process = Process {
             child,
             stdin,
-            answers,
+            answers: Answers {
+                chunks,
+                chunk: Vec::new(),
+                at: 0,
+            },
             hello: Hello {
                 framed: false,
                 version: None,
@@ -434,7 +425,7 @@ impl Process {
         };
         let asked = writeln!(process.stdin, "{HELLO}").and_then(|()| process.stdin.flush());
         let first = match asked {
-            Ok(()) => process.answers.recv_timeout(timeout).ok(),
+            Ok(()) => process.answers.next(timeout).ok().map(<[u8]>::to_vec),
             Err(_) => None,
         };
         let Some(first) = first else {
@@ -481,6 +472,63 @@ impl Process {
         }
         let kept = self.stderr.lock().map(|k| k.clone()).unwrap_or_default();
         String::from_utf8_lossy(&kept).trim().to_string()
+    }
+}
+
+/// Sends what `stdout` holds to `send` as it arrives, in chunks of whole lines (each with its
+/// `\n`, but the last line of the stream), so that a batch's answers cost a few messages and
+/// wake-ups rather than one each.
+fn forward_lines(stdout: impl Read, send: &mpsc::Sender<Vec<u8>>) {
+    let mut reader = BufReader::with_capacity(1 << 16, stdout);
+    let mut partial = Vec::new();
+    loop {
+        let buffered = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buffered) => buffered,
+        };
+        let taken = buffered.len();
+        match buffered.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                partial.extend_from_slice(buffered.get(..=last).unwrap_or_default());
+                reader.consume(last + 1);
+                if send.send(std::mem::take(&mut partial)).is_err() {
+                    return;
+                }
+            }
+            None => {
+                partial.extend_from_slice(buffered);
+                reader.consume(taken);
+            }
+        }
+    }
+    if !partial.is_empty() {
+        let _ = send.send(partial);
+    }
+}
+
+/// A worker's answer lines, read from the chunks [`forward_lines`] sends.
+struct Answers {
+    chunks: Receiver<Vec<u8>>,
+    /// The chunk being read, and where its next line starts.
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl Answers {
+    /// The next line, its `\n` included; waits up to `timeout` when none has arrived.
+    fn next(&mut self, timeout: Duration) -> Result<&[u8], RecvTimeoutError> {
+        if self.at >= self.chunk.len() {
+            self.chunk = self.chunks.recv_timeout(timeout)?;
+            self.at = 0;
+        }
+        let rest = self.chunk.get(self.at..).unwrap_or_default();
+        let len = rest
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(rest.len(), |end| end + 1);
+        let line = rest.get(..len).unwrap_or_default();
+        self.at += len;
+        Ok(line)
     }
 }
 
@@ -702,8 +750,8 @@ impl WorkerImpl {
                 .is_ok();
             let mut failure = (!writer_ok).then_some(None);
             for _ in rest {
-                match process.answers.recv_timeout(self.timeout) {
-                    Ok(line) => match parse_answer(&line) {
+                match process.answers.next(self.timeout) {
+                    Ok(line) => match parse_answer(line) {
                         Outcome::Crashed(why) => {
                             failure = Some(Some(why));
                             break;
@@ -883,6 +931,62 @@ impl Drop for WorkerImpl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stream that hands out at most `step` bytes a read.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.data.len());
+            let (now, later) = self.data.split_at(n);
+            buf[..n].copy_from_slice(now);
+            self.data = later;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn answer_lines_come_whole_however_the_stream_is_cut() {
+        // Short lines, an empty one, one longer than the reader's buffer, and a last line
+        // without its newline.
+        let long = "x".repeat(200_000);
+        let lines = [
+            "{\"ok\":\"1\"}\n".to_string(),
+            "\n".to_string(),
+            format!("{{\"ok\":\"{long}\"}}\n"),
+            "{\"unsupported\":true}\n".to_string(),
+            "{\"ok\":\"end\"}".to_string(),
+        ];
+        let stream = lines.concat();
+        for step in [1, 3, 7, 4096, 1 << 20] {
+            let (send, chunks) = mpsc::channel();
+            forward_lines(
+                Trickle {
+                    data: stream.as_bytes(),
+                    step,
+                },
+                &send,
+            );
+            drop(send);
+            let mut answers = Answers {
+                chunks,
+                chunk: Vec::new(),
+                at: 0,
+            };
+            for want in &lines {
+                let got = answers.next(Duration::from_secs(1)).unwrap();
+                assert_eq!(got, want.as_bytes(), "read {step} bytes at a time");
+            }
+            assert_eq!(
+                answers.next(Duration::from_millis(10)),
+                Err(RecvTimeoutError::Disconnected),
+                "read {step} bytes at a time"
+            );
+        }
+    }
 
     #[test]
     fn answers_are_parsed_or_called_garbage() {
