@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use curve25519_dalek::constants::{ED25519_BASEPOINT_POINT, EIGHT_TORSION};
+use curve25519_dalek::constants::EIGHT_TORSION;
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::Scalar;
 use serde_json::{json, Value};
@@ -233,7 +233,7 @@ pub(crate) struct Part {
 impl Part {
     pub(crate) fn honest(log: Scalar) -> Part {
         Part {
-            bytes: (ED25519_BASEPOINT_POINT * log).compress().to_bytes(),
+            bytes: EdwardsPoint::mul_base(&log).compress().to_bytes(),
             log,
         }
     }
@@ -262,7 +262,7 @@ impl Part {
             }
         };
         Part {
-            bytes: (ED25519_BASEPOINT_POINT * log + torsion)
+            bytes: (EdwardsPoint::mul_base(&log) + torsion)
                 .compress()
                 .to_bytes(),
             log,
