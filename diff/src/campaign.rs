@@ -481,6 +481,30 @@ pub struct Finding {
     pub known_input: Option<Vec<u8>>,
 }
 
+impl Finding {
+    /// Counts one more case showing this finding, and makes it the finding's case when it
+    /// comes earlier: the batches finish in no set order, and the lowest case, whichever batch
+    /// held it, is the one every run reports, starts minimizing from and saves.
+    fn met_again(
+        &mut self,
+        case: u64,
+        category: Category,
+        input: &[u8],
+        outcomes: &[Outcome],
+        evaluation: &Evaluation,
+    ) {
+        self.count += 1;
+        if case < self.case {
+            self.case = case;
+            self.category = category;
+            self.input = input.to_vec();
+            self.minimized = input.to_vec();
+            self.outcomes = outcomes.to_vec();
+            self.evaluation = evaluation.clone();
+        }
+    }
+}
+
 /// The campaign input of the first test of the vector at `path`, when the family can state
 /// it as one.
 fn vector_input(family: Family, path: &Path) -> Option<Vec<u8>> {
@@ -862,14 +886,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                             }
                             finding
                         });
-                    entry.count += 1;
-                    if *index < entry.case {
-                        entry.case = *index;
-                        entry.category = *category;
-                        entry.input = input.clone();
-                        entry.outcomes = outcomes.clone();
-                        entry.evaluation = evaluation.clone();
-                    }
+                    entry.met_again(*index, *category, input, &outcomes, &evaluation);
                 }
                 let found = t.findings.len();
                 drop(t);
@@ -993,6 +1010,53 @@ mod tests {
     use super::*;
     use crate::families::jcs;
     use crate::impls::worker;
+
+    #[test]
+    fn a_finding_keeps_its_lowest_case_whichever_batch_comes_first() {
+        let evaluation = |input: &str| Evaluation {
+            verdict: Verdict::ThirdParties,
+            consensus: None,
+            diverging: vec![input.to_string()],
+            signature: "jcs: same".to_string(),
+        };
+        let mut finding = Finding {
+            signature: "jcs: same".to_string(),
+            category: jcs::gen::STRUCTURE,
+            case: 5_000,
+            input: b"[5000]".to_vec(),
+            minimized: b"[5000]".to_vec(),
+            outcomes: vec![Outcome::Ok(b"[5000]".to_vec())],
+            evaluation: evaluation("5000"),
+            count: 1,
+            vector: None,
+            new: true,
+            is_minimized: false,
+            known_input: None,
+        };
+        // Batches met in the order 5000, 7000, 3000, 4000: the finding ends at case 3000.
+        for case in [7_000u64, 3_000, 4_000] {
+            let input = format!("[{case}]");
+            let category = if case == 3_000 {
+                jcs::gen::NUMBERS
+            } else {
+                jcs::gen::STRUCTURE
+            };
+            finding.met_again(
+                case,
+                category,
+                input.as_bytes(),
+                &[Outcome::Ok(input.clone().into_bytes())],
+                &evaluation(&case.to_string()),
+            );
+        }
+        assert_eq!(finding.count, 4);
+        assert_eq!(finding.case, 3_000);
+        assert_eq!(finding.category.name, jcs::gen::NUMBERS.name);
+        assert_eq!(finding.input, b"[3000]");
+        assert_eq!(finding.minimized, b"[3000]");
+        assert_eq!(finding.outcomes, [Outcome::Ok(b"[3000]".to_vec())]);
+        assert_eq!(finding.evaluation.diverging, ["3000"]);
+    }
 
     #[test]
     fn work_in_order_runs_every_item_once_and_starts_them_in_order() {
