@@ -10,6 +10,8 @@
 
 pub use canonfuzz_props::test_server as server;
 
+use std::sync::OnceLock;
+
 use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS, TYP};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value};
@@ -328,15 +330,22 @@ fn payload(rng: &mut Rng, seed: u64) -> Value {
     json!({"listings": [{"address": "4252 Escudo Ct", "price": "1349000.00"}], "note": "Åsa's fäbod"})
 }
 
+/// The test server, derived once: its key pair and thumbprint cost more than the rest of a
+/// case.
+fn test_server() -> Option<&'static Signer> {
+    static SERVER: OnceLock<Option<Signer>> = OnceLock::new();
+    SERVER.get_or_init(|| signer().ok()).as_ref()
+}
+
 /// The input for case `index` of a verifiable-mcp campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
-    let Ok(signer) = signer() else {
+    let Some(signer) = test_server() else {
         return (VMCP_GENUINE, Vec::new());
     };
     let now = IAT + rng.index(7200) as u64;
     let mut server = Server {
-        signer: &signer,
+        signer,
         shape: rng.pick(&SHAPES),
         data: payload(&mut rng, seed),
         id: json!(rng.index(100)),
