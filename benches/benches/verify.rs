@@ -1,8 +1,10 @@
-//! Verification throughput: salted fingerprints of MCP tool results, EdDSA JWS compact
-//! signatures, and whole verifiable-mcp envelopes, per second, on the document set and on a
-//! published signed response.
+//! Verification throughput: salted fingerprints of MCP tool results, Ed25519 signatures under
+//! keys seen for the first time, EdDSA JWS compact signatures, and whole verifiable-mcp
+//! envelopes, per second, on the document set, Wycheproof's valid signatures and a published
+//! signed response.
 
-use canonfuzz_benches::{mixed_document, signed_response};
+use canonfuzz_benches::{mixed_document, signed_response, valid_ed25519_signatures};
+use canonfuzz_core::ed25519;
 use canonfuzz_core::ekl::{fingerprint, Salt};
 use canonfuzz_core::jws::{self, Jwks, Profile};
 use canonfuzz_core::vmcp;
@@ -31,7 +33,19 @@ fn signatures(c: &mut Criterion) {
         typ: Some(vmcp::TYP.to_string()),
     };
     assert!(vmcp::verify_response(&response, &jwks, clock).is_valid());
+    let signatures = valid_ed25519_signatures().expect("corpus/ed25519/wycheproof.json");
+    assert!(signatures
+        .iter()
+        .all(|[key, msg, sig]| ed25519::verify(key, msg, sig).is_ok()));
     let mut group = c.benchmark_group("verify");
+    group.throughput(Throughput::Elements(signatures.len() as u64));
+    group.bench_function("ed25519", |b| {
+        b.iter(|| {
+            signatures
+                .iter()
+                .all(|[key, msg, sig]| ed25519::verify(black_box(key), msg, sig).is_ok())
+        })
+    });
     group.throughput(Throughput::Elements(1));
     group.bench_function("jws", |b| {
         b.iter(|| jws::verify(black_box(&served.jws), &jwks, &profile).is_ok())

@@ -297,6 +297,46 @@ pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>, u64), String> {
     Ok((bytes(&case["response"])?, bytes(&case["jwks"])?, now))
 }
 
+/// The valid cases of `corpus/ed25519/wycheproof.json` (Wycheproof's Ed25519 tests, the
+/// results as published): public key, message and signature, for timing verifications that
+/// must check each key afresh, as a campaign's do.
+pub fn valid_ed25519_signatures() -> Result<Vec<[Vec<u8>; 3]>, String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/ed25519/wycheproof.json"
+    );
+    let text = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let file: serde_json::Value =
+        serde_json::from_slice(&text).map_err(|e| format!("{path}: {e}"))?;
+    let hex = |v: &serde_json::Value| -> Result<Vec<u8>, String> {
+        let text = v
+            .as_str()
+            .ok_or_else(|| format!("{path}: {v} is not hex"))?;
+        (0..text.len())
+            .step_by(2)
+            .map(|i| {
+                text.get(i..i + 2)
+                    .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                    .ok_or_else(|| format!("{path}: {text} is not hex"))
+            })
+            .collect()
+    };
+    file["testGroups"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|group| group["tests"].as_array().into_iter().flatten())
+        .filter(|case| case["result"] == "valid")
+        .map(|case| {
+            Ok([
+                hex(&case["publicKey"])?,
+                hex(&case["msg"])?,
+                hex(&case["sig"])?,
+            ])
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -169,10 +169,56 @@ impl std::error::Error for Ed25519Error {}
 /// Decodes a point the policy allows: canonical, on the curve, in the prime-order subgroup.
 fn strict_point(bytes: [u8; 32], which: &'static str) -> Result<EdwardsPoint, Ed25519Error> {
     let point = decoded_point(bytes, which)?;
-    if !point.is_torsion_free() {
+    if !in_prime_order_subgroup(&point) {
         return Err(Ed25519Error::MixedOrder { which });
     }
     Ok(point)
+}
+
+/// Whether `point` lies in the prime-order subgroup: [L]P is the identity, checked as
+/// [L − 1]P = −P. In variable time: a verifier's inputs are public, and the constant-time
+/// multiplication takes a quarter longer.
+fn in_prime_order_subgroup(point: &EdwardsPoint) -> bool {
+    let l_minus_one = -Scalar::ONE;
+    EdwardsPoint::vartime_double_scalar_mul_basepoint(&l_minus_one, point, &Scalar::ZERO) == -point
+}
+
+/// The field's modulus p = 2^255 − 19, little-endian.
+const P: [u8; 32] = field_bytes(0xED);
+
+/// p − 1, the y of the point (0, −1).
+const P_MINUS_ONE: [u8; 32] = field_bytes(0xEC);
+
+/// 1, the y of the identity (0, 1).
+const ONE: [u8; 32] = {
+    let mut one = [0; 32];
+    one[0] = 1;
+    one
+};
+
+/// 2^255 − 256 + `low`, little-endian: p for 0xED.
+const fn field_bytes(low: u8) -> [u8; 32] {
+    let mut bytes = [0xFF; 32];
+    bytes[0] = low;
+    bytes[31] = 0x7F;
+    bytes
+}
+
+/// Whether the encoding of a point that decompressed is the one `compress` gives back: y
+/// below p, and no sign bit on an x of zero (y = 1 or p − 1). Read from the bytes, where
+/// compressing again would cost a field inversion.
+fn is_canonical_encoding(bytes: &[u8; 32]) -> bool {
+    let mut y = *bytes;
+    let [.., top] = &mut y;
+    let sign = *top >> 7 == 1;
+    *top &= 0x7F;
+    let below_p = y
+        .iter()
+        .rev()
+        .zip(P.iter().rev())
+        .find(|(a, b)| a != b)
+        .is_some_and(|(a, b)| a < b);
+    below_p && !(sign && (y == ONE || y == P_MINUS_ONE))
 }
 
 /// Decodes a canonical encoding of a curve point not of small order; whether it lies in the
@@ -181,7 +227,7 @@ fn decoded_point(bytes: [u8; 32], which: &'static str) -> Result<EdwardsPoint, E
     let point = CompressedEdwardsY(bytes)
         .decompress()
         .ok_or(Ed25519Error::NotAPoint { which })?;
-    if point.compress().to_bytes() != bytes {
+    if !is_canonical_encoding(&bytes) {
         return Err(Ed25519Error::NonCanonical { which });
     }
     if point.is_small_order() {
@@ -261,7 +307,7 @@ fn verify_with(
     // the check anyway. A failure that ranks below R's check looks at R first, so every
     // signature gets the error it would get with R checked here.
     let mixed_or = |error: Ed25519Error| {
-        if r.is_torsion_free() {
+        if in_prime_order_subgroup(&r) {
             error
         } else {
             Ed25519Error::MixedOrder { which: "R" }
@@ -280,7 +326,9 @@ fn verify_with(
     );
     let k = Scalar::from_bytes_mod_order_wide(&hash);
     let r_check = EdwardsPoint::vartime_double_scalar_mul_basepoint(&-k, &key.point, &s);
-    if r_check.compress().to_bytes() == r_bytes {
+    // R is the point its canonical bytes encode, so it equals [S]B − [k]A exactly when
+    // those bytes are the result's encoding, which is compared without compressing it.
+    if r_check == r {
         Ok(())
     } else {
         Err(mixed_or(Ed25519Error::Mismatch))
@@ -323,6 +371,65 @@ mod tests {
                 len: 65
             })
         );
+    }
+
+    /// Bytes whose y lies where encodings stop being canonical: at and past p (y = p + 0..=18
+    /// wraps to 0..=18), just below it, and the two y of the points whose x is zero; each
+    /// with and without the sign bit.
+    fn boundary_encodings() -> Vec<[u8; 32]> {
+        let mut ys: Vec<[u8; 32]> = (0..=0x12).map(|low| field_bytes(0xED + low)).collect();
+        ys.extend((0xE0..0xED).map(field_bytes));
+        ys.extend([ONE, P_MINUS_ONE, [0; 32], field_bytes(0xFF)]);
+        ys.iter()
+            .flat_map(|&y| {
+                let mut signed = y;
+                signed[31] |= 0x80;
+                [y, signed]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn canonical_encodings_are_those_compress_gives_back() {
+        // The oracle is curve25519-dalek's own re-encoding of the point decoded.
+        let mut rng = canonfuzz_rng::Rng::new(0x0ed2_5519);
+        let random = (0..20_000).map(|_| {
+            let mut bytes = [0u8; 32];
+            for chunk in bytes.chunks_mut(8) {
+                chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
+            }
+            bytes
+        });
+        let mut decoded = 0;
+        let mut non_canonical = 0;
+        for bytes in boundary_encodings().into_iter().chain(random) {
+            let Some(point) = CompressedEdwardsY(bytes).decompress() else {
+                continue;
+            };
+            decoded += 1;
+            let expected = point.compress().to_bytes() == bytes;
+            non_canonical += usize::from(!expected);
+            assert_eq!(is_canonical_encoding(&bytes), expected, "{bytes:02x?}");
+        }
+        // Both answers were exercised, the boundary's many times.
+        assert!(
+            decoded > 9_000 && non_canonical >= 10,
+            "{decoded} {non_canonical}"
+        );
+    }
+
+    #[test]
+    fn the_subgroup_check_agrees_with_the_constant_time_one() {
+        use curve25519_dalek::constants::{ED25519_BASEPOINT_POINT, EIGHT_TORSION};
+        let mut rng = canonfuzz_rng::Rng::new(8);
+        for _ in 0..40 {
+            let prime_order = ED25519_BASEPOINT_POINT * Scalar::from(rng.next_u64());
+            for (i, torsion) in EIGHT_TORSION.iter().enumerate() {
+                let point = prime_order + torsion;
+                assert_eq!(in_prime_order_subgroup(&point), i == 0, "torsion point {i}");
+                assert_eq!(in_prime_order_subgroup(&point), point.is_torsion_free());
+            }
+        }
     }
 
     #[test]
