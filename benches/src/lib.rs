@@ -1,6 +1,7 @@
 //! Benchmark inputs, generated deterministically so that every run and every machine measures
 //! the same bytes, from the one seeded generator (`canonfuzz_rng`).
 
+use canonfuzz_diff::vector::from_hex;
 use canonfuzz_rng::Rng;
 
 pub mod canonicalizers;
@@ -272,28 +273,35 @@ pub const DOCUMENTS: [DocumentKind; 6] = [
     },
 ];
 
-/// A verifiable-mcp 0.2.1 tool result and its server's JWK set, as JSON bytes: the first
-/// valid case of corpus/vmcp/signed-responses.json, so that verification is measured on a
-/// response the vectors already prove verifies.
-pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>, u64), String> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/vmcp/signed-responses.json"
-    );
-    let text = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+/// The cases of a corpus file in the Wycheproof layout (`testGroups`, each with its `tests`),
+/// named by its path under `corpus/`.
+fn corpus_cases(name: &str) -> Result<Vec<serde_json::Value>, String> {
+    let path = format!("{}/../corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
     let file: serde_json::Value =
         serde_json::from_slice(&text).map_err(|e| format!("{path}: {e}"))?;
-    let case = file["testGroups"]
+    Ok(file["testGroups"]
         .as_array()
         .into_iter()
         .flatten()
         .flat_map(|group| group["tests"].as_array().into_iter().flatten())
+        .cloned()
+        .collect())
+}
+
+/// A verifiable-mcp 0.2.1 tool result and its server's JWK set, as JSON bytes: the first
+/// valid case of corpus/vmcp/signed-responses.json, so that verification is measured on a
+/// response the vectors already prove verifies.
+pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>, u64), String> {
+    let name = "vmcp/signed-responses.json";
+    let case = corpus_cases(name)?
+        .into_iter()
         .find(|case| case["result"] == "valid")
-        .ok_or_else(|| format!("{path}: no valid case"))?;
+        .ok_or_else(|| format!("{name}: no valid case"))?;
     let bytes = |v: &serde_json::Value| serde_json::to_vec(v).map_err(|e| e.to_string());
     let now = case["now"]
         .as_u64()
-        .ok_or_else(|| format!("{path}: the valid case has no now"))?;
+        .ok_or_else(|| format!("{name}: the valid case has no now"))?;
     Ok((bytes(&case["response"])?, bytes(&case["jwks"])?, now))
 }
 
@@ -301,31 +309,15 @@ pub fn signed_response() -> Result<(Vec<u8>, Vec<u8>, u64), String> {
 /// results as published): public key, message and signature, for timing verifications that
 /// must check each key afresh, as a campaign's do.
 pub fn valid_ed25519_signatures() -> Result<Vec<[Vec<u8>; 3]>, String> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/ed25519/wycheproof.json"
-    );
-    let text = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    let file: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| format!("{path}: {e}"))?;
+    let name = "ed25519/wycheproof.json";
     let hex = |v: &serde_json::Value| -> Result<Vec<u8>, String> {
         let text = v
             .as_str()
-            .ok_or_else(|| format!("{path}: {v} is not hex"))?;
-        (0..text.len())
-            .step_by(2)
-            .map(|i| {
-                text.get(i..i + 2)
-                    .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-                    .ok_or_else(|| format!("{path}: {text} is not hex"))
-            })
-            .collect()
+            .ok_or_else(|| format!("{name}: {v} is not hex"))?;
+        from_hex(text).map_err(|e| format!("{name}: {e}"))
     };
-    file["testGroups"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|group| group["tests"].as_array().into_iter().flatten())
+    corpus_cases(name)?
+        .iter()
         .filter(|case| case["result"] == "valid")
         .map(|case| {
             Ok([
