@@ -10,7 +10,9 @@
 //! `number_out_of_range` (a literal whose magnitude rounds past the largest double) and
 //! `depth_limit` (nesting deeper than the core's default bound).
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashSet};
+use std::rc::Rc;
 
 use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
 
@@ -67,6 +69,26 @@ pub fn read(text: &[u8]) -> Reading {
         reading.problems.insert("depth_limit");
     }
     reading
+}
+
+/// [`read`] of `text`, kept for the next call on this thread: a verdict asks its policies'
+/// predicates about one input in turn, and each would otherwise read the input again. The
+/// reading kept is handed out only for the same bytes.
+pub fn read_shared(text: &[u8]) -> Rc<Reading> {
+    thread_local! {
+        static LAST: RefCell<Option<(Vec<u8>, Rc<Reading>)>> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((seen, reading)) = last.as_ref() {
+            if seen.as_slice() == text {
+                return Rc::clone(reading);
+            }
+        }
+        let reading = Rc::new(read(text));
+        *last = Some((text.to_vec(), Rc::clone(&reading)));
+        reading
+    })
 }
 
 fn scan(text: &[u8], reading: &mut Reading) -> Result<(), ()> {
@@ -291,6 +313,32 @@ mod tests {
 
     fn problems(text: &str) -> Vec<&'static str> {
         read(text.as_bytes()).problems.into_iter().collect()
+    }
+
+    #[test]
+    fn a_shared_reading_is_of_the_bytes_asked_about() {
+        // Texts that read differently, two of them of one length, some asked about twice in
+        // a row and again after another: a reading kept for other bytes would show.
+        let texts = [
+            &b"[1]"[..],
+            b"[1]",
+            b"[1,",
+            b"[1,",
+            b"\"\\\"",
+            b"[1]",
+            b"{\"a\":1,\"a\":1}",
+        ];
+        for text in texts {
+            assert_eq!(
+                *read_shared(text),
+                read(text),
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+        }
+        let kept = read_shared(b"[[]]");
+        assert!(Rc::ptr_eq(&kept, &read_shared(b"[[]]")));
+        assert_eq!(kept.depth, 2);
     }
 
     #[test]

@@ -70,9 +70,11 @@ pub enum Expect {
     RejectsFirstProblem(fn(&[u8]) -> BTreeSet<&'static str>),
 }
 
-/// The kinds the core may name first for a document, by an independent reading of it.
+/// The kinds the core may name first for a document, by an independent reading of it. The
+/// predicates here share one reading of an input (`reading::read_shared`): a verdict asks
+/// them about it in turn.
 fn first_problems(input: &[u8]) -> BTreeSet<&'static str> {
-    reading::read(input).first_problems()
+    reading::read_shared(input).first_problems()
 }
 
 /// Whether the document's first problems (see [`first_problems`]) include `kind`.
@@ -102,7 +104,7 @@ const SERDE_JSON_DEPTH: usize = 127;
 
 /// Whether a valid document nests deeper than serde_json reads but within the core's bound.
 fn deeper_than_readers_go(input: &[u8]) -> bool {
-    let r = reading::read(input);
+    let r = reading::read_shared(input);
     r.problems.is_empty() && r.depth > SERDE_JSON_DEPTH
 }
 
@@ -111,7 +113,7 @@ const MARKER: &str = "$serde_json::private::RawValue";
 
 /// Whether a valid document has a member with serde_json's private marker name.
 fn names_serde_json_marker(input: &[u8]) -> bool {
-    let r = reading::read(input);
+    let r = reading::read_shared(input);
     r.problems.is_empty() && r.names.contains(MARKER)
 }
 
@@ -151,14 +153,14 @@ fn marker_holds_json(input: &[u8]) -> bool {
 /// Whether a document with a problem also has a member with serde_json's private marker
 /// name, which the serde_json-based crates stop at before they reach the problem.
 fn marker_beside_a_problem(input: &[u8]) -> bool {
-    let r = reading::read(input);
+    let r = reading::read_shared(input);
     !r.problems.is_empty() && r.names.contains(MARKER)
 }
 
 /// Whether the document has two or more distinct problems, counting nesting past what
 /// serde_json reads as one (the serde_json-based crates meet it before anything after it).
 fn several_problems(input: &[u8]) -> bool {
-    let r = reading::read(input);
+    let r = reading::read_shared(input);
     let too_deep_for_serde_json = r.depth > SERDE_JSON_DEPTH && !r.problems.contains("depth_limit");
     r.problems.len() + usize::from(too_deep_for_serde_json) >= 2
 }
