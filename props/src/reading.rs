@@ -74,7 +74,7 @@ pub fn read(text: &[u8]) -> Reading {
 /// [`read`] of `text`, kept for the next call on this thread: a verdict asks its policies'
 /// predicates about one input in turn, and each would otherwise read the input again. The
 /// reading kept is handed out only for the same bytes.
-pub fn read_shared(text: &[u8]) -> Rc<Reading> {
+pub(crate) fn read_shared(text: &[u8]) -> Rc<Reading> {
     thread_local! {
         static LAST: RefCell<Option<(Vec<u8>, Rc<Reading>)>> = const { RefCell::new(None) };
     }
