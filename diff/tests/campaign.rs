@@ -68,7 +68,6 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
             "node-truestamp-canonify",
             "python-rfc8785",
             "python-jcs",
-            "python-json-canonical",
             "python-jsoncanon"
         ]
     );

@@ -5,7 +5,7 @@ input travels as base64):
   {"error": {"kind", "message", "offset"}}  rejected; kind `rejected` for verifiers, whose
                                             reasons are not compared
   {"unsupported": true}  the line is not an input of the library's family, or one the
-                         library cannot take (PyPI jcs and json-canonical: nesting past 500 levels)
+                         library cannot take (PyPI jcs: nesting past 500 levels)
 JCS libraries read a JSON text per line (the `canonfuzz canon --jsonl` protocol); Ed25519
 verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}; Merkle trees an
 {"op": "root" | "inclusion" | ...} case (RFC 9162 audit paths, hashes in hex); the
@@ -315,9 +315,9 @@ def vmcp(c):
     return payload.decode("utf-8")
 
 
-# PyPI jcs and json-canonical serialize recursively in time quadratic in the nesting (0.01 s
-# per document at 500 levels, 0.16 s at 2,000), and a minimizer asks thousands of deep
-# documents: deeper ones are not asked of them.
+# PyPI jcs serializes recursively in time quadratic in the nesting (0.01 s per document at
+# 500 levels, 0.16 s at 2,000), and a minimizer asks thousands of deep documents: deeper ones
+# are not asked of it.
 QUADRATIC_MAX_DEPTH = 500
 
 
@@ -334,10 +334,6 @@ def load(library):
         import jcs
 
         return canonicalizer(jcs.canonicalize, max_depth=QUADRATIC_MAX_DEPTH)
-    if library == "json-canonical":
-        import json_canonical
-
-        return canonicalizer(json_canonical.canonicalize, max_depth=QUADRATIC_MAX_DEPTH)
     if library == "jsoncanon":
         import jsoncanon
 

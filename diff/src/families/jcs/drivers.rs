@@ -34,7 +34,7 @@ pub struct Driver {
 const SERDE_DEPS: &str = "serde_json = { version = \"1\", features = [\"float_roundtrip\"] }";
 
 /// Every registered JCS implementation but the core.
-pub const DRIVERS: [Driver; 14] = [
+pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "serde_jcs",
         how: "parsed by serde_json::from_slice, then serde_jcs::to_vec",
@@ -118,13 +118,6 @@ pub const DRIVERS: [Driver; 14] = [
         language: Language::Python,
         setup: "pip install jcs==0.2.1",
         body: "import jcs\nprint(jcs.canonicalize(json.loads(text, parse_constant=refuse)).decode())",
-    },
-    Driver {
-        name: "python-json-canonical",
-        how: "parsed by json.loads (NaN and Infinity refused), then json_canonical.canonicalize",
-        language: Language::Python,
-        setup: "pip install json-canonical==2.0.0",
-        body: "import json_canonical\nprint(json_canonical.canonicalize(json.loads(text, parse_constant=refuse)).decode())",
     },
     Driver {
         name: "python-jsoncanon",

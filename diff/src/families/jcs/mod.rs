@@ -77,11 +77,6 @@ impl Spec for Jcs {
             )),
             Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
             Box::new(worker::python("python-jcs", "jcs", "cpython")),
-            Box::new(worker::python(
-                "python-json-canonical",
-                "json-canonical",
-                "cpython",
-            )),
             Box::new(worker::python("python-jsoncanon", "jsoncanon", "cpython")),
         ]);
         every
