@@ -13,6 +13,7 @@ mod deep;
 pub mod fuzz;
 pub mod hex;
 pub mod impls;
+mod kept;
 pub mod merkle_case;
 pub mod outcome;
 mod plain_value;

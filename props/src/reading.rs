@@ -16,6 +16,8 @@ use std::rc::Rc;
 
 use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
 
+use crate::kept::{kept_or, Slot};
+
 /// What a reading of a JSON text found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
@@ -76,18 +78,15 @@ pub fn read(text: &[u8]) -> Reading {
 /// reading kept is handed out only for the same bytes.
 pub(crate) fn read_shared(text: &[u8]) -> Rc<Reading> {
     thread_local! {
-        static LAST: RefCell<Option<(Vec<u8>, Rc<Reading>)>> = const { RefCell::new(None) };
+        static LAST: Slot<Vec<u8>, Reading> = const { RefCell::new(None) };
     }
     LAST.with(|last| {
-        let mut last = last.borrow_mut();
-        if let Some((seen, reading)) = last.as_ref() {
-            if seen.as_slice() == text {
-                return Rc::clone(reading);
-            }
-        }
-        let reading = Rc::new(read(text));
-        *last = Some((text.to_vec(), Rc::clone(&reading)));
-        reading
+        kept_or(
+            last,
+            |seen| seen.as_slice() == text,
+            || text.to_vec(),
+            || read(text),
+        )
     })
 }
 

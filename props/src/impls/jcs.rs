@@ -4,10 +4,14 @@
 //! `arbitrary_precision` or `preserve_order`, which would change their parsing (a test below
 //! guards it).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use canonfuzz_core::jcs::Canonicalizer;
 use serde_json::Value;
 
 use super::{Implementation, CORE_GROUP};
+use crate::kept::{kept_or, Slot};
 use crate::outcome::{classify_message, Outcome};
 
 /// `canonfuzz_core::jcs` with its default limits.
@@ -94,17 +98,46 @@ pub fn rust_crates() -> Vec<Box<dyn Implementation>> {
 }
 
 impl SerdeValueImpl {
-    fn run_one(&self, input: &[u8]) -> Outcome {
-        let value: Value = match serde_json::from_slice(input) {
-            Ok(v) => v,
-            Err(e) => return Outcome::Rejected(classify_message(&e.to_string())),
+    /// The crate's answer to an input serde_json read as `read`.
+    fn answer(&self, read: &Reading) -> Outcome {
+        let value = match read {
+            Ok(value) => value,
+            Err(refused) => return refused.clone(),
         };
-        match super::in_process::guarded(|| (self.canonicalize)(&value)) {
+        match super::in_process::guarded(|| (self.canonicalize)(value)) {
             Ok(Ok(out)) => Outcome::Ok(out),
             Ok(Err(message)) => Outcome::Rejected(classify_message(&message)),
             Err(message) => Outcome::Crashed(format!("panicked: {message}")),
         }
     }
+}
+
+/// What serde_json makes of an input: the value, or its refusal as the crates' outcome.
+type Reading = Result<Value, Outcome>;
+
+/// serde_json's reading of each input, kept on the thread with the batch until another batch
+/// is read: the crates of [`RUST_CRATES`] read with one serde_json and answer a batch in turn,
+/// so one reading serves them all. Its cost counts to the crate that asks first.
+fn readings(inputs: &[&[u8]]) -> Rc<Vec<Reading>> {
+    thread_local! {
+        static LAST: Slot<Vec<Vec<u8>>, Vec<Reading>> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        kept_or(
+            last,
+            |batch| batch.len() == inputs.len() && batch.iter().zip(inputs).all(|(a, b)| a == b),
+            || inputs.iter().map(|input| input.to_vec()).collect(),
+            || {
+                inputs
+                    .iter()
+                    .map(|input| {
+                        serde_json::from_slice::<Value>(input)
+                            .map_err(|e| Outcome::Rejected(classify_message(&e.to_string())))
+                    })
+                    .collect()
+            },
+        )
+    })
 }
 
 impl Implementation for SerdeValueImpl {
@@ -121,7 +154,10 @@ impl Implementation for SerdeValueImpl {
     }
 
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
-        inputs.iter().map(|input| self.run_one(input)).collect()
+        readings(inputs)
+            .iter()
+            .map(|read| self.answer(read))
+            .collect()
     }
 }
 
@@ -137,6 +173,26 @@ mod tests {
         // float_roundtrip: correctly rounded parsing.
         let v: Value = serde_json::from_str("2.4703282292062328e-324").unwrap();
         assert_eq!(v.as_f64(), Some(5e-324));
+    }
+
+    #[test]
+    fn a_shared_reading_is_of_the_batch_asked_about() {
+        let [first, second, third, fourth] = RUST_CRATES;
+        // Two batches of inputs of the same lengths that read differently.
+        let one: &[&[u8]] = &[br#"{"b":1,"a":2}"#, b"[1,2]"];
+        let other: &[&[u8]] = &[br#"{"d":3,"c":4}"#, b"[3,x]"];
+        let one_canonical = vec![
+            Outcome::Ok(br#"{"a":2,"b":1}"#.to_vec()),
+            Outcome::Ok(b"[1,2]".to_vec()),
+        ];
+        assert_eq!(first.run_batch(one), one_canonical);
+        let answered = second.run_batch(other);
+        assert_eq!(answered[0], Outcome::Ok(br#"{"c":4,"d":3}"#.to_vec()));
+        assert!(matches!(answered[1], Outcome::Rejected(_)), "{answered:?}");
+        // Every crate answers a batch from its reading, whichever asked first.
+        for crate_ in [first, third, fourth] {
+            assert_eq!(crate_.run_batch(one), one_canonical, "{}", crate_.name);
+        }
     }
 
     #[test]
