@@ -341,6 +341,16 @@ const MAX_BYTE_CANDIDATES: usize = 2_000;
 /// half of them, a quarter, and so on, which halves deep nesting of any shape.
 fn byte_candidates(input: &[u8]) -> Vec<Candidate<'_>> {
     let mut out: Vec<Candidate> = unnested(input).into_iter().map(Candidate::Part).collect();
+    if let Some(compact) = without_whitespace(input) {
+        out.push(Candidate::Splice(
+            input,
+            Edit {
+                from: 0,
+                to: input.len(),
+                with: compact,
+            },
+        ));
+    }
     let mut peel = input.len() / 4;
     while peel >= 1 {
         out.push(Candidate::Part(&input[peel..input.len() - peel]));
@@ -364,6 +374,26 @@ fn byte_candidates(input: &[u8]) -> Vec<Candidate<'_>> {
         size /= 2;
     }
     out
+}
+
+/// The input without the JSON whitespace outside its strings, when it has some: what the tree
+/// steps begin with, for a document too deep for the tree reader.
+fn without_whitespace(input: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in input {
+        if in_string {
+            in_string = escaped || b != b'"';
+            escaped = !escaped && b == b'\\';
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        }
+        out.push(b);
+    }
+    (out.len() < input.len()).then_some(out)
 }
 
 /// The input without its first `k` opening levels (`[`, or `{` and a member name) and the `k`
@@ -560,6 +590,36 @@ mod tests {
         let out = minimize(deep.as_bytes(), &mut judge, 300);
         let levels = out.iter().filter(|&&b| b == b'}').count();
         assert!((100..200).contains(&levels), "{levels} levels left");
+    }
+
+    #[test]
+    fn whitespace_leaves_a_document_too_deep_for_the_tree_in_one_round() {
+        // Past the tree reader's depth, with strings that hold a space and escapes.
+        let levels = 250;
+        let spaced = format!(
+            "{}\"a b\\\" c\" ,\t\"\\\\\" ,\n1{}",
+            "[ ".repeat(levels),
+            " ]\n".repeat(levels)
+        );
+        let compact = format!(
+            "{}\"a b\\\" c\",\"\\\\\",1{}",
+            "[".repeat(levels),
+            "]".repeat(levels)
+        );
+        let ws = |b: &&u8| matches!(**b, b' ' | b'\t' | b'\n');
+        // Kept: only whitespace taken away, and none from inside the first string.
+        let mut judge = |cs: &[Vec<u8>]| {
+            cs.iter()
+                .map(|c| {
+                    c.iter()
+                        .filter(|b| !ws(b))
+                        .eq(compact.as_bytes().iter().filter(|b| !ws(b)))
+                        && c.windows(9).any(|w| w == br#""a b\" c""#)
+                })
+                .collect()
+        };
+        let out = minimize(spaced.as_bytes(), &mut judge, 64);
+        assert_eq!(String::from_utf8_lossy(&out), compact);
     }
 
     #[test]
