@@ -380,18 +380,25 @@ fn byte_candidates(input: &[u8]) -> Vec<Candidate<'_>> {
 /// steps begin with, for a document too deep for the tree reader.
 fn without_whitespace(input: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(input.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in input {
-        if in_string {
-            in_string = escaped || b != b'"';
-            escaped = !escaped && b == b'\\';
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            continue;
+    let mut pos = 0;
+    while let Some(&b) = input.get(pos) {
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' => pos += 1,
+            b'"' => {
+                let start = pos;
+                match string_token(input, &mut pos) {
+                    Some(token) => out.extend_from_slice(&token),
+                    None => {
+                        out.extend_from_slice(input.get(start..).unwrap_or_default());
+                        break;
+                    }
+                }
+            }
+            _ => {
+                out.push(b);
+                pos += 1;
+            }
         }
-        out.push(b);
     }
     (out.len() < input.len()).then_some(out)
 }
