@@ -48,9 +48,22 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
     while spent < budget {
         let tree = parse(&current);
         let whole = tree.as_ref().map(Node::to_bytes);
+        // Without a tree, the whitespace goes in one step all the same.
         let mut candidates = match (&tree, &whole) {
             (Some(tree), Some(whole)) => tree_candidates(tree, whole),
-            _ => Vec::new(),
+            _ => without_whitespace(&current)
+                .map(|compact| {
+                    Candidate::Splice(
+                        &current,
+                        Edit {
+                            from: 0,
+                            to: current.len(),
+                            with: compact,
+                        },
+                    )
+                })
+                .into_iter()
+                .collect(),
         };
         candidates.extend(byte_candidates(&current));
         candidates.retain(|c| c.len() < current.len());
@@ -341,16 +354,6 @@ const MAX_BYTE_CANDIDATES: usize = 2_000;
 /// half of them, a quarter, and so on, which halves deep nesting of any shape.
 fn byte_candidates(input: &[u8]) -> Vec<Candidate<'_>> {
     let mut out: Vec<Candidate> = unnested(input).into_iter().map(Candidate::Part).collect();
-    if let Some(compact) = without_whitespace(input) {
-        out.push(Candidate::Splice(
-            input,
-            Edit {
-                from: 0,
-                to: input.len(),
-                with: compact,
-            },
-        ));
-    }
     let mut peel = input.len() / 4;
     while peel >= 1 {
         out.push(Candidate::Part(&input[peel..input.len() - peel]));
@@ -376,8 +379,9 @@ fn byte_candidates(input: &[u8]) -> Vec<Candidate<'_>> {
     out
 }
 
-/// The input without the JSON whitespace outside its strings, when it has some: what the tree
-/// steps begin with, for a document too deep for the tree reader.
+/// The input without the JSON whitespace outside its strings, when it has some: the step the
+/// tree candidates begin with (the tree's compact text), for an input the tree reader does not
+/// take, such as a document nested past its depth.
 fn without_whitespace(input: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(input.len());
     let mut pos = 0;
