@@ -12,7 +12,6 @@
 //! that the fuzz targets judge with them; the harness registers the other families'.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 use crate::merkle_case;
 use crate::outcome::Outcome;
@@ -515,23 +514,35 @@ fn signature(family: &str, pairs: &[(&Member, &Outcome)]) -> String {
     let mut sorted: Vec<&(&Member, &Outcome)> = pairs.iter().collect();
     sorted.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     let mut outputs: Vec<&[u8]> = Vec::new();
-    let mut text = format!("{family}:");
+    let mut text = String::with_capacity(family.len() + 32 * pairs.len());
+    text.push_str(family);
+    text.push(':');
     for (member, outcome) in sorted {
-        let class = match outcome {
+        if *outcome == &Outcome::Unsupported {
+            continue;
+        }
+        text.push(' ');
+        text.push_str(&member.name);
+        text.push('=');
+        match outcome {
             Outcome::Ok(bytes) => {
                 let index = outputs.iter().position(|o| o == bytes).unwrap_or_else(|| {
                     outputs.push(bytes);
                     outputs.len() - 1
                 });
-                let letter = char::from(b'A' + (index % 26) as u8);
-                format!("ok({letter})")
+                text.push_str("ok(");
+                text.push(char::from(b'A' + (index % 26) as u8));
+                text.push(')');
             }
-            Outcome::Rejected(kind) => format!("error({kind})"),
-            Outcome::Crashed(_) => "crashed".to_string(),
-            Outcome::TimedOut => "timed_out".to_string(),
-            Outcome::Unsupported => continue,
-        };
-        let _ = write!(text, " {}={class}", member.name);
+            Outcome::Rejected(kind) => {
+                text.push_str("error(");
+                text.push_str(kind);
+                text.push(')');
+            }
+            Outcome::Crashed(_) => text.push_str("crashed"),
+            Outcome::TimedOut => text.push_str("timed_out"),
+            Outcome::Unsupported => {}
+        }
     }
     text
 }

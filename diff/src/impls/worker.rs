@@ -1093,7 +1093,10 @@ mod tests {
                 String::from_utf8_lossy(line)
             );
         }
-        assert_eq!(fast, 4, "the four lines without escapes are read without the parser");
+        assert_eq!(
+            fast, 4,
+            "the four lines without escapes are read without the parser"
+        );
     }
 
     #[test]
