@@ -48,21 +48,23 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
     while spent < budget {
         let tree = parse(&current);
         let whole = tree.as_ref().map(Node::to_bytes);
-        // Without a tree, the whitespace goes in one step all the same.
+        // Without a tree, the whitespace goes in one step all the same, and so does all but
+        // the depth.
         let mut candidates = match (&tree, &whole) {
             (Some(tree), Some(whole)) => tree_candidates(tree, whole),
-            _ => without_whitespace(&current)
-                .map(|compact| {
+            _ => [without_whitespace(&current), bare_nesting(&current)]
+                .into_iter()
+                .flatten()
+                .map(|with| {
                     Candidate::Splice(
                         &current,
                         Edit {
                             from: 0,
                             to: current.len(),
-                            with: compact,
+                            with,
                         },
                     )
                 })
-                .into_iter()
                 .collect(),
         };
         candidates.extend(byte_candidates(&current));
@@ -407,6 +409,34 @@ fn without_whitespace(input: &[u8]) -> Option<Vec<u8>> {
     (out.len() < input.len()).then_some(out)
 }
 
+/// Empty arrays nested as deep as the input's brackets outside its strings, when that is
+/// shorter than the input: a document too deep for the tree reader shows its disagreement by
+/// its depth more often than by anything else it holds, and this is that depth at its
+/// smallest, proposed in one step rather than reached a chunk a round.
+fn bare_nesting(input: &[u8]) -> Option<Vec<u8>> {
+    let (mut open, mut deepest, mut pos) = (0usize, 0usize, 0);
+    while let Some(&b) = input.get(pos) {
+        match b {
+            b'"' => {
+                if string_token(input, &mut pos).is_none() {
+                    break;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                open += 1;
+                deepest = deepest.max(open);
+            }
+            b']' | b'}' => open = open.saturating_sub(1),
+            _ => {}
+        }
+        pos += 1;
+    }
+    let mut out = vec![b'['; deepest];
+    out.resize(2 * deepest, b']');
+    (deepest > 0 && out.len() < input.len()).then_some(out)
+}
+
 /// The input without its first `k` opening levels (`[`, or `{` and a member name) and the `k`
 /// matching closers at its end, for `k` halving from half the levels down to one.
 fn unnested(input: &[u8]) -> Vec<&[u8]> {
@@ -631,6 +661,45 @@ mod tests {
         };
         let out = minimize(spaced.as_bytes(), &mut judge, 64);
         assert_eq!(String::from_utf8_lossy(&out), compact);
+    }
+
+    #[test]
+    fn a_document_too_deep_for_the_tree_keeps_its_depth_alone_in_one_round() {
+        // Past the tree reader's depth, with brackets and an escaped quote in a string, a
+        // sibling object whose string closes brackets, and whitespace.
+        let spaced = format!(
+            "{} \"[\\\"[[{{\", 2, {}true{}, {{\"a\": \"]]\"}}{}",
+            "[".repeat(150),
+            "[ ".repeat(100),
+            " ]".repeat(100),
+            "]".repeat(150)
+        );
+        // Kept: balanced brackets outside strings, at least 250 deep.
+        let mut judge = |cs: &[Vec<u8>]| {
+            cs.iter()
+                .map(|c| {
+                    let (mut open, mut deepest, mut string, mut escaped) = (0i64, 0, false, false);
+                    for &b in c {
+                        match (string, escaped, b) {
+                            (true, true, _) => escaped = false,
+                            (true, false, b'\\') => escaped = true,
+                            (true, false, b'"') | (false, _, b'"') => string = !string,
+                            (false, _, b'[' | b'{') => open += 1,
+                            (false, _, b']' | b'}') => open -= 1,
+                            _ => {}
+                        }
+                        deepest = deepest.max(open);
+                        if open < 0 {
+                            return false;
+                        }
+                    }
+                    open == 0 && !string && deepest >= 250
+                })
+                .collect()
+        };
+        let out = minimize(spaced.as_bytes(), &mut judge, 64);
+        let bare = format!("{}{}", "[".repeat(250), "]".repeat(250));
+        assert_eq!(String::from_utf8_lossy(&out), bare);
     }
 
     #[test]
