@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::tree::{parse, skip_ws, string_token, Node};
+use crate::tree::{nesting, parse, skip_ws, string_token, Node};
 
 /// Candidates are judged in batches, so that worker round trips are shared.
 pub trait Judge {
@@ -414,24 +414,7 @@ fn without_whitespace(input: &[u8]) -> Option<Vec<u8>> {
 /// its depth more often than by anything else it holds, and this is that depth at its
 /// smallest, proposed in one step rather than reached a chunk a round.
 fn bare_nesting(input: &[u8]) -> Option<Vec<u8>> {
-    let (mut open, mut deepest, mut pos) = (0usize, 0usize, 0);
-    while let Some(&b) = input.get(pos) {
-        match b {
-            b'"' => {
-                if string_token(input, &mut pos).is_none() {
-                    break;
-                }
-                continue;
-            }
-            b'[' | b'{' => {
-                open += 1;
-                deepest = deepest.max(open);
-            }
-            b']' | b'}' => open = open.saturating_sub(1),
-            _ => {}
-        }
-        pos += 1;
-    }
+    let deepest = nesting(input);
     let mut out = vec![b'['; deepest];
     out.resize(2 * deepest, b']');
     (deepest > 0 && out.len() < input.len()).then_some(out)
@@ -674,27 +657,11 @@ mod tests {
             " ]".repeat(100),
             "]".repeat(150)
         );
-        // Kept: balanced brackets outside strings, at least 250 deep.
+        // Kept: JSON text, as the core reads it, at least 250 deep.
+        let mut core = canonfuzz_core::jcs::Canonicalizer::default();
         let mut judge = |cs: &[Vec<u8>]| {
             cs.iter()
-                .map(|c| {
-                    let (mut open, mut deepest, mut string, mut escaped) = (0i64, 0, false, false);
-                    for &b in c {
-                        match (string, escaped, b) {
-                            (true, true, _) => escaped = false,
-                            (true, false, b'\\') => escaped = true,
-                            (true, false, b'"') | (false, _, b'"') => string = !string,
-                            (false, _, b'[' | b'{') => open += 1,
-                            (false, _, b']' | b'}') => open -= 1,
-                            _ => {}
-                        }
-                        deepest = deepest.max(open);
-                        if open < 0 {
-                            return false;
-                        }
-                    }
-                    open == 0 && !string && deepest >= 250
-                })
+                .map(|c| core.canonicalize(c).is_ok() && nesting(c) >= 250)
                 .collect()
         };
         let out = minimize(spaced.as_bytes(), &mut judge, 64);

@@ -21,6 +21,7 @@ use canonfuzz_rng::Rng;
 
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
 use crate::family::Category;
+use crate::tree::nesting;
 
 /// Genuine responses of every kind.
 pub const VMCP_GENUINE: Category = Category::new(
@@ -125,25 +126,6 @@ pub fn response_has_duplicate_names(input: &[u8]) -> bool {
 pub fn response_nested_past_bound(input: &[u8]) -> bool {
     VmcpCase::parse(input)
         .is_some_and(|c| nesting(c.response.as_bytes()) > canonfuzz_core::jcs::DEFAULT_MAX_DEPTH)
-}
-
-/// The deepest nesting of arrays and objects in a JSON text, read byte by byte.
-fn nesting(text: &[u8]) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
-    for &b in text {
-        match (in_string, escaped, b) {
-            (true, true, _) => escaped = false,
-            (true, false, b'\\') => escaped = true,
-            (true, false, b'"') | (false, _, b'"') => in_string = !in_string,
-            (false, _, b'[' | b'{') => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
 }
 
 /// Whether a JSON value has an object that names a member twice.
