@@ -193,6 +193,21 @@ fn every_family_saves_vectors_that_the_corpus_replays() {
             );
             assert_eq!(table[1]["verifier"], "ed25519-dalek-verify");
             assert_eq!(table[1]["speccheck_accepted"][0], true);
+            // ZIP-215's rules (cofactored equation, S below L, A and R taken as encoded, k
+            // over the bytes given) accept speccheck's cases 0-5 and 9-11; ed25519-zebra and
+            // noble-ed25519 implement them apart from each other. A verifier that stopped
+            // computing, such as a worker hashing with the wrong function, refuses them all.
+            let zip215 = [
+                true, true, true, true, true, true, false, false, false, true, true, true,
+            ];
+            for name in ["ed25519-zebra", "noble-ed25519"] {
+                let row = table.iter().find(|r| r["verifier"] == name).unwrap();
+                assert_eq!(
+                    row["speccheck_accepted"],
+                    serde_json::json!(zip215),
+                    "{name}"
+                );
+            }
             assert!(stdout.contains("## Ed25519 verifiers"), "{stdout}");
         }
     }

@@ -1187,6 +1187,10 @@ mod tests {
         let uses = crypto.uses().expect("node:crypto names its OpenSSL");
         assert!(uses.starts_with("node:crypto, OpenSSL "), "{uses}");
         assert_eq!(node("n", "canonicalize", "v8").uses(), None);
+        let noble = node("noble-ed25519", "@noble/ed25519", "noble")
+            .uses()
+            .unwrap();
+        assert!(noble.ends_with(&format!("SHA-512 from {uses}")), "{noble}");
         let python = python("jwcrypto", "jwcrypto", "jwcrypto");
         assert!(python.uses().unwrap().starts_with("cryptography "));
         let rust = rust("josekit", "josekit", "josekit");
