@@ -122,12 +122,12 @@ impl Runtime {
                 Ok(runtime)
             }
             Runtime::Python => {
-                let runtime = version(Path::new("python3"))?;
                 let venv = dir.join(".venv");
                 let stamp = venv.join("canonfuzz-requirements.txt");
                 let wanted =
                     std::fs::read(dir.join("requirements.txt")).map_err(|e| e.to_string())?;
                 if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
+                    version(Path::new("python3"))?;
                     run(Command::new("python3")
                         .args(["-m", "venv", "--clear"])
                         .arg(&venv))?;
@@ -146,7 +146,10 @@ impl Runtime {
                         .current_dir(&dir))?;
                     std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
                 }
-                Ok(runtime)
+                // The interpreter the workers run is the virtualenv's, asked directly: a
+                // `python3` on the path may be another one since, or a version manager's
+                // script that takes longer to answer than the worker takes to start.
+                version(&venv.join("bin/python"))
             }
             Runtime::Rust => {
                 let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
