@@ -604,11 +604,18 @@ fn request(input: &[u8], framed: bool, line: &mut Vec<u8>) {
         line.extend_from_slice(REQUEST_HEAD);
         let start = line.len();
         line.resize(start + base64_len(input), 0);
-        let written = line
+        match line
             .get_mut(start..)
-            .and_then(|space| STANDARD.encode_slice(input, space).ok())
-            .unwrap_or(0);
-        line.truncate(start + written);
+            .map(|space| STANDARD.encode_slice(input, space))
+        {
+            Some(Ok(written)) => line.truncate(start + written),
+            // The space is the encoding's exact length; were it not, the input would still
+            // go whole rather than empty.
+            _ => {
+                line.truncate(start);
+                line.extend_from_slice(STANDARD.encode(input).as_bytes());
+            }
+        }
         line.extend_from_slice(REQUEST_TAIL);
     } else {
         line.extend_from_slice(input);
