@@ -5,6 +5,7 @@
 //! speaking a line protocol, from the programs `oracles.rs` finds.
 
 pub mod oracles;
+mod rust_build;
 pub mod worker;
 
 pub use canonfuzz_props::impls::crypto_dependencies;

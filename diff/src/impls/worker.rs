@@ -152,6 +152,10 @@ impl Runtime {
                 version(&venv.join("bin/python"))
             }
             Runtime::Rust => {
+                let binary = self.script();
+                if let Some(built_by) = super::rust_build::recorded(&dir, &binary) {
+                    return Ok(built_by);
+                }
                 let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
                 let runtime = version(Path::new("rustc"))?;
                 run(Command::new(cargo)
@@ -165,6 +169,7 @@ impl Runtime {
                     .arg(dir.join("Cargo.toml"))
                     .arg("--target-dir")
                     .arg(dir.join("target")))?;
+                super::rust_build::record(&dir, &binary, &runtime)?;
                 Ok(runtime)
             }
         }
