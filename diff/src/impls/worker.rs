@@ -978,10 +978,17 @@ impl Implementation for WorkerImpl {
 }
 
 impl Drop for WorkerImpl {
+    /// Ends every process left in the pool. Nothing will read their standard error now, so
+    /// each is killed and reaped without waiting for its reader to see the pipe close: a
+    /// campaign's end waits on none of them.
     fn drop(&mut self) {
         if let Ok(mut pool) = self.pool.lock() {
-            for process in pool.idle.drain(..) {
-                process.kill();
+            let mut ending: Vec<Process> = pool.idle.drain(..).collect();
+            for process in &mut ending {
+                let _ = process.child.kill();
+            }
+            for mut process in ending {
+                let _ = process.child.wait();
             }
         }
     }
@@ -1265,6 +1272,25 @@ mod tests {
     fn a_worker_that_falls_behind_gets_a_process_per_waiting_batch() {
         // Two batches of 1.5 s: the second waits GROW_AFTER, then starts its own process.
         assert_eq!(processes_for(&sleeper(), 2, "sleep:1500"), 2);
+    }
+
+    #[test]
+    fn a_dropped_worker_leaves_no_process_behind() {
+        let worker = sleeper();
+        assert_eq!(processes_for(&worker, 2, "sleep:1500"), 2);
+        let pids: Vec<u32> = worker
+            .pool
+            .lock()
+            .map(|p| p.idle.iter().map(|process| process.child.id()).collect())
+            .unwrap_or_default();
+        drop(worker);
+        // Killed and reaped: not even a zombie is left in the process table.
+        for pid in pids {
+            assert!(
+                !Path::new(&format!("/proc/{pid}")).exists(),
+                "process {pid} outlived its worker"
+            );
+        }
     }
 
     #[test]
