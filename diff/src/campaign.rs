@@ -18,7 +18,7 @@ use crate::compare::{
 use crate::family::Category;
 use crate::family::Family;
 use crate::findings;
-use crate::impls::{self, External, Implementation};
+use crate::impls::{self, External, Implementation, Together};
 use crate::outcome::Outcome;
 use crate::repeats::Repeats;
 use crate::shrink::{minimize, FirstKept};
@@ -202,6 +202,30 @@ impl Harness {
         self.outcomes_of(inputs, |_| true)
     }
 
+    /// The hosts every one of whose implementations `asked` picks, each with its
+    /// implementations' indices and places; a host asked for only some of them is not used,
+    /// and those are asked one by one.
+    fn hosts_of(&self, asked: impl Fn(usize, &dyn Implementation) -> bool) -> Vec<AskedHost<'_>> {
+        let mut hosts: Vec<AskedHost<'_>> = Vec::new();
+        for (k, i) in self.impls.iter().enumerate() {
+            let Some((host, place)) = i.together().filter(|_| asked(k, i.as_ref())) else {
+                continue;
+            };
+            let same = |h: &&dyn Together| std::ptr::addr_eq(*h as *const _, host as *const _);
+            match hosts.iter_mut().find(|(h, _)| same(h)) {
+                Some((_, members)) => members.push((k, place)),
+                None => hosts.push((host, vec![(k, place)])),
+            }
+        }
+        hosts.retain(|(host, members)| {
+            let mut places: Vec<usize> = members.iter().map(|m| m.1).collect();
+            places.sort_unstable();
+            places.dedup();
+            places.len() == members.len() && places.len() == host.width()
+        });
+        hosts
+    }
+
     /// [`Harness::outcomes`] of the implementations whose index `asked` picks; the others are
     /// recorded as unsupported.
     fn outcomes_of(
@@ -231,40 +255,106 @@ impl Harness {
             }
             answers
         };
+        let external = |k: usize, i: &dyn Implementation| !i.in_process() && asked(k);
+        let hosts = self.hosts_of(external);
+        let hosted = |k: usize| {
+            hosts
+                .iter()
+                .any(|(_, members)| members.iter().any(|m| m.0 == k))
+        };
+        // A host asked for all of its implementations answers them together, from a thread of
+        // its own; the time it takes is each one's.
+        let together = |host: &dyn Together, members: &[(usize, usize)]| {
+            let started = Instant::now();
+            let rows = host.run_together(inputs);
+            let waited = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            for &(k, _) in members {
+                if let Some(busy) = self.busy.get(k) {
+                    busy.fetch_add(waited, Ordering::Relaxed);
+                }
+            }
+            rows
+        };
         // A worker asked alone, as the minimizer asks them, is waited on from this thread: a
         // thread started for it would cost more than many of the candidates it answers.
-        let external = |k: usize, i: &dyn Implementation| !i.in_process() && asked(k);
         let alone = self
             .impls
             .iter()
             .enumerate()
-            .filter(|(k, i)| external(*k, i.as_ref()))
+            .filter(|(k, i)| external(*k, i.as_ref()) && !hosted(*k))
             .count()
+            + hosts.len()
             <= 1;
-        let per_impl: Vec<Vec<Outcome>> = std::thread::scope(|scope| {
+        let (mut per_impl, host_rows) = std::thread::scope(|scope| {
             let running: Vec<_> = self
                 .impls
                 .iter()
                 .enumerate()
                 .map(|(k, i)| {
-                    (!alone && external(k, i.as_ref()))
+                    (!alone && external(k, i.as_ref()) && !hosted(k))
                         .then(|| scope.spawn(move || timed(k, i.as_ref())))
                 })
                 .collect();
-            self.impls
+            let hosting: Vec<_> = hosts
+                .iter()
+                .map(|(host, members)| {
+                    let (host, members) = (*host, members.as_slice());
+                    (!alone).then(|| scope.spawn(move || together(host, members)))
+                })
+                .collect();
+            let panicked = || vec![Outcome::Crashed("panicked".into()); inputs.len()];
+            let per_impl: Vec<Option<Vec<Outcome>>> = self
+                .impls
                 .iter()
                 .enumerate()
                 .zip(running)
                 .map(|((k, i), thread)| match thread {
-                    None => catch_unwind(AssertUnwindSafe(|| timed(k, i.as_ref()))).unwrap_or_else(
-                        |_| vec![Outcome::Crashed("panicked".into()); inputs.len()],
+                    None if hosted(k) => None,
+                    None => Some(
+                        catch_unwind(AssertUnwindSafe(|| timed(k, i.as_ref())))
+                            .unwrap_or_else(|_| panicked()),
                     ),
-                    Some(h) => h.join().unwrap_or_else(|_| {
-                        vec![Outcome::Crashed("panicked".into()); inputs.len()]
-                    }),
+                    Some(h) => Some(h.join().unwrap_or_else(|_| panicked())),
                 })
-                .collect()
+                .collect();
+            let host_rows: Vec<Vec<Vec<Outcome>>> = hosts
+                .iter()
+                .zip(hosting)
+                .map(|((host, members), thread)| {
+                    let rows = match thread {
+                        None => catch_unwind(AssertUnwindSafe(|| together(*host, members))),
+                        Some(h) => h.join(),
+                    };
+                    rows.unwrap_or_else(|_| {
+                        vec![vec![Outcome::Crashed("panicked".into()); members.len()]; inputs.len()]
+                    })
+                })
+                .collect();
+            (per_impl, host_rows)
         });
+        // Each host's rows, one per input, become its implementations' columns.
+        for ((_, members), rows) in hosts.iter().zip(host_rows) {
+            let mut columns = vec![Vec::with_capacity(inputs.len()); members.len()];
+            for mut row in rows {
+                for (column, &(_, place)) in columns.iter_mut().zip(members) {
+                    column.push(row.get_mut(place).map_or_else(
+                        || Outcome::Crashed("no answer".into()),
+                        |o| std::mem::replace(o, Outcome::Unsupported),
+                    ));
+                }
+            }
+            for (&(k, _), column) in members.iter().zip(columns) {
+                if let Some(slot) = per_impl.get_mut(k) {
+                    *slot = Some(column);
+                }
+            }
+        }
+        let per_impl: Vec<Vec<Outcome>> = per_impl
+            .into_iter()
+            .map(|column| {
+                column.unwrap_or_else(|| vec![Outcome::Crashed("no answer".into()); inputs.len()])
+            })
+            .collect();
         let mut columns: Vec<_> = per_impl.into_iter().map(Vec::into_iter).collect();
         (0..inputs.len())
             .map(|_| {
@@ -294,23 +384,33 @@ impl Harness {
     }
 
     /// The order in which the minimizer first asks the implementations about a candidate: the
-    /// in-process ones together, then each worker alone, those `diverging` from the input's
-    /// consensus first, since a candidate that loses the disagreement most often loses it there.
+    /// in-process ones together, then each worker alone (a host's implementations together),
+    /// those `diverging` from the input's consensus first, since a candidate that loses the
+    /// disagreement most often loses it there.
     fn stages(&self, diverging: &[String]) -> Vec<Vec<usize>> {
         let local: Vec<usize> = (0..self.impls.len())
             .filter(|&k| self.impls.get(k).is_some_and(|i| i.in_process()))
             .collect();
-        let mut workers: Vec<usize> = (0..self.impls.len())
-            .filter(|k| !local.contains(k))
+        // A host's implementations are one stage, answered in one round trip.
+        let hosts = self.hosts_of(|k, _| !local.contains(&k));
+        let mut workers: Vec<Vec<usize>> = hosts
+            .iter()
+            .map(|(_, members)| members.iter().map(|m| m.0).collect())
             .collect();
-        workers.sort_by_key(|&k| {
-            !self
-                .impls
-                .get(k)
-                .is_some_and(|i| diverging.iter().any(|d| d == i.name()))
+        let alone: Vec<Vec<usize>> = (0..self.impls.len())
+            .filter(|k| !local.contains(k) && !workers.iter().any(|w| w.contains(k)))
+            .map(|k| vec![k])
+            .collect();
+        workers.extend(alone);
+        workers.sort_by_key(|stage| {
+            !stage.iter().any(|&k| {
+                self.impls
+                    .get(k)
+                    .is_some_and(|i| diverging.iter().any(|d| d == i.name()))
+            })
         });
         std::iter::once(local)
-            .chain(workers.into_iter().map(|k| vec![k]))
+            .chain(workers)
             .filter(|stage| !stage.is_empty())
             .collect()
     }
@@ -448,6 +548,9 @@ impl Harness {
         (minimized, outcomes, evaluation)
     }
 }
+
+/// A host asked for all of its implementations, with their indices and places.
+type AskedHost<'a> = (&'a dyn Together, Vec<(usize, usize)>);
 
 /// One disagreement, by signature.
 #[derive(Debug, Clone)]
@@ -1056,6 +1159,72 @@ mod tests {
         assert_eq!(finding.minimized, b"[3000]");
         assert_eq!(finding.outcomes, [Outcome::Ok(b"[3000]".to_vec())]);
         assert_eq!(finding.evaluation.diverging, ["3000"]);
+    }
+
+    /// A host of two stand-in implementations that counts the batches it is asked; asked alone,
+    /// each answers `alone`.
+    struct CountingHost(std::sync::atomic::AtomicUsize);
+
+    impl Together for CountingHost {
+        fn width(&self) -> usize {
+            2
+        }
+
+        fn run_together(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            let row = vec![Outcome::Ok(b"0".to_vec()), Outcome::Ok(b"1".to_vec())];
+            vec![row; inputs.len()]
+        }
+    }
+
+    struct HostedStandIn(std::sync::Arc<CountingHost>, usize, &'static str);
+
+    impl Implementation for HostedStandIn {
+        fn name(&self) -> &str {
+            self.2
+        }
+        fn version(&self) -> String {
+            "0".to_string()
+        }
+        fn group(&self) -> &str {
+            "stand-ins"
+        }
+        fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+            vec![Outcome::Ok(b"alone".to_vec()); inputs.len()]
+        }
+        fn in_process(&self) -> bool {
+            false
+        }
+        fn together(&self) -> Option<(&dyn Together, usize)> {
+            Some((self.0.as_ref(), self.1))
+        }
+    }
+
+    #[test]
+    fn a_host_answers_its_implementations_when_all_of_them_are_asked() {
+        let host = std::sync::Arc::new(CountingHost(std::sync::atomic::AtomicUsize::new(0)));
+        let harness = Harness::with(
+            jcs::FAMILY,
+            vec![
+                Box::new(crate::impls::CoreImpl),
+                Box::new(HostedStandIn(std::sync::Arc::clone(&host), 1, "second")),
+                Box::new(HostedStandIn(std::sync::Arc::clone(&host), 0, "first")),
+            ],
+        );
+        let inputs: [&[u8]; 3] = [b"1", b"[2]", b"{}"];
+        let ok = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
+        // Each implementation gets the answers of its own place, from one request.
+        for row in harness.outcomes(&inputs) {
+            assert_eq!(row[1..], [ok("1"), ok("0")]);
+        }
+        assert_eq!(host.0.load(Ordering::Relaxed), 1);
+        // Asked for one of them, the host stands aside.
+        for row in harness.outcomes_of(&inputs, |k| k != 2) {
+            assert_eq!(row[1..], [ok("alone"), Outcome::Unsupported]);
+        }
+        assert_eq!(host.0.load(Ordering::Relaxed), 1);
+        // The minimizer asks them as one stage.
+        assert_eq!(harness.stages(&[]), [vec![0], vec![1, 2]]);
     }
 
     #[test]

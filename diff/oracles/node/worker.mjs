@@ -8,9 +8,14 @@
 //                                           reasons are not compared
 // JCS libraries read a JSON text per line; Ed25519 verifiers {"key","msg","sig"} in hex; JOSE
 // libraries {"jwk", "token"}; the verifiable-mcp verifier {"jwks", "now", "response"}.
+// Given several libraries (the harness's host of its npm JCS libraries), it answers each
+// input once per library, a line each in the order they were named, and answers the request
+// {"canonfuzz":"spent"} with {"spent":[ms, ...]}: the milliseconds each library has taken
+// over its answers so far, by which the harness divides the process's CPU time among them.
 import { createHash, createHmac, createPublicKey, verify as cryptoVerify } from 'node:crypto';
 
-const library = process.argv[2];
+const libraries = process.argv.slice(2);
+const library = libraries.join(',');
 // Errors are answered by their message alone: capturing each one's stack is work thrown away.
 Error.stackTraceLimit = 0;
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -226,7 +231,7 @@ async function verifyVmcp(c, jose, canon) {
   return payloadText;
 }
 
-async function load() {
+async function load(library) {
   switch (library) {
     case 'canonicalize':
       return jcs((await import('canonicalize')).default);
@@ -310,7 +315,18 @@ async function load() {
   }
 }
 
-const answer = await load();
+const answers = await Promise.all(libraries.map(load));
+const spent = libraries.map(() => 0);
+// One library's answer as it is; several libraries' as a list, each timed. A host holds
+// libraries that answer synchronously (the JCS ones), so the time is the answer's own.
+const answer = answers.length === 1
+  ? answers[0]
+  : (bytes) => answers.map((one, k) => {
+    const started = performance.now();
+    const answered = one(bytes);
+    spent[k] += performance.now() - started;
+    return answered;
+  });
 
 // What the library computes with underneath, for the report's provenance: node:crypto's
 // OpenSSL for the verifiers and hashes built on it, and for noble-ed25519's SHA-512 beside
@@ -324,6 +340,8 @@ const uses = ['crypto', 'jose', 'vmcp', 'ekl', 'ink'].includes(library)
 
 // How a request of the harness's own shape starts.
 const REQUEST_HEAD = Buffer.from('{"input":"');
+// The request for the time each hosted library has taken.
+const SPENT = Buffer.from('{"canonfuzz":"spent"}');
 // Whether the harness asked for protocol 1; unknown until the first line.
 let framed = null;
 // The answer to one line: the greeting, or the library's answer to the input the line holds;
@@ -340,6 +358,7 @@ function answerLine(line) {
     } catch {}
   }
   if (!framed) return answer(line);
+  if (line.equals(SPENT)) return { spent };
   // The harness writes each request as exactly {"input":"<base64>"}: that shape is read
   // without a JSON parser, any other through one. Node's base64 decoding skips what is not
   // base64, so the string must end at the closing quote and hold no escape.
@@ -382,7 +401,9 @@ function drain(final) {
     for (const input of inputs) {
       // Awaiting an answer already at hand would cost a turn of the event loop per line.
       const answered = answerLine(input);
-      lines.push(JSON.stringify(answered instanceof Promise ? await answered : answered));
+      const settled = answered instanceof Promise ? await answered : answered;
+      if (Array.isArray(settled)) for (const one of settled) lines.push(JSON.stringify(one));
+      else lines.push(JSON.stringify(settled));
     }
     process.stdout.write(lines.join('\n') + '\n');
   });

@@ -4,6 +4,7 @@
 //! ones whose features would clash with the harness's, run as worker processes (`worker.rs`)
 //! speaking a line protocol, from the programs `oracles.rs` finds.
 
+pub mod hosted;
 pub mod oracles;
 mod rust_build;
 pub mod worker;
@@ -12,7 +13,7 @@ pub use canonfuzz_props::impls::crypto_dependencies;
 pub use canonfuzz_props::impls::jcs::{
     answer as core_answer, rust_crates, CoreImpl, RUST_SERDE_JSON_GROUP,
 };
-pub use canonfuzz_props::impls::{in_process, merkle, Implementation, CORE_GROUP};
+pub use canonfuzz_props::impls::{in_process, merkle, Implementation, Together, CORE_GROUP};
 
 /// An implementation outside the harness, given as `NAME=COMMAND` or `NAME@GROUP=COMMAND`:
 /// a command that speaks the worker protocol, voting in its own independence group (named

@@ -35,7 +35,7 @@ const GROW_AFTER: Duration = Duration::from_secs(1);
 
 /// The runtime a worker needs, and how to install its pinned dependencies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Runtime {
+pub(super) enum Runtime {
     Node,
     Python,
     /// Rust libraries that cannot share the harness's build (`oracles/rust`, built on first use).
@@ -214,33 +214,47 @@ enum Launch {
         script: PathBuf,
         library: &'static str,
     },
+    /// Several libraries of one of the harness's worker programs in one process, which
+    /// answers each input once per library, in this order.
+    Host {
+        runtime: Runtime,
+        script: PathBuf,
+        libraries: Vec<&'static str>,
+    },
     /// A command given on the command line, run by `sh -c`.
     Command(String),
 }
 
 impl Launch {
     fn command(&self) -> Command {
-        match self {
+        let (runtime, script, libraries) = match self {
             Launch::Library {
                 runtime,
                 script,
                 library,
-            } => {
-                let mut command = runtime.command(script);
-                command.arg(library).current_dir(runtime.dir());
-                command
-            }
+            } => (runtime, script, std::slice::from_ref(library)),
+            Launch::Host {
+                runtime,
+                script,
+                libraries,
+            } => (runtime, script, libraries.as_slice()),
             Launch::Command(line) => {
                 let mut command = Command::new("sh");
                 command.arg("-c").arg(line);
-                command
+                return command;
             }
-        }
+        };
+        let mut command = runtime.command(script);
+        command.args(libraries).current_dir(runtime.dir());
+        command
     }
 
     fn shown(&self) -> String {
         match self {
             Launch::Library { library, .. } => format!("the {library} worker"),
+            Launch::Host { libraries, .. } => {
+                format!("the worker hosting {}", libraries.join(", "))
+            }
             Launch::Command(line) => format!("`{line}`"),
         }
     }
@@ -269,10 +283,12 @@ pub struct WorkerImpl {
     hello: OnceLock<Result<Hello, String>>,
     /// CPU time of the processes that have ended, read as each was ended.
     ended_cpu: Mutex<Duration>,
+    /// Answer lines per input: one, or a host's one per library.
+    width: usize,
 }
 
 impl WorkerImpl {
-    fn new(
+    pub(super) fn new(
         name: &'static str,
         library: &'static str,
         group: &'static str,
@@ -293,19 +309,24 @@ impl WorkerImpl {
         WorkerImpl {
             name: name.to_string(),
             group: group.to_string(),
-            launch,
             timeout: ANSWER_TIMEOUT,
             pool: Mutex::new(Pool::default()),
             returned: Condvar::new(),
             hello: OnceLock::new(),
             ended_cpu: Mutex::new(Duration::ZERO),
+            width: match &launch {
+                Launch::Host { libraries, .. } => libraries.len(),
+                Launch::Library { .. } | Launch::Command(_) => 1,
+            },
+            launch,
         }
     }
 
     /// The same worker running another script, with another time limit per answer: how the
     /// restart logic is tested against workers that crash, hang or answer garbage on purpose.
     pub fn with_script(mut self, script: PathBuf, timeout: Duration) -> WorkerImpl {
-        if let Launch::Library { script: s, .. } = &mut self.launch {
+        if let Launch::Library { script: s, .. } | Launch::Host { script: s, .. } = &mut self.launch
+        {
             *s = script;
         }
         self.timeout = timeout;
@@ -326,7 +347,7 @@ impl WorkerImpl {
 
     fn runtime(&self) -> Option<Runtime> {
         match &self.launch {
-            Launch::Library { runtime, .. } => Some(*runtime),
+            Launch::Library { runtime, .. } | Launch::Host { runtime, .. } => Some(*runtime),
             Launch::Command(_) => None,
         }
     }
@@ -342,6 +363,21 @@ fn rust_crate(library: &str) -> &str {
 /// protocol, named `name` and voting in `group`.
 pub fn external(name: &str, group: &str, command: &str) -> WorkerImpl {
     WorkerImpl::launched(name, group, Launch::Command(command.to_string()))
+}
+
+/// The libraries of `runtime`'s worker program in one process, which answers each input once
+/// per library, in this order.
+pub(super) fn hosting(libraries: Vec<&'static str>, runtime: Runtime) -> WorkerImpl {
+    let name = libraries.join(", ");
+    WorkerImpl::launched(
+        &name,
+        "",
+        Launch::Host {
+            runtime,
+            script: runtime.script(),
+            libraries,
+        },
+    )
 }
 
 /// npm library (or Node built-in) `library` in a Node worker, voting in `group`.
@@ -785,15 +821,17 @@ impl WorkerImpl {
     }
 
     /// Runs inputs the worker's form of the protocol can carry, restarting the worker after a
-    /// crash or hang.
+    /// crash or hang; `width` outcomes an input, in order. An input the worker fails on fails
+    /// whole: the answers it had from the worker so far are dropped.
     fn run_expressible(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
-        let mut outcomes = Vec::with_capacity(inputs.len());
-        while outcomes.len() < inputs.len() {
-            let rest = inputs.get(outcomes.len()..).unwrap_or_default();
+        let width = self.width;
+        let mut outcomes = Vec::with_capacity(inputs.len() * width);
+        while outcomes.len() < inputs.len() * width {
+            let rest = inputs.get(outcomes.len() / width..).unwrap_or_default();
             let mut process = match self.checkout() {
                 Ok(p) => p,
                 Err(e) => {
-                    outcomes.extend(rest.iter().map(|_| Outcome::Crashed(e.clone())));
+                    outcomes.resize(inputs.len() * width, Outcome::Crashed(e));
                     break;
                 }
             };
@@ -807,40 +845,120 @@ impl WorkerImpl {
                 .write_all(&batch)
                 .and_then(|()| process.stdin.flush())
                 .is_ok();
-            let mut failure = (!writer_ok).then_some(None);
-            for _ in rest {
-                match process.answers.next(self.timeout) {
-                    Ok(line) => match parse_answer(line) {
-                        Outcome::Crashed(why) => {
-                            failure = Some(Some(why));
-                            break;
+            // Set when the process fails: with the failed input's outcome, or none when
+            // nothing could be written and the input is to be tried again.
+            let mut failure: Option<Option<Outcome>> = (!writer_ok).then_some(None);
+            'inputs: for _ in rest {
+                for _ in 0..width {
+                    let failed = match process.answers.next(self.timeout) {
+                        Ok(line) => match parse_answer(line) {
+                            Outcome::Crashed(why) => Outcome::Crashed(why),
+                            outcome => {
+                                outcomes.push(outcome);
+                                continue;
+                            }
+                        },
+                        Err(RecvTimeoutError::Timeout) => Outcome::TimedOut,
+                        Err(RecvTimeoutError::Disconnected) => {
+                            Outcome::Crashed("the worker process exited".to_string())
                         }
-                        outcome => outcomes.push(outcome),
-                    },
-                    Err(RecvTimeoutError::Timeout) => {
-                        outcomes.push(Outcome::TimedOut);
-                        failure = Some(None);
-                        break;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => {
-                        failure = Some(Some("the worker process exited".to_string()));
-                        break;
-                    }
+                    };
+                    failure = Some(Some(failed));
+                    break 'inputs;
                 }
             }
             match failure {
                 None => self.give_back(process),
-                Some(crash) => {
+                Some(failed) => {
                     let stderr = self.end(process);
-                    if let Some(why) = crash {
-                        outcomes.push(Outcome::Crashed(with_stderr(&why, &stderr)));
+                    outcomes.truncate(outcomes.len() - outcomes.len() % width);
+                    let failed = match failed {
+                        Some(Outcome::Crashed(why)) => {
+                            Some(Outcome::Crashed(with_stderr(&why, &stderr)))
+                        }
+                        other => other,
+                    };
+                    if let Some(failed) = failed {
+                        outcomes.extend(std::iter::repeat_n(failed, width));
                     }
                 }
             }
         }
         outcomes
     }
+
+    /// Every input's outcomes, `width` of them an input; an input the worker's form of the
+    /// protocol cannot carry is unsupported, and all are when the worker cannot run.
+    pub(super) fn run_flat(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+        let width = self.width;
+        let framed = match self.available().and_then(|()| self.hello()) {
+            Ok(hello) => hello.framed,
+            Err(_) => return vec![Outcome::Unsupported; inputs.len() * width],
+        };
+        let carried = |input: &[u8]| framed || expressible(input);
+        let sendable: Vec<&[u8]> = inputs.iter().copied().filter(|i| carried(i)).collect();
+        let mut answers = self.run_expressible(&sendable).into_iter();
+        let mut outcomes = Vec::with_capacity(inputs.len() * width);
+        for input in inputs {
+            for _ in 0..width {
+                outcomes.push(if carried(input) {
+                    answers
+                        .next()
+                        .unwrap_or(Outcome::Crashed("no answer".to_string()))
+                } else {
+                    Outcome::Unsupported
+                });
+            }
+        }
+        outcomes
+    }
+
+    /// Per process waiting in the pool, its CPU time and what it says each library it hosts
+    /// has taken (`{"canonfuzz":"spent"}`), in milliseconds. A process that does not say is
+    /// ended, its time counted with [`WorkerImpl::ended`]'s: an answer it gave late would be
+    /// read as the next batch's.
+    pub(super) fn spent(&self) -> Vec<(Duration, Vec<f64>)> {
+        #[derive(Deserialize)]
+        struct Spent {
+            spent: Vec<f64>,
+        }
+        let waiting: Vec<Process> = match self.pool.lock() {
+            Ok(mut pool) => pool.idle.drain(..).collect(),
+            Err(_) => return Vec::new(),
+        };
+        let mut said = Vec::new();
+        for mut process in waiting {
+            let asked = process
+                .stdin
+                .write_all(SPENT)
+                .and_then(|()| process.stdin.flush());
+            let spent = asked
+                .ok()
+                .and_then(|()| process.answers.next(self.timeout).ok())
+                .and_then(|line| serde_json::from_slice::<Spent>(line).ok())
+                .map(|s| s.spent)
+                .filter(|spent| spent.len() == self.width);
+            match (process.cpu(), spent) {
+                (Some(cpu), Some(spent)) => {
+                    said.push((cpu, spent));
+                    self.give_back(process);
+                }
+                _ => {
+                    self.end(process);
+                }
+            }
+        }
+        said
+    }
+
+    /// The CPU time of the processes that have ended.
+    pub(super) fn ended(&self) -> Duration {
+        self.ended_cpu.lock().map(|d| *d).unwrap_or_default()
+    }
 }
+
+/// A host's request for the time each of its libraries has taken.
+const SPENT: &[u8] = b"{\"canonfuzz\":\"spent\"}\n";
 
 impl Implementation for WorkerImpl {
     fn name(&self) -> &str {
@@ -852,6 +970,7 @@ impl Implementation for WorkerImpl {
             Launch::Library {
                 runtime, library, ..
             } => (*runtime, *library),
+            Launch::Host { libraries, .. } => return libraries.join(", "),
             Launch::Command(_) => {
                 return match self.hello() {
                     Ok(Hello {
@@ -920,7 +1039,7 @@ impl Implementation for WorkerImpl {
     fn driven(&self) -> Option<String> {
         match &self.launch {
             Launch::Command(line) => Some(format!("`{line}`, over the worker protocol")),
-            Launch::Library { .. } => None,
+            Launch::Library { .. } | Launch::Host { .. } => None,
         }
     }
 
@@ -955,25 +1074,7 @@ impl Implementation for WorkerImpl {
     }
 
     fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
-        let framed = match self.available().and_then(|()| self.hello()) {
-            Ok(hello) => hello.framed,
-            Err(_) => return inputs.iter().map(|_| Outcome::Unsupported).collect(),
-        };
-        let carried = |input: &[u8]| framed || expressible(input);
-        let sendable: Vec<&[u8]> = inputs.iter().copied().filter(|i| carried(i)).collect();
-        let mut answers = self.run_expressible(&sendable).into_iter();
-        inputs
-            .iter()
-            .map(|input| {
-                if carried(input) {
-                    answers
-                        .next()
-                        .unwrap_or(Outcome::Crashed("no answer".to_string()))
-                } else {
-                    Outcome::Unsupported
-                }
-            })
-            .collect()
+        self.run_flat(inputs)
     }
 }
 

@@ -47,6 +47,20 @@ pub trait Implementation: Send + Sync {
     fn cpu(&self) -> Option<std::time::Duration> {
         None
     }
+    /// The host that answers this implementation's inputs together with other
+    /// implementations', and this one's place among them, when one does: asked of all its
+    /// implementations at once, a host reads each input once for every one of them.
+    fn together(&self) -> Option<(&dyn Together, usize)> {
+        None
+    }
+}
+
+/// Several implementations answered by one process, each input asked once for all of them.
+pub trait Together: Send + Sync {
+    /// How many implementations it answers for.
+    fn width(&self) -> usize;
+    /// Every input's outcomes, one per implementation in place order.
+    fn run_together(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>>;
 }
 
 /// Crates that do an implementation's cryptography, as `uses` names them.

@@ -12,7 +12,7 @@ use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
 use crate::family::{Category, CheckTest, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
-use crate::impls::{rust_crates, worker, CoreImpl, Implementation, RUST_SERDE_JSON_GROUP};
+use crate::impls::{hosted, rust_crates, worker, CoreImpl, Implementation, RUST_SERDE_JSON_GROUP};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
@@ -63,19 +63,21 @@ impl Spec for Jcs {
                 "json-syntax",
                 "rust-json-syntax",
             )),
-            Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8")),
-            Box::new(worker::node(
-                "node-json-canonicalize",
-                "json-canonicalize",
-                "node-v8",
-            )),
-            Box::new(worker::node("node-json-canon", "json-canon", "node-v8")),
-            Box::new(worker::node(
-                "node-truestamp-canonify",
-                "@truestamp/canonify",
-                "node-v8",
-            )),
-            Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
+        ]);
+        // The npm libraries share one process in a campaign's batches: one runtime's start,
+        // warm-up and decoding of each input for four libraries.
+        every.extend(hosted::node(
+            &[
+                ("node-canonicalize", "canonicalize"),
+                ("node-json-canonicalize", "json-canonicalize"),
+                ("node-json-canon", "json-canon"),
+                ("node-truestamp-canonify", "@truestamp/canonify"),
+            ],
+            "node-v8",
+        ));
+        every.extend([
+            Box::new(worker::python("python-rfc8785", "rfc8785", "cpython"))
+                as Box<dyn Implementation>,
             Box::new(worker::python("python-jcs", "jcs", "cpython")),
             Box::new(worker::python("python-jsoncanon", "jsoncanon", "cpython")),
         ]);
