@@ -1,10 +1,11 @@
 //! Libraries of one runtime answered together by one worker process. Each library in a worker
 //! of its own costs a runtime's start, its warm-up and the protocol's decoding and encoding per
 //! input, per library; a host pays them once for all of its libraries, and hands each of them
-//! the same input to read for itself. A campaign's batches, which ask every implementation,
-//! go to the host; whatever asks one library alone (the minimizer's stages, the corpus runner,
-//! the report) goes to that library's own worker, as does an input the host crashed or hung
-//! on, so that a failure is put down to the library that failed and no other.
+//! the same input to read for itself. A campaign's batches and the minimizer's stages, which
+//! ask all of a host's libraries together, go to the host; whatever asks one library alone
+//! (the corpus runner, `--impls` naming only some of them) goes to that library's own worker,
+//! as does an input the host crashed or hung on, so that a failure is put down to the library
+//! that failed and no other.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,7 +27,8 @@ pub struct Hosted {
 }
 
 /// The libraries `(name, library)` of `runtime`'s worker program, voting in `group`, answered
-/// together by one host.
+/// together by one host. The program must answer for several libraries when named several,
+/// as the Node worker does (`worker.mjs`, its opening comment).
 fn host(
     runtime: Runtime,
     libraries: &[(&'static str, &'static str)],
