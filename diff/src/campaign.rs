@@ -156,8 +156,8 @@ impl Harness {
     }
 
     /// Per implementation, the CPU time it used so far: an in-process one's on the threads
-    /// that called it, a worker's in its own processes (none for a worker whose processes'
-    /// time cannot be read).
+    /// that called it, a worker's in its own processes and a hosted one's share of its
+    /// host's (none for a worker whose processes' time cannot be read).
     pub fn cpu(&self) -> Vec<Option<Duration>> {
         self.impls
             .iter()

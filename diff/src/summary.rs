@@ -332,7 +332,10 @@ fn table(out: &mut String, summary: &Summary) {
             cost(s).as_secs_f64()
         );
     }
-    let _ = writeln!(out, "cost: CPU time, a worker's in its own processes");
+    let _ = writeln!(
+        out,
+        "cost: CPU time, a worker's in its own processes (hosted: its share)"
+    );
     if let Some(slowest) = summary.impls.iter().max_by_key(|s| cost(s)) {
         if !cost(slowest).is_zero() {
             let what = if slowest.cpu.is_some() {
