@@ -86,12 +86,15 @@ impl Together for Host {
 
     fn run_together(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
         let width = self.alone.len();
-        let flat = self.together.run_flat(inputs);
-        let mut rows: Vec<Vec<Outcome>> = flat.chunks(width.max(1)).map(<[_]>::to_vec).collect();
-        rows.resize(
-            inputs.len(),
-            vec![Outcome::Crashed("no answer".to_string()); width],
-        );
+        let mut flat = self.together.run_flat(inputs).into_iter();
+        let mut rows: Vec<Vec<Outcome>> = inputs
+            .iter()
+            .map(|_| {
+                let mut row: Vec<Outcome> = flat.by_ref().take(width).collect();
+                row.resize(width, Outcome::Crashed("no answer".to_string()));
+                row
+            })
+            .collect();
         let failed: Vec<usize> = rows
             .iter()
             .enumerate()
