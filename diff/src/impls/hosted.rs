@@ -66,8 +66,10 @@ impl Host {
     /// they took, and an even share of processes that ended before saying.
     fn cpu_of(&self, place: usize) -> Duration {
         let width = self.alone.len().max(1);
+        // Asking may end a process, whose time then counts with the ended ones'.
+        let said = self.together.spent();
         let mut share = self.together.ended() / u32::try_from(width).unwrap_or(u32::MAX);
-        for (cpu, spent) in self.together.spent() {
+        for (cpu, spent) in said {
             let total: f64 = spent.iter().sum();
             let part = match spent.get(place) {
                 Some(mine) if total > 0.0 => mine / total,
@@ -290,5 +292,22 @@ mod tests {
         assert!(first >= Duration::from_millis(90), "{first:?}");
         let ratio = second.as_secs_f64() / first.as_secs_f64();
         assert!((ratio - 2.0).abs() < 0.01, "{first:?} and {second:?}");
+    }
+
+    #[test]
+    fn a_host_that_does_not_say_what_its_libraries_took_is_ended_and_its_time_shared() {
+        let host = faulty(&["first", "silent"]);
+        let ok = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
+        assert_eq!(
+            host.run_together(&[b"burn:300"]),
+            [vec![ok("burn:300"), ok("burn:300")]]
+        );
+        // No answer to the request: the process is ended (a late one would be read as the
+        // next batch's answer) and its time split evenly.
+        let (first, second) = (host.cpu_of(0), host.cpu_of(1));
+        assert!(first >= Duration::from_millis(90), "{first:?}");
+        assert_eq!(first, second);
+        assert!(host.together.spent().is_empty());
+        assert_eq!(host.run_together(&[b"a"]), [vec![ok("a"), ok("a")]]);
     }
 }

@@ -938,12 +938,15 @@ impl WorkerImpl {
                 .and_then(|line| serde_json::from_slice::<Spent>(line).ok())
                 .map(|s| s.spent)
                 .filter(|spent| spent.len() == self.width);
-            match (process.cpu(), spent) {
-                (Some(cpu), Some(spent)) => {
-                    said.push((cpu, spent));
+            match spent {
+                Some(spent) => {
+                    // A process whose time cannot be read is kept, and costed at nothing.
+                    if let Some(cpu) = process.cpu() {
+                        said.push((cpu, spent));
+                    }
                     self.give_back(process);
                 }
-                _ => {
+                None => {
                     self.end(process);
                 }
             }
