@@ -8,7 +8,7 @@
 //                                           reasons are not compared
 // JCS libraries read a JSON text per line; Ed25519 verifiers {"key","msg","sig"} in hex; JOSE
 // libraries {"jwk", "token"}; the verifiable-mcp verifier {"jwks", "now", "response"}.
-// Given several libraries (the harness's host of its npm JCS libraries), it answers each
+// Given several JCS libraries (the harness's host of its npm JCS libraries), it answers each
 // input once per library, a line each in the order they were named, and answers the request
 // {"canonfuzz":"spent"} with {"spent":[ms, ...]}: the milliseconds each library has taken
 // over its answers so far, by which the harness divides the process's CPU time among them.
@@ -76,32 +76,47 @@ function depth(text) {
   return deepest;
 }
 
+// A JCS input as a library is handed it: { value } parsed by JSON.parse, or { answer } for
+// every library when there is no value to hand (invalid UTF-8, a syntax error, nesting past
+// JCS_MAX_DEPTH).
+function readJcs(bytes) {
+  let text;
+  try {
+    text = decoder.decode(bytes);
+  } catch (e) {
+    return { answer: { error: { kind: 'invalid_utf8', message: wellFormed(e.message), offset: 0 } } };
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { answer: { error: { kind: e instanceof SyntaxError ? 'syntax' : kindOf(e), message: wellFormed(e.message), offset: 0 } } };
+  }
+  // Each level takes a bracket and its closer, so a shorter text cannot nest that deep.
+  if (text.length > 2 * JCS_MAX_DEPTH && depth(text) > JCS_MAX_DEPTH) return { answer: { unsupported: true } };
+  return { value };
+}
+
+// A JCS library's answer for what readJcs read.
+function canonicalized(canon, read) {
+  if ('answer' in read) return read.answer;
+  try {
+    const out = canon(read.value);
+    if (typeof out !== 'string') {
+      return { error: { kind: 'other', message: `returned ${typeof out}`, offset: 0 } };
+    }
+    return { ok: out.toWellFormed() };
+  } catch (e) {
+    return { error: { kind: kindOf(e), message: wellFormed(e && e.message), offset: 0 } };
+  }
+}
+
+// The answer function of a JCS library; its `canon` lets a host hand several libraries one
+// reading of an input.
 function jcs(canon) {
-  return (bytes) => {
-    let text;
-    try {
-      text = decoder.decode(bytes);
-    } catch (e) {
-      return { error: { kind: 'invalid_utf8', message: wellFormed(e.message), offset: 0 } };
-    }
-    let value;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      return { error: { kind: e instanceof SyntaxError ? 'syntax' : kindOf(e), message: wellFormed(e.message), offset: 0 } };
-    }
-    // Each level takes a bracket and its closer, so a shorter text cannot nest that deep.
-    if (text.length > 2 * JCS_MAX_DEPTH && depth(text) > JCS_MAX_DEPTH) return { unsupported: true };
-    try {
-      const out = canon(value);
-      if (typeof out !== 'string') {
-        return { error: { kind: 'other', message: `returned ${typeof out}`, offset: 0 } };
-      }
-      return { ok: out.toWellFormed() };
-    } catch (e) {
-      return { error: { kind: kindOf(e), message: wellFormed(e && e.message), offset: 0 } };
-    }
-  };
+  const one = (bytes) => canonicalized(canon, readJcs(bytes));
+  one.canon = canon;
+  return one;
 }
 
 // An Ed25519 case, or null when the line is not one.
@@ -316,17 +331,30 @@ async function load(library) {
 }
 
 const answers = await Promise.all(libraries.map(load));
+if (answers.length > 1 && !answers.every((one) => one.canon)) {
+  process.stderr.write(`only JCS libraries share a process: ${library}\n`);
+  process.exit(2);
+}
 const spent = libraries.map(() => 0);
-// One library's answer as it is; several libraries' as a list, each timed. A host holds
-// libraries that answer synchronously (the JCS ones), so the time is the answer's own.
+// One library's answer as it is; several libraries' as a list, each timed. The hosted JCS
+// libraries are handed one reading of an input, whose time each is charged an equal share
+// of: every one of them reads its argument and never writes to it (canonicalize 5.1.0,
+// json-canonicalize 3.0.1, json-canon 1.0.1 and @truestamp/canonify 2.1.0, as locked), so
+// none can change what those after it read. They answer synchronously, so the time is the
+// answer's own.
 const answer = answers.length === 1
   ? answers[0]
-  : (bytes) => answers.map((one, k) => {
-    const started = performance.now();
-    const answered = one(bytes);
-    spent[k] += performance.now() - started;
-    return answered;
-  });
+  : (bytes) => {
+    let started = performance.now();
+    const read = readJcs(bytes);
+    const share = (performance.now() - started) / answers.length;
+    return answers.map((one, k) => {
+      started = performance.now();
+      const answered = canonicalized(one.canon, read);
+      spent[k] += share + performance.now() - started;
+      return answered;
+    });
+  };
 
 // What the library computes with underneath, for the report's provenance: node:crypto's
 // OpenSSL for the verifiers and hashes built on it, and for noble-ed25519's SHA-512 beside

@@ -1,7 +1,8 @@
 //! Libraries of one runtime answered together by one worker process. Each library in a worker
 //! of its own costs a runtime's start, its warm-up and the protocol's decoding and encoding per
 //! input, per library; a host pays them once for all of its libraries, and hands each of them
-//! the same input to read for itself. A campaign's batches and the minimizer's stages, which
+//! the same input (the Node program parses it once for all of its JCS libraries, none of which
+//! writes to what it is given). A campaign's batches and the minimizer's stages, which
 //! ask all of a host's libraries together, go to the host; whatever asks one library alone
 //! (the corpus runner, `--impls` naming only some of them) goes to that library's own worker,
 //! as does an input the host crashed or hung on, so that a failure is put down to the library
