@@ -62,23 +62,29 @@ pub fn node(
 }
 
 impl Host {
-    /// The CPU time of the host's processes that falls to the library at `place`: each
+    /// The CPU time of the host's processes that falls to each library, by place: each
     /// process's time in proportion to what the library took of the time its libraries said
-    /// they took, and an even share of processes that ended before saying.
-    fn cpu_of(&self, place: usize) -> Duration {
+    /// they took, and an even share of processes that ended before saying. All places are
+    /// costed from one reading of the processes, which go on using CPU to answer it.
+    fn cpu_shares(&self) -> Vec<Duration> {
         let width = self.alone.len().max(1);
         // Asking may end a process, whose time then counts with the ended ones'.
         let said = self.together.spent();
-        let mut share = self.together.ended() / u32::try_from(width).unwrap_or(u32::MAX);
-        for (cpu, spent) in said {
-            let total: f64 = spent.iter().sum();
-            let part = match spent.get(place) {
-                Some(mine) if total > 0.0 => mine / total,
-                _ => 1.0 / width as f64,
-            };
-            share += cpu.mul_f64(part);
-        }
-        share
+        let even = self.together.ended() / u32::try_from(width).unwrap_or(u32::MAX);
+        (0..width)
+            .map(|place| {
+                let mut share = even;
+                for (cpu, spent) in &said {
+                    let total: f64 = spent.iter().sum();
+                    let part = match spent.get(place) {
+                        Some(mine) if total > 0.0 => mine / total,
+                        _ => 1.0 / width as f64,
+                    };
+                    share += cpu.mul_f64(part);
+                }
+                share
+            })
+            .collect()
     }
 }
 
@@ -163,7 +169,7 @@ impl Implementation for Hosted {
 
     /// Its share of the host's processes' time, and the time of its own.
     fn cpu(&self) -> Option<Duration> {
-        Some(self.host.cpu_of(self.place) + self.alone().cpu()?)
+        Some(self.host.cpu_shares().get(self.place).copied()? + self.alone().cpu()?)
     }
 
     fn together(&self) -> Option<(&dyn Together, usize)> {
@@ -282,14 +288,18 @@ mod tests {
 
     #[test]
     fn a_hosts_cpu_time_is_divided_by_what_each_library_took() {
-        let host = faulty(&["first", "second"]);
+        // The stand-in spends 100 ms on each answer about the time its libraries took: shares
+        // of two readings of its time would not be in the ratio it gives.
+        let host = faulty(&["first", "dear"]);
         let ok = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
         assert_eq!(
             host.run_together(&[b"burn:300"]),
             [vec![ok("burn:300"), ok("burn:300")]]
         );
         // The stand-in says the second library took twice the first's time.
-        let (first, second) = (host.cpu_of(0), host.cpu_of(1));
+        let [first, second] = host.cpu_shares()[..] else {
+            panic!("two shares");
+        };
         assert!(first >= Duration::from_millis(90), "{first:?}");
         let ratio = second.as_secs_f64() / first.as_secs_f64();
         assert!((ratio - 2.0).abs() < 0.01, "{first:?} and {second:?}");
@@ -305,7 +315,9 @@ mod tests {
         );
         // No answer to the request: the process is ended (a late one would be read as the
         // next batch's answer) and its time split evenly.
-        let (first, second) = (host.cpu_of(0), host.cpu_of(1));
+        let [first, second] = host.cpu_shares()[..] else {
+            panic!("two shares");
+        };
         assert!(first >= Duration::from_millis(90), "{first:?}");
         assert_eq!(first, second);
         assert!(host.together.spent().is_empty());
