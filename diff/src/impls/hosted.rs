@@ -286,41 +286,40 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_hosts_cpu_time_is_divided_by_what_each_library_took() {
-        // The stand-in spends 100 ms on each answer about the time its libraries took: shares
-        // of two readings of its time would not be in the ratio it gives.
-        let host = faulty(&["first", "dear"]);
-        let ok = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
+    /// A stand-in host of two `libraries` that has burnt 300 ms answering one input, and the
+    /// two libraries' shares of its time, each at least most of what was burnt.
+    fn shares_after_burning(libraries: &[&'static str; 2]) -> (Host, [Duration; 2]) {
+        let host = faulty(libraries);
+        let burn = Outcome::Ok(b"burn:300".to_vec());
         assert_eq!(
             host.run_together(&[b"burn:300"]),
-            [vec![ok("burn:300"), ok("burn:300")]]
+            [vec![burn.clone(), burn]]
         );
-        // The stand-in says the second library took twice the first's time.
         let [first, second] = host.cpu_shares()[..] else {
             panic!("two shares");
         };
         assert!(first >= Duration::from_millis(90), "{first:?}");
+        (host, [first, second])
+    }
+
+    #[test]
+    fn a_hosts_cpu_time_is_divided_by_what_each_library_took() {
+        // The stand-in spends 100 ms on each answer about the time its libraries took: shares
+        // of two readings of its time would not be in the ratio it gives.
+        let (_, [first, second]) = shares_after_burning(&["first", "dear"]);
+        // The stand-in says the second library took twice the first's time.
         let ratio = second.as_secs_f64() / first.as_secs_f64();
         assert!((ratio - 2.0).abs() < 0.01, "{first:?} and {second:?}");
     }
 
     #[test]
     fn a_host_that_does_not_say_what_its_libraries_took_is_ended_and_its_time_shared() {
-        let host = faulty(&["first", "silent"]);
-        let ok = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
-        assert_eq!(
-            host.run_together(&[b"burn:300"]),
-            [vec![ok("burn:300"), ok("burn:300")]]
-        );
+        let (host, [first, second]) = shares_after_burning(&["first", "silent"]);
         // No answer to the request: the process is ended (a late one would be read as the
         // next batch's answer) and its time split evenly.
-        let [first, second] = host.cpu_shares()[..] else {
-            panic!("two shares");
-        };
-        assert!(first >= Duration::from_millis(90), "{first:?}");
         assert_eq!(first, second);
         assert!(host.together.spent().is_empty());
+        let ok = |s: &str| Outcome::Ok(s.as_bytes().to_vec());
         assert_eq!(host.run_together(&[b"a"]), [vec![ok("a"), ok("a")]]);
     }
 }
