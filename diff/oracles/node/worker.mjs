@@ -399,7 +399,9 @@ function answerLine(line) {
   try {
     input = Buffer.from(JSON.parse(line.toString('utf8')).input, 'base64');
   } catch (e) {
-    return { error: { kind: 'crashed', message: `not a protocol 1 request: ${wellFormed(e.message)}`, offset: 0 } };
+    const refused = { error: { kind: 'crashed', message: `not a protocol 1 request: ${wellFormed(e.message)}`, offset: 0 } };
+    // A host answers every input once per library, this one included.
+    return answers.length > 1 ? answers.map(() => refused) : refused;
   }
   return answer(input);
 }

@@ -1263,14 +1263,18 @@ mod tests {
             "{\"input\":1}\n",
             "{\"input\":\"WzFd\"\n",
         );
-        for (runtime, library) in [
-            (Runtime::Node, "canonicalize"),
-            (Runtime::Python, "rfc8785"),
+        // A host answers each request once per library, a refused one too.
+        for (runtime, libraries) in [
+            (Runtime::Node, &["canonicalize"][..]),
+            (Runtime::Node, &["canonicalize", "json-canon"]),
+            (Runtime::Python, &["rfc8785"]),
         ] {
+            let library = libraries.join(",");
+            let width = libraries.len();
             runtime.prepare().unwrap();
             let mut child = runtime
                 .command(&runtime.script())
-                .arg(library)
+                .args(libraries)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .spawn()
@@ -1285,20 +1289,21 @@ mod tests {
             let answers: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').collect();
             assert_eq!(
                 answers.len(),
-                8,
+                2 + 6 * width,
                 "{library}: {}",
                 String::from_utf8_lossy(&out.stdout)
             );
             let outcomes: Vec<Outcome> = answers
                 .iter()
                 .skip(1)
-                .take(6)
+                .take(6 * width)
                 .map(|a| parse_answer(a))
                 .collect();
-            for (i, same) in outcomes[..4].iter().enumerate() {
-                assert_eq!(same, &Outcome::Ok(b"[1]".to_vec()), "{library}, line {i}");
+            let (same, refused) = outcomes.split_at(4 * width);
+            for (i, same) in same.iter().enumerate() {
+                assert_eq!(same, &Outcome::Ok(b"[1]".to_vec()), "{library}, answer {i}");
             }
-            for refused in &outcomes[4..] {
+            for refused in refused {
                 assert!(
                     matches!(refused, Outcome::Crashed(why) if why.contains("not a protocol 1 request")),
                     "{library}: {refused:?}"
