@@ -8,7 +8,7 @@
 //! as does an input the host crashed or hung on, so that a failure is put down to the library
 //! that failed and no other.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::worker::{self, Runtime, WorkerImpl};
@@ -19,6 +19,10 @@ use crate::outcome::Outcome;
 pub struct Host {
     together: WorkerImpl,
     alone: Vec<WorkerImpl>,
+    /// Each library's share of the last reading of the host's processes, until the host
+    /// answers again: a summary asks each library for its time, and every reading costs the
+    /// host the CPU it spends answering it.
+    shares: Mutex<Option<Vec<Duration>>>,
 }
 
 /// One library of a [`Host`].
@@ -41,6 +45,7 @@ fn host(
             .iter()
             .map(|(name, library)| WorkerImpl::new(name, library, group, runtime))
             .collect(),
+        shares: Mutex::default(),
     });
     (0..libraries.len())
         .map(|place| {
@@ -65,8 +70,17 @@ impl Host {
     /// The CPU time of the host's processes that falls to each library, by place: each
     /// process's time in proportion to what the library took of the time its libraries said
     /// they took, and an even share of processes that ended before saying. All places are
-    /// costed from one reading of the processes, which go on using CPU to answer it.
+    /// costed from one reading of the processes, which go on using CPU to answer it, and
+    /// the reading stands until the host answers again.
     fn cpu_shares(&self) -> Vec<Duration> {
+        let Ok(mut shares) = self.shares.lock() else {
+            return self.read_shares();
+        };
+        shares.get_or_insert_with(|| self.read_shares()).clone()
+    }
+
+    /// [`Host::cpu_shares`], read anew.
+    fn read_shares(&self) -> Vec<Duration> {
         let width = self.alone.len().max(1);
         // Asking may end a process, whose time then counts with the ended ones'.
         let said = self.together.spent();
@@ -86,14 +100,10 @@ impl Host {
             })
             .collect()
     }
-}
 
-impl Together for Host {
-    fn width(&self) -> usize {
-        self.alone.len()
-    }
-
-    fn run_together(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
+    /// Each input's outcomes, a row of one per library: the host's, and each library's own
+    /// where the host failed.
+    fn answer_together(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
         let width = self.alone.len();
         let mut flat = self.together.run_flat(inputs).into_iter();
         let mut rows: Vec<Vec<Outcome>> = inputs
@@ -126,6 +136,21 @@ impl Together for Host {
                     *slot = outcome;
                 }
             }
+        }
+        rows
+    }
+}
+
+impl Together for Host {
+    fn width(&self) -> usize {
+        self.alone.len()
+    }
+
+    fn run_together(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
+        let rows = self.answer_together(inputs);
+        // The host has spent more: the next reading is a new one.
+        if let Ok(mut shares) = self.shares.lock() {
+            *shares = None;
         }
         rows
     }
@@ -201,6 +226,7 @@ mod tests {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
         let timeout = Duration::from_secs(2);
         Host {
+            shares: Mutex::default(),
             together: worker::hosting(libraries.to_vec(), Runtime::Python)
                 .with_script(script.clone(), timeout),
             alone: libraries
@@ -310,6 +336,34 @@ mod tests {
         // The stand-in says the second library took twice the first's time.
         let ratio = second.as_secs_f64() / first.as_secs_f64();
         assert!((ratio - 2.0).abs() < 0.01, "{first:?} and {second:?}");
+    }
+
+    #[test]
+    fn a_hosts_libraries_are_costed_from_one_reading_until_it_answers_again() {
+        // The stand-in spends 100 ms on each answer about the time its libraries took: had
+        // each library of a summary asked anew, each would carry the readings before its own.
+        let (host, shares) = shares_after_burning(&["first", "dear"]);
+        let host = Arc::new(host);
+        let costed: Vec<Option<Duration>> = (0..2)
+            .map(|place| {
+                Hosted {
+                    host: Arc::clone(&host),
+                    place,
+                }
+                .cpu()
+            })
+            .collect();
+        assert_eq!(costed, shares.map(Some));
+        // Once the host has answered again, what it spent is read anew.
+        let burn = Outcome::Ok(b"burn:300".to_vec());
+        assert_eq!(
+            host.run_together(&[b"burn:300"]),
+            [vec![burn.clone(), burn]]
+        );
+        let [first, _] = host.cpu_shares()[..] else {
+            panic!("two shares");
+        };
+        assert!(first >= shares[0] + Duration::from_millis(90), "{first:?}");
     }
 
     #[test]
