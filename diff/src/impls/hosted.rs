@@ -312,10 +312,9 @@ mod tests {
         );
     }
 
-    /// A stand-in host of two `libraries` that has burnt 300 ms answering one input, and the
-    /// two libraries' shares of its time, each at least most of what was burnt.
-    fn shares_after_burning(libraries: &[&'static str; 2]) -> (Host, [Duration; 2]) {
-        let host = faulty(libraries);
+    /// The two libraries' shares of `host`'s time once it has burnt 300 ms more answering
+    /// one input.
+    fn burn(host: &Host) -> [Duration; 2] {
         let burn = Outcome::Ok(b"burn:300".to_vec());
         assert_eq!(
             host.run_together(&[b"burn:300"]),
@@ -324,6 +323,14 @@ mod tests {
         let [first, second] = host.cpu_shares()[..] else {
             panic!("two shares");
         };
+        [first, second]
+    }
+
+    /// A stand-in host of two `libraries` that has burnt 300 ms answering one input, and the
+    /// two libraries' shares of its time, each at least most of what was burnt.
+    fn shares_after_burning(libraries: &[&'static str; 2]) -> (Host, [Duration; 2]) {
+        let host = faulty(libraries);
+        let [first, second] = burn(&host);
         assert!(first >= Duration::from_millis(90), "{first:?}");
         (host, [first, second])
     }
@@ -355,14 +362,7 @@ mod tests {
             .collect();
         assert_eq!(costed, shares.map(Some));
         // Once the host has answered again, what it spent is read anew.
-        let burn = Outcome::Ok(b"burn:300".to_vec());
-        assert_eq!(
-            host.run_together(&[b"burn:300"]),
-            [vec![burn.clone(), burn]]
-        );
-        let [first, _] = host.cpu_shares()[..] else {
-            panic!("two shares");
-        };
+        let [first, _] = burn(&host);
         assert!(first >= shares[0] + Duration::from_millis(90), "{first:?}");
     }
 
