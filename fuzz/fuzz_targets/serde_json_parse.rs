@@ -4,6 +4,9 @@
 
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../asan_options.rs"]
+mod asan_options;
+
 fuzz_target!(|data: &[u8]| {
     let _ = serde_json::from_slice::<serde_json::Value>(data);
 });

@@ -5,6 +5,9 @@
 
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../asan_options.rs"]
+mod asan_options;
+
 fuzz_target!(|data: &[u8]| {
     if let Err(violation) = canonfuzz_props::fuzz::vmcp_check(data) {
         panic!("{violation}");
