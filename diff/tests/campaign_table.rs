@@ -16,9 +16,11 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// A campaign summary with the figures the table reads.
+/// A campaign summary with the figures the table reads, of 500 cases from seed 7.
 fn summary(rate: f64, end_to_end: f64, cpu: &[(&str, f64)], findings: &[bool]) -> Value {
     json!({
+        "cases": 500,
+        "seed": 7,
         "cases_per_s": rate,
         "end_to_end_cases_per_s": end_to_end,
         "cases_cpu_s": cpu.iter().map(|(_, s)| s).sum::<f64>(),
@@ -113,7 +115,7 @@ fn each_row_holds_the_first_rounds_figures_and_the_others_in_brackets() {
     );
     assert!(args.ends_with(" --cases 500"), "{args}");
     let head = text(&output.stdout);
-    assert!(head.contains("500 cases a campaign, seed 1"), "{head}");
+    assert!(head.contains("500 cases a campaign, seed 7"), "{head}");
     assert!(
         head.contains(" --rounds 3 --cases 500 alpha gamma`"),
         "{head}"
@@ -193,6 +195,8 @@ fn it_reads_the_summary_the_real_command_writes() {
         .output()
         .expect("python3 runs scripts/campaign-table");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let head = text(&output.stdout);
+    assert!(head.contains("; 300 cases a campaign, seed 1\n"), "{head}");
     let rows = rows(&output);
     assert_eq!(rows.len(), 1);
     let row = &rows[0];
