@@ -13,7 +13,7 @@ use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::compare::{
-    agree, agreement_signature, evaluate, signature_of, Evaluation, Member, Verdict,
+    agree, agreement_signature, evaluate, signature_of, Evaluation, Member, Verdict, UNJUDGED,
 };
 use crate::family::Category;
 use crate::family::Family;
@@ -58,6 +58,9 @@ pub struct Config {
     pub allow_missing: bool,
     /// The corpus a finding is new to when it holds no vector of its signature (saved or not).
     pub known: Option<PathBuf>,
+    /// A planted mutant of the family's core that stands in the core's place: the campaign
+    /// must exit 1. Nothing is saved.
+    pub plant: Option<&'static crate::mutants::Mutant>,
 }
 
 /// Set when the user interrupts a campaign (Ctrl-C): it stops taking cases, minimizes none,
@@ -134,6 +137,22 @@ impl Harness {
             busy,
             cpu,
         }
+    }
+
+    /// The harness with `mutant` in the core's place, under the core's name.
+    pub fn planted(self, mutant: &crate::mutants::Mutant) -> Harness {
+        let impls = self
+            .impls
+            .into_iter()
+            .map(|imp| -> Box<dyn Implementation> {
+                if imp.name() == crate::compare::CORE {
+                    Box::new(mutant.implementation())
+                } else {
+                    imp
+                }
+            })
+            .collect();
+        Harness::with(self.family, impls)
     }
 
     /// The family compared.
@@ -678,6 +697,8 @@ pub struct Summary {
     /// Per generator category: its cases, and per independence group the cases in which the
     /// group answered, so a reader sees which kinds of input were compared by whom.
     pub categories: BTreeMap<&'static str, CategoryVotes>,
+    /// The mutant planted in the core's place, if one was.
+    pub plant: Option<&'static crate::mutants::Mutant>,
 }
 
 /// The cases of one generator category and who answered them.
@@ -725,27 +746,170 @@ impl Summary {
         self.cases as f64 / waited.as_secs_f64().max(1e-9)
     }
 
-    /// Whether the core diverges from the consensus anywhere outside registered policy.
-    pub fn core_diverges(&self) -> bool {
-        self.findings
-            .iter()
-            .any(|f| f.evaluation.verdict == Verdict::CoreDiverges)
+    /// What the campaign's cases add up to, from every case's own verdict.
+    pub fn status(&self) -> Status {
+        Status::of(&self.verdicts, self.interrupted)
     }
 }
 
+/// What a campaign's cases add up to, decided from every case's own verdict (never from its
+/// findings, which group cases): the one decision its exit status is made from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every case ran, and each agreed, differed by registered policy or among third parties.
+    Clean,
+    /// The core diverged on at least one case.
+    CoreDiverges,
+    /// The harness could not judge at least one case: a policy's predicate could not read it.
+    Unjudged,
+    /// The campaign stopped before it ran every case, and nothing it ran diverged.
+    Interrupted,
+}
+
+impl Status {
+    /// The status of a campaign whose cases had these verdicts (counted by name).
+    pub fn of(verdicts: &BTreeMap<&'static str, u64>, interrupted: bool) -> Status {
+        let any = |verdict: &str| verdicts.get(verdict).is_some_and(|&n| n > 0);
+        if any(UNJUDGED) {
+            Status::Unjudged
+        } else if any(Verdict::CoreDiverges.name()) {
+            Status::CoreDiverges
+        } else if interrupted {
+            Status::Interrupted
+        } else {
+            Status::Clean
+        }
+    }
+
+    /// The exit status `canonfuzz diff` ends with: 0 clean, 1 a diverging core, 2 a failure of
+    /// the harness or a campaign cut short.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Clean => 0,
+            Status::CoreDiverges => 1,
+            Status::Unjudged | Status::Interrupted => 2,
+        }
+    }
+}
+
+/// Every case of a campaign counted as it is judged: its verdict, who voted, its category, each
+/// implementation's agreement, and the finding it belongs to. The campaign and the self-test
+/// count through this one path, so that the status a campaign ends with is the one the
+/// self-test holds each mutant to.
 #[derive(Default)]
-struct Tally {
-    findings: BTreeMap<String, Finding>,
+pub struct Tally {
+    /// Every finding, by signature (which carries the verdict).
+    pub findings: BTreeMap<String, Finding>,
     /// Signatures whose vector this campaign wrote when it first met them.
     created: BTreeSet<String>,
     /// Failures to write vectors, reported at the end.
     errors: Vec<String>,
     answered: Vec<u64>,
     agreed: Vec<u64>,
-    verdicts: BTreeMap<&'static str, u64>,
+    /// Cases per verdict.
+    pub verdicts: BTreeMap<&'static str, u64>,
     voters: BTreeMap<&'static str, BTreeMap<String, u64>>,
     categories: BTreeMap<&'static str, CategoryVotes>,
-    cases: u64,
+    /// Cases counted.
+    pub cases: u64,
+}
+
+/// One generated case: its index in the campaign, its category and its input.
+pub type Case = (u64, Category, Vec<u8>);
+
+impl Tally {
+    /// An empty tally for `implementations` implementations.
+    pub fn new(implementations: usize) -> Tally {
+        Tally {
+            answered: vec![0; implementations],
+            agreed: vec![0; implementations],
+            ..Tally::default()
+        }
+    }
+
+    /// Counts one case judged `evaluation` from `outcomes` (one per member). A case that is
+    /// not an agreement joins the finding of its signature; `first_met` makes that finding
+    /// when the case is the first of it met, and its signature is then returned.
+    pub fn record(
+        &mut self,
+        members: &[Member],
+        case: &Case,
+        outcomes: Vec<Outcome>,
+        evaluation: Evaluation,
+        first_met: impl FnOnce(&Evaluation) -> FirstMet,
+    ) -> Option<String> {
+        let (index, category, input) = case;
+        self.cases += 1;
+        *self.verdicts.entry(evaluation.verdict.name()).or_default() += 1;
+        let voted: BTreeSet<&str> = members
+            .iter()
+            .zip(&outcomes)
+            .filter(|(_, o)| o.is_answer())
+            .map(|(m, _)| m.group.as_str())
+            .collect();
+        count_votes(
+            self.voters.entry(evaluation.verdict.name()).or_default(),
+            &voted,
+        );
+        let class = self.categories.entry(category.name).or_default();
+        class.cases += 1;
+        count_votes(&mut class.voters, &voted);
+        if let Some(consensus) = &evaluation.consensus {
+            for (i, o) in outcomes.iter().enumerate() {
+                if o.is_answer() {
+                    if let (Some(answered), Some(agreed)) =
+                        (self.answered.get_mut(i), self.agreed.get_mut(i))
+                    {
+                        *answered += 1;
+                        *agreed += u64::from(agree(o, consensus));
+                    }
+                }
+            }
+        }
+        if evaluation.verdict == Verdict::Agree {
+            return None;
+        }
+        match self.findings.entry(evaluation.signature.clone()) {
+            std::collections::btree_map::Entry::Occupied(mut entry) => {
+                entry
+                    .get_mut()
+                    .met_again(*index, *category, input, &outcomes, &evaluation);
+                None
+            }
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                let FirstMet { vector, new } = first_met(&evaluation);
+                let signature = evaluation.signature.clone();
+                entry.insert(Finding {
+                    signature: evaluation.signature.clone(),
+                    category: *category,
+                    case: *index,
+                    input: input.clone(),
+                    minimized: input.clone(),
+                    outcomes,
+                    evaluation,
+                    count: 1,
+                    known_input: None,
+                    vector,
+                    new,
+                    is_minimized: false,
+                });
+                Some(signature)
+            }
+        }
+    }
+
+    /// What the cases counted so far add up to.
+    pub fn status(&self, interrupted: bool) -> Status {
+        Status::of(&self.verdicts, interrupted)
+    }
+}
+
+/// What a campaign knows of a finding when it first meets it.
+pub struct FirstMet {
+    /// The known corpus's vector of its signature, if it has one.
+    pub vector: Option<String>,
+    /// Whether the known corpus holds no record of its signature.
+    pub new: bool,
 }
 
 /// Counts one case for each group that answered it; a group's name is copied only the first
@@ -827,7 +991,23 @@ fn progress_bar(config: &Config) -> ProgressBar {
 
 /// Runs a campaign.
 pub fn run(config: &Config) -> Result<Summary, String> {
-    let (harness, missing) = Harness::choose(config.family, &config.impls, &config.with)?;
+    let (mut harness, missing) = Harness::choose(config.family, &config.impls, &config.with)?;
+    if let Some(mutant) = config.plant {
+        if mutant.family != config.family {
+            return Err(format!(
+                "the mutant {} is planted in the {} core, not the {} one",
+                mutant.name,
+                mutant.family.name(),
+                config.family.name()
+            ));
+        }
+        harness = harness.planted(mutant);
+    }
+    // A planted core's findings are the mutant's, not the corpus's.
+    let config = &Config {
+        out: config.out.clone().filter(|_| config.plant.is_none()),
+        ..config.clone()
+    };
     let groups = |members: Vec<Box<dyn Implementation>>| -> BTreeSet<String> {
         members
             .iter()
@@ -890,11 +1070,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     let next_batch = AtomicU64::new(0);
     let repeats = Repeats::default();
     let n = harness.implementations().len();
-    let tally = Mutex::new(Tally {
-        answered: vec![0; n],
-        agreed: vec![0; n],
-        ..Tally::default()
-    });
+    let tally = Mutex::new(Tally::new(n));
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| loop {
@@ -920,76 +1096,34 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                 let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
                 let results = repeats.answer(&inputs, |asked| harness.run(asked));
                 let Ok(mut t) = tally.lock() else { break };
-                for ((index, category, input), (outcomes, evaluation)) in cases.iter().zip(results)
-                {
-                    t.cases += 1;
-                    *t.verdicts.entry(evaluation.verdict.name()).or_default() += 1;
-                    let voted: BTreeSet<&str> = harness
-                        .members()
-                        .iter()
-                        .zip(&outcomes)
-                        .filter(|(_, o)| o.is_answer())
-                        .map(|(m, _)| m.group.as_str())
-                        .collect();
-                    count_votes(
-                        t.voters.entry(evaluation.verdict.name()).or_default(),
-                        &voted,
-                    );
-                    let class = t.categories.entry(category.name).or_default();
-                    class.cases += 1;
-                    count_votes(&mut class.voters, &voted);
-                    if let Some(consensus) = &evaluation.consensus {
-                        for (i, o) in outcomes.iter().enumerate() {
-                            if o.is_answer() {
-                                t.answered[i] += 1;
-                                t.agreed[i] += u64::from(agree(o, consensus));
-                            }
+                for (case, (outcomes, evaluation)) in cases.iter().zip(results) {
+                    let first_met = |evaluation: &Evaluation| {
+                        let known_path =
+                            findings::vector_path(config.family, &evaluation.signature);
+                        let has_vector = config
+                            .known
+                            .as_ref()
+                            .is_some_and(|dir| dir.join(&known_path).exists());
+                        FirstMet {
+                            new: !has_vector && !remembered.contains_key(&evaluation.signature),
+                            vector: has_vector.then_some(known_path),
                         }
-                    }
-                    if evaluation.verdict == Verdict::Agree {
-                        continue;
-                    }
+                    };
                     let tally = &mut *t;
-                    let entry = tally
-                        .findings
-                        .entry(evaluation.signature.clone())
-                        .or_insert_with(|| {
-                            let known_path =
-                                findings::vector_path(config.family, &evaluation.signature);
-                            let has_vector = config
-                                .known
-                                .as_ref()
-                                .is_some_and(|dir| dir.join(&known_path).exists());
-                            let new =
-                                !has_vector && !remembered.contains_key(&evaluation.signature);
-                            let finding = Finding {
-                                signature: evaluation.signature.clone(),
-                                category: *category,
-                                case: *index,
-                                input: input.clone(),
-                                minimized: input.clone(),
-                                outcomes: outcomes.clone(),
-                                evaluation: evaluation.clone(),
-                                count: 0,
-                                known_input: None,
-                                vector: has_vector.then_some(known_path),
-                                new,
-                                is_minimized: false,
-                            };
-                            if let Some(dir) = &config.out {
-                                save_as_found(
-                                    dir,
-                                    config.family,
-                                    &finding,
-                                    config.seed,
-                                    &roster,
-                                    &mut tally.created,
-                                    &mut tally.errors,
-                                );
-                            }
-                            finding
-                        });
-                    entry.met_again(*index, *category, input, &outcomes, &evaluation);
+                    let met =
+                        tally.record(harness.members(), case, outcomes, evaluation, first_met);
+                    let finding = met.and_then(|signature| tally.findings.get(&signature));
+                    if let (Some(dir), Some(finding)) = (&config.out, finding) {
+                        save_as_found(
+                            dir,
+                            config.family,
+                            finding,
+                            config.seed,
+                            &roster,
+                            &mut tally.created,
+                            &mut tally.errors,
+                        );
+                    }
                 }
                 let found = t.findings.len();
                 drop(t);
@@ -1067,9 +1201,12 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             finding.vector =
                 findings::save(dir, config.family, finding, config.seed, &impls, replace)?;
         }
-        let without = found
-            .iter()
-            .filter(|f| f.vector.is_none() && f.is_minimized);
+        // A case the harness could not judge is its own failure, not a finding to remember.
+        let without = found.iter().filter(|f| {
+            f.vector.is_none()
+                && f.is_minimized
+                && !matches!(f.evaluation.verdict, Verdict::Unjudged(_))
+        });
         without_vector::remember(
             dir,
             config.family,
@@ -1105,6 +1242,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         categories: tally.categories,
         interrupted: INTERRUPTED.load(Ordering::Relaxed),
         planned: limit,
+        plant: config.plant,
     })
 }
 
@@ -1113,6 +1251,76 @@ mod tests {
     use super::*;
     use crate::families::jcs;
     use crate::impls::worker;
+
+    #[test]
+    fn a_campaign_s_status_comes_from_its_cases_verdicts() {
+        let counts = |pairs: &[(&'static str, u64)]| pairs.iter().copied().collect();
+        let status =
+            |pairs: &[(&'static str, u64)], interrupted| Status::of(&counts(pairs), interrupted);
+        assert_eq!(status(&[("agree", 9), ("policy", 3)], false), Status::Clean);
+        assert_eq!(
+            status(&[("agree", 9), ("core_diverges", 1)], false),
+            Status::CoreDiverges
+        );
+        // A divergence stands even in a campaign cut short; a case the harness could not judge
+        // outranks it, as the campaign's result cannot be trusted.
+        assert_eq!(status(&[("core_diverges", 1)], true), Status::CoreDiverges);
+        assert_eq!(status(&[("agree", 9)], true), Status::Interrupted);
+        assert_eq!(
+            status(&[("core_diverges", 1), (UNJUDGED, 1)], false),
+            Status::Unjudged
+        );
+        assert_eq!(status(&[("core_diverges", 0)], false), Status::Clean);
+        let codes: Vec<u8> = [
+            Status::Clean,
+            Status::CoreDiverges,
+            Status::Unjudged,
+            Status::Interrupted,
+        ]
+        .map(Status::exit_code)
+        .to_vec();
+        assert_eq!(codes, [0, 1, 2, 2]);
+    }
+
+    #[test]
+    fn a_diverging_case_is_never_folded_into_a_finding_of_another_verdict() {
+        // Two cases with the same answers: the first a registered policy, the second a
+        // divergence (no two names alike). They are two findings, and the tally says "core
+        // diverges" whichever comes first.
+        let members = crate::compare::members_of(&[
+            ("core", "canonfuzz-core"),
+            ("node", "node-v8"),
+            ("py", "cpython"),
+        ]);
+        let answers = vec![
+            Outcome::Rejected("duplicate_key".into()),
+            Outcome::Ok(b"{}".to_vec()),
+            Outcome::Ok(b"{}".to_vec()),
+        ];
+        let cases: [Case; 2] = [
+            (1, jcs::gen::ORDERING, br#"{"a":1,"a":2}"#.to_vec()),
+            (2, jcs::gen::ORDERING, br#"{"a":1,"b":2}"#.to_vec()),
+        ];
+        for order in [[0, 1], [1, 0]] {
+            let mut tally = Tally::new(members.len());
+            for k in order {
+                let case = &cases[k];
+                let evaluation = evaluate(jcs::FAMILY, &case.2, &members, &answers);
+                tally.record(&members, case, answers.clone(), evaluation, |_| FirstMet {
+                    vector: None,
+                    new: true,
+                });
+            }
+            assert_eq!(tally.findings.len(), 2, "{order:?}");
+            assert_eq!(tally.status(false), Status::CoreDiverges, "{order:?}");
+            let verdicts: Vec<&str> = tally
+                .findings
+                .values()
+                .map(|f| f.evaluation.verdict.name())
+                .collect();
+            assert!(verdicts.contains(&"core_diverges") && verdicts.contains(&"policy"));
+        }
+    }
 
     #[test]
     fn a_finding_keeps_its_lowest_case_whichever_batch_comes_first() {

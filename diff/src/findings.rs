@@ -226,6 +226,8 @@ pub fn write_vector(
         Verdict::Policy(_) => "Policy",
         Verdict::Agree => "Agree",
         Verdict::ThirdParties => "ThirdParties",
+        // A case the harness could not judge states no expectation.
+        Verdict::Unjudged(_) => return Ok(None),
     };
     let result = match want {
         Outcome::Ok(_) => Expectation::Valid,

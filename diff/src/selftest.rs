@@ -1,17 +1,18 @@
 //! Proof that a campaign turns red on a wrong core: every family's planted mutants (see
 //! [`crate::mutants`]) stand in for the core, in turn, among the family's implementations, on
-//! the campaign's own generated cases. A mutant counts as found only on a case whose verdict
-//! is "core diverges" — never policy, never agreement — where the real core's verdict is not;
-//! that case is then minimized while it stays so. The score is found mutants over planted
-//! ones, per family.
+//! the campaign's own generated cases. Each stand-in's cases are counted by the campaign's own
+//! tally, and a mutant counts as found only when its campaign ends as a campaign with a
+//! diverging core does — exit status 1 — where the real core's campaign over the same cases
+//! ends clean. Its first case that diverges where the real core's does not is then minimized
+//! while it stays so. The score is found mutants over planted ones, per family.
 
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
-use crate::campaign::{Harness, BATCH};
-use crate::compare::{evaluate, Member, Verdict, CORE};
+use crate::campaign::{Case, FirstMet, Harness, Status, Tally, BATCH};
+use crate::compare::{evaluate, Evaluation, Member, Verdict, CORE};
 use crate::family::Family;
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
@@ -26,7 +27,11 @@ const SHRINK_BUDGET: usize = 2_000;
 pub struct MutantReport {
     /// The mutant.
     pub mutant: &'static Mutant,
-    /// Cases run until the first on which it diverged, if one did.
+    /// How the campaign with the mutant in the core's place ended.
+    pub status: Status,
+    /// How the campaign with the real core ended, over the same cases.
+    pub core_status: Status,
+    /// Cases run until the first on which it diverged where the core did not, if one did.
     pub found_after: Option<u64>,
     /// That case, minimized.
     pub minimized: Vec<u8>,
@@ -35,11 +40,15 @@ pub struct MutantReport {
 }
 
 impl MutantReport {
-    /// Found within its family's budget, and minimized as far as the family's bound asks.
+    /// Its campaign exits 1 where the real core's exits 0, on a case found within its
+    /// family's budget and minimized as far as the family's bound asks.
     pub fn passed(&self) -> bool {
         let family = self.mutant.family;
-        self.found_after
-            .is_some_and(|n| n <= family.selftest_budget())
+        self.status == Status::CoreDiverges
+            && self.core_status == Status::Clean
+            && self
+                .found_after
+                .is_some_and(|n| n <= family.selftest_budget())
             && family
                 .minimized_bound()
                 .is_none_or(|bound| self.beyond_nesting() <= bound)
@@ -61,6 +70,8 @@ pub struct FamilyReport {
     pub mutants: Vec<MutantReport>,
     /// Cases generated.
     pub cases: u64,
+    /// How the campaign with the real core ended over those cases.
+    pub core_status: Status,
     /// Implementations that could not run here, with why.
     pub missing: Vec<(String, String)>,
 }
@@ -90,6 +101,9 @@ struct Bench {
     members: Vec<Member>,
 }
 
+/// One stand-in's answers to a case and their evaluation.
+type Judged = (Vec<Outcome>, Evaluation);
+
 impl Bench {
     fn new(family: Family) -> Result<(Bench, Vec<(String, String)>), String> {
         let (full, missing) = Harness::new(family, &[])?;
@@ -112,9 +126,9 @@ impl Bench {
         Ok((bench, missing))
     }
 
-    /// Per input: whether the core diverges, and the evaluation with each of `stand_ins` in
-    /// the core's place (its verdict and signature).
-    fn judge(&self, inputs: &[&[u8]], stand_ins: &[&Mutant]) -> Vec<(bool, Vec<(bool, String)>)> {
+    /// Per input: the real core's answers and evaluation, then each of `stand_ins`' in the
+    /// core's place, the other implementations asked once for all of them.
+    fn judge(&self, inputs: &[&[u8]], stand_ins: &[&Mutant]) -> Vec<(Judged, Vec<Judged>)> {
         let third = self.others.outcomes(inputs);
         let core = self.core.run_batch(inputs);
         let planted: Vec<Vec<Outcome>> = stand_ins
@@ -125,25 +139,26 @@ impl Bench {
             let mut all = vec![first.clone()];
             all.extend(third[case].iter().cloned());
             let e = evaluate(self.family, inputs[case], &self.members, &all);
-            (e.verdict == Verdict::CoreDiverges, e.signature)
+            (all, e)
         };
         (0..inputs.len())
             .map(|case| {
-                let (core_diverges, _) = evaluate_with(case, &core[case]);
+                let core = evaluate_with(case, &core[case]);
                 let with = planted
                     .iter()
                     .map(|o| evaluate_with(case, &o[case]))
                     .collect();
-                (core_diverges, with)
+                (core, with)
             })
             .collect()
     }
 
     /// Whether `mutant` diverges on `input` where the core does not.
     fn tells_apart(&self, inputs: &[&[u8]], mutant: &Mutant) -> Vec<bool> {
+        let diverges = |(_, e): &Judged| e.verdict == Verdict::CoreDiverges;
         self.judge(inputs, &[mutant])
             .into_iter()
-            .map(|(core, with)| !core && with.first().is_some_and(|(m, _)| *m))
+            .map(|(core, with)| !diverges(&core) && with.first().is_some_and(diverges))
             .collect()
     }
 }
@@ -181,7 +196,8 @@ fn run_family(family: Family, seed: u64, progress: bool) -> Result<FamilyReport,
     hunt(family, family.mutants(), seed, progress)
 }
 
-/// Runs `planted`, mutants of `family`, against the family's implementations.
+/// Runs `planted`, mutants of `family`, against the family's implementations: a campaign of
+/// the family's self-test budget with each in the core's place, and one with the real core.
 pub fn hunt(
     family: Family,
     planted: &'static [Mutant],
@@ -189,40 +205,63 @@ pub fn hunt(
     progress: bool,
 ) -> Result<FamilyReport, String> {
     let (bench, missing) = Bench::new(family)?;
-    let mut found: Vec<Option<(u64, Vec<u8>)>> = vec![None; planted.len()];
+    let fresh = |_: &Evaluation| FirstMet {
+        vector: None,
+        new: true,
+    };
+    let width = bench.members.len();
+    let mut core_tally = Tally::new(width);
+    let mut tallies: Vec<Tally> = planted.iter().map(|_| Tally::new(width)).collect();
+    // Per mutant, the first case on which it diverges where the real core does not.
+    let mut first: Vec<Option<(u64, Vec<u8>)>> = vec![None; planted.len()];
+    let stand_ins: Vec<&Mutant> = planted.iter().collect();
     let budget = family.selftest_budget();
     let bar = bar(family, progress);
     let mut start = 0;
-    while start < budget && found.iter().any(Option::is_none) {
+    while start < budget {
         let end = (start + BATCH).min(budget);
-        let inputs: Vec<Vec<u8>> = (start..end).map(|i| family.generate(seed, i).1).collect();
-        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        let hunted: Vec<usize> = (0..planted.len()).filter(|&m| found[m].is_none()).collect();
-        let stand_ins: Vec<&Mutant> = hunted.iter().map(|&m| &planted[m]).collect();
-        for (case, (core_diverges, with)) in bench.judge(&refs, &stand_ins).into_iter().enumerate()
-        {
-            for (&m, (diverges, _)) in hunted.iter().zip(with) {
-                if diverges && !core_diverges && found[m].is_none() {
-                    found[m] = Some((start + case as u64 + 1, inputs[case].clone()));
+        let cases: Vec<Case> = (start..end)
+            .map(|i| {
+                let (category, input) = family.generate(seed, i);
+                (i, category, input)
+            })
+            .collect();
+        let refs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
+        for (case, (core, with)) in cases.iter().zip(bench.judge(&refs, &stand_ins)) {
+            let core_diverges = core.1.verdict == Verdict::CoreDiverges;
+            for (m, (outcomes, evaluation)) in with.into_iter().enumerate() {
+                if evaluation.verdict == Verdict::CoreDiverges && !core_diverges {
+                    if let Some(slot @ None) = first.get_mut(m) {
+                        *slot = Some((case.0 + 1, case.2.clone()));
+                    }
+                }
+                if let Some(tally) = tallies.get_mut(m) {
+                    tally.record(&bench.members, case, outcomes, evaluation, fresh);
                 }
             }
+            core_tally.record(&bench.members, case, core.0, core.1, fresh);
         }
         bar.set_position(end);
         bar.set_message(format!(
             "{}/{}",
-            found.iter().flatten().count(),
+            first.iter().flatten().count(),
             planted.len()
         ));
         start = end;
     }
     bar.finish_and_clear();
+    let core_status = core_tally.status(false);
     let mutants = planted
         .iter()
-        .zip(found)
-        .map(|(mutant, found)| {
-            let Some((after, input)) = found else {
+        .zip(first)
+        .zip(&tallies)
+        .map(|((mutant, first), tally)| {
+            let status = tally.status(false);
+            let Some((after, input)) = first else {
                 return MutantReport {
                     mutant,
+                    status,
+                    core_status,
                     found_after: None,
                     minimized: Vec::new(),
                     signature: String::new(),
@@ -238,10 +277,12 @@ pub fn hunt(
                 .into_iter()
                 .next()
                 .and_then(|(_, with)| with.into_iter().next())
-                .map(|(_, s)| s)
+                .map(|(_, e)| e.signature)
                 .unwrap_or_default();
             MutantReport {
                 mutant,
+                status,
+                core_status,
                 found_after: Some(after),
                 minimized,
                 signature,
@@ -252,6 +293,7 @@ pub fn hunt(
         family,
         mutants,
         cases: start,
+        core_status,
         missing,
     })
 }
@@ -292,24 +334,31 @@ impl SelftestRun {
                 ));
             }
             out.push_str(&format!(
-                "{}: {} of {} mutants diverge within {} cases\n",
+                "{}: {} of {} mutants' campaigns of {} cases exit 1\n",
                 family.family.name(),
                 family.found(),
                 family.mutants.len(),
                 family.family.selftest_budget()
             ));
+            if family.core_status != Status::Clean {
+                out.push_str(&format!(
+                    "  the real core's campaign over these cases exits {}, so no mutant can be told apart\n",
+                    family.core_status.exit_code()
+                ));
+            }
             out.push_str(&format!(
-                "  {:<30} {:<5} {:>6} {:>6}  minimized input\n",
-                "mutant", "found", "cases", "bytes"
+                "  {:<30} {:<5} {:>4} {:>6} {:>6}  minimized input\n",
+                "mutant", "found", "exit", "cases", "bytes"
             ));
             for r in &family.mutants {
                 out.push_str(&format!(
-                    "  {:<30} {:<5} {:>6} {:>6}  {}\n",
-                    r.mutant.name,
+                    "  {:<30} {:<5} {:>4} {:>6} {:>6}  {}\n",
+                    clip(r.mutant.name, 30),
                     if r.passed() { "yes" } else { "NO" },
+                    r.status.exit_code(),
                     r.found_after.map_or("-".to_string(), |n| n.to_string()),
                     r.minimized.len(),
-                    clip(&crate::vector::excerpt(&r.minimized), 26)
+                    clip(&crate::vector::excerpt(&r.minimized), 20)
                 ));
             }
             out.push('\n');
@@ -317,7 +366,7 @@ impl SelftestRun {
         let planted: usize = self.families.iter().map(|f| f.mutants.len()).sum();
         let found: usize = self.families.iter().map(FamilyReport::found).sum();
         out.push_str(&format!(
-            "{found} of {planted} mutants found as \"core diverges\" ({:.1}s)\n",
+            "{found} of {planted} mutants' campaigns exit 1 where the core's exits 0 ({:.1}s)\n",
             self.elapsed.as_secs_f64()
         ));
         out
@@ -335,6 +384,7 @@ impl SelftestRun {
                 "family": f.family.name(),
                 "case_budget": f.family.selftest_budget(),
                 "cases": f.cases,
+                "core_exit_status": f.core_status.exit_code(),
                 "found": f.found(),
                 "planted": f.mutants.len(),
                 "missing": f.missing.iter().map(|(n, w)| json!({"name": n, "reason": w})).collect::<Vec<_>>(),
@@ -342,6 +392,7 @@ impl SelftestRun {
                     "mutant": r.mutant.name,
                     "bug": r.mutant.bug,
                     "found": r.passed(),
+                    "exit_status": r.status.exit_code(),
                     "cases_until_found": r.found_after,
                     "minimized_bytes": r.minimized.len(),
                     "minimized_hex": crate::vector::to_hex(&r.minimized),

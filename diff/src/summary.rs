@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::campaign::{Finding, ImplStats, Summary};
-use crate::compare::Verdict;
+use crate::compare::{Verdict, UNJUDGED};
 use crate::outcome::Outcome;
 use crate::vector::excerpt;
 
@@ -44,7 +44,8 @@ impl Paint {
 }
 
 /// The verdicts in the order a person reads them, with their headings and colours.
-const SECTIONS: [(&str, &str, &str); 3] = [
+const SECTIONS: [(&str, &str, &str); 4] = [
+    (UNJUDGED, "the harness could not judge", "1;35"),
     ("core_diverges", "core diverges", "1;31"),
     ("policy", "registered policy", "33"),
     ("third_parties_disagree", "third parties disagree", "36"),
@@ -63,9 +64,37 @@ fn labels_only(finding: &Finding) -> bool {
 fn cause(finding: &Finding) -> String {
     match finding.evaluation.verdict {
         Verdict::Policy(p) => format!("{} (core)", p.id),
+        Verdict::Unjudged(p) => format!("{} (unread)", p.id),
         _ if finding.evaluation.diverging.is_empty() => "(no consensus)".to_string(),
         _ => finding.evaluation.diverging.join(","),
     }
+}
+
+/// Why a finding the harness could not judge was not judged: the error its policy's predicate
+/// gives on the finding's first case.
+pub fn unread(finding: &Finding) -> Option<String> {
+    match finding.evaluation.verdict {
+        Verdict::Unjudged(policy) => Some(format!(
+            "the {} predicate could not read case {}: {}",
+            policy.id,
+            finding.case,
+            (policy.applies)(&finding.input)
+                .err()
+                .map_or_else(|| "it reads it when asked again".to_string(), |e| e.0)
+        )),
+        _ => None,
+    }
+}
+
+/// Why a campaign failed on its own account, for its exit message: the cases it could not
+/// judge, with the first reason.
+pub fn harness_failure(summary: &Summary) -> Option<String> {
+    let cases = summary.verdicts.get(UNJUDGED).copied().unwrap_or(0);
+    let first = summary.findings.iter().find_map(unread)?;
+    Some(format!(
+        "the harness could not judge {cases} {}: {first}; this is a fault of canonfuzz, not of any implementation: report it with the case's seed and index",
+        if cases == 1 { "case" } else { "cases" }
+    ))
 }
 
 /// `text` cut to `width` characters, `…` marking a cut.
@@ -130,6 +159,12 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
         summary.cases_per_second(),
         summary.seed,
     )));
+    if let Some(mutant) = summary.plant {
+        out.push_str(&wrap(&format!(
+            "planted in the core's place: the mutant {} ({}); nothing was saved",
+            mutant.name, mutant.bug
+        )));
+    }
     if summary.repeated > 0 {
         out.push_str(&wrap(&format!(
             "{} cases repeated an earlier input and were judged from its answers",
@@ -203,15 +238,19 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     };
     let new = summary.findings.iter().filter(|f| f.new).count();
     let diverges = count("core_diverges");
+    let unjudged = match count(UNJUDGED) {
+        0 => String::new(),
+        n => format!(", {n} the harness could not judge"),
+    };
     let totals = format!(
-        "{} findings ({new} new): {diverges} where the core diverges, {} registered policy, {} among third parties",
+        "{} findings ({new} new): {diverges} where the core diverges, {} registered policy, {} among third parties{unjudged}",
         summary.findings.len(),
         count("policy"),
         count("third_parties_disagree"),
     );
     out.push('\n');
     let totals = wrap(&totals);
-    out.push_str(&if diverges > 0 {
+    out.push_str(&if diverges > 0 || !unjudged.is_empty() {
         paint.paint("1;31", &totals)
     } else {
         totals
@@ -294,6 +333,9 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
                         let _ = writeln!(out, "      {} crashed: {}", imp.name, clip(why, 60));
                     }
                 }
+            }
+            if let Some(why) = unread(f) {
+                out.push_str(&wrap(&format!("      {why}")));
             }
         }
         if folded > 0 {
@@ -391,14 +433,24 @@ pub fn to_json(summary: &Summary) -> Value {
             "narrowed": summary.quorum.narrowed,
             "allow_missing": summary.quorum.allow_missing,
         },
+        "status": match summary.status() {
+            crate::campaign::Status::Clean => "clean",
+            crate::campaign::Status::CoreDiverges => "core_diverges",
+            crate::campaign::Status::Unjudged => UNJUDGED,
+            crate::campaign::Status::Interrupted => "interrupted",
+        },
+        "verdicts": summary.verdicts,
+        "planted": summary.plant.map(|m| m.name),
         "voters": summary.voters,
         "categories": summary.categories,
         "findings": summary.findings.iter().map(|f| json!({
             "signature": f.signature,
             "diverging": f.evaluation.diverging,
             "verdict": f.evaluation.verdict.name(),
-            "policy": match f.evaluation.verdict { Verdict::Policy(p) => Some(p.id), _ => None },
+            "policy": match f.evaluation.verdict { Verdict::Policy(p) | Verdict::Unjudged(p) => Some(p.id), _ => None },
             "category": f.category.name,
+            "cases": f.count,
+            "first_case": f.case,
             "input_hex": crate::vector::to_hex(&f.minimized),
             "minimized": f.is_minimized,
             "new": f.new,
@@ -459,6 +511,7 @@ mod tests {
             categories: Default::default(),
             interrupted: false,
             planned: Some(10),
+            plant: None,
         }
     }
 

@@ -32,25 +32,7 @@ pub fn skip_ws(input: &[u8], pos: &mut usize) {
     }
 }
 
-/// The deepest nesting of arrays and objects in a JSON text, read byte by byte: brackets
-/// outside strings, at any depth and in any text, JSON or not.
-pub fn nesting(text: &[u8]) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
-    for &b in text {
-        match (in_string, escaped, b) {
-            (true, true, _) => escaped = false,
-            (true, false, b'\\') => escaped = true,
-            (true, false, b'"') | (false, _, b'"') => in_string = !in_string,
-            (false, _, b'[' | b'{') => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
-}
+pub use canonfuzz_props::values::nesting;
 
 /// The string token at `pos` (quotes included), with `pos` moved past it.
 pub fn string_token(input: &[u8], pos: &mut usize) -> Option<Vec<u8>> {

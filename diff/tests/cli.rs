@@ -745,3 +745,19 @@ fn ed25519_verify_decides_every_wycheproof_case_as_published() {
     }
     assert_eq!(checked, 151);
 }
+
+#[test]
+fn the_field_lists_page_is_what_canonfuzz_fields_prints() {
+    let out = canonfuzz(&["fields"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/fields.md")).unwrap();
+    assert_eq!(
+        text(&out.stdout),
+        page,
+        "docs/fields.md is out of date: run `canonfuzz fields > docs/fields.md`"
+    );
+    let one = canonfuzz(&["fields", "--family", "ink"], b"");
+    assert!(text(&one.stdout).contains("| `/method` | ink::request::signature_base |"));
+    assert!(!text(&one.stdout).contains("## jcs"));
+}

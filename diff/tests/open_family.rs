@@ -4,10 +4,10 @@
 //! lowercase, by the core and by two independent decoders written here), so what is shown is
 //! that one `Spec` implementation is all a family needs.
 
-use canonfuzz_diff::campaign::{self, Config};
+use canonfuzz_diff::campaign::{self, Config, Status};
 use canonfuzz_diff::compare::{Expect, Policy, Rules};
 use canonfuzz_diff::conformance::{check_with_core, lint_output_test};
-use canonfuzz_diff::family::{Category, CheckTest, Family, Spec, Vectors};
+use canonfuzz_diff::family::{Category, CheckTest, Family, Field, Spec, Vectors};
 use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::in_process::InProcess;
 use canonfuzz_diff::impls::Implementation;
@@ -16,6 +16,7 @@ use canonfuzz_diff::outcome::Outcome;
 use canonfuzz_diff::replay::{output_replay, Replay};
 use canonfuzz_diff::selftest::hunt;
 use canonfuzz_diff::vector::{Head, OutputTest, Test, VectorFile};
+use canonfuzz_props::values::Unreadable;
 use canonfuzz_rng::Rng;
 
 const WELL_FORMED: Category = Category::new("hex_well_formed", "Hex text of random bytes.");
@@ -25,8 +26,18 @@ const DAMAGED: Category = Category {
     malformed: true,
 };
 static CATEGORIES: [Category; 2] = [WELL_FORMED, DAMAGED];
+static FIELDS: [Field; 1] = [Field {
+    name: "digits",
+    read_by: "the core's normalizer",
+    varied_by: &CATEGORIES,
+    values: Some(|input| vec![String::from_utf8_lossy(input).into_owned()]),
+}];
 
-const FAMILY: Family = Family::new(&Hex);
+static HEX: Hex = Hex(&POLICIES);
+const FAMILY: Family = Family::new(&HEX);
+/// The same family with a policy whose predicate cannot read what it is asked about.
+static HEX_UNREAD: Hex = Hex(&UNREADABLE);
+const UNREAD: Family = Family::new(&HEX_UNREAD);
 
 /// Every nibble of `text`, or `None` where a character is not a hex digit.
 fn nibbles(text: &[u8]) -> Option<Vec<u8>> {
@@ -100,11 +111,26 @@ static MUTANTS: [Mutant; 1] = [Mutant {
 static POLICIES: [Policy; 1] = [Policy {
     id: "no-sign",
     core: Expect::RejectsWhereOthersAccept,
-    applies: |input| input.contains(&b'+'),
+    applies: |input| Ok(input.contains(&b'+')),
     reason: "hex digits carry no sign; a decoder that takes one reads two texts as one value",
 }];
 
-struct Hex;
+/// The sign policy, with a predicate that fails to read every input that has a sign.
+static UNREADABLE: [Policy; 1] = [Policy {
+    id: "no-sign",
+    core: Expect::RejectsWhereOthersAccept,
+    applies: |input| {
+        if input.contains(&b'+') {
+            Err(Unreadable("a planted reading failure".to_string()))
+        } else {
+            Ok(false)
+        }
+    },
+    reason: "hex digits carry no sign",
+}];
+
+/// The family, with its policies.
+struct Hex(&'static [Policy]);
 
 impl Spec for Hex {
     fn name(&self) -> &'static str {
@@ -121,6 +147,10 @@ impl Spec for Hex {
 
     fn categories(&self) -> &'static [Category] {
         &CATEGORIES
+    }
+
+    fn fields(&self) -> &'static [Field] {
+        &FIELDS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -164,7 +194,7 @@ impl Spec for Hex {
     fn rules(&self) -> Rules {
         Rules {
             family: "hex",
-            policies: &POLICIES,
+            policies: self.0,
             reference_group: "table",
         }
     }
@@ -206,24 +236,30 @@ impl Vectors for Hex {
     }
 }
 
-#[test]
-fn a_family_outside_the_registry_runs_a_whole_campaign() {
-    let corpus = tempfile::tempdir().unwrap();
-    let summary = campaign::run(&Config {
-        family: FAMILY,
+/// A campaign of 2,000 cases of `family`, saving into `out` if given.
+fn campaign_of(family: Family, out: Option<&std::path::Path>) -> campaign::Summary {
+    campaign::run(&Config {
+        family,
         cases: Some(2_000),
         duration: None,
         seed: 1,
         jobs: 2,
         impls: Vec::new(),
         with: Vec::new(),
-        out: Some(corpus.path().to_path_buf()),
+        out: out.map(std::path::Path::to_path_buf),
         shard: (0, 1),
         progress: false,
         allow_missing: false,
         known: None,
+        plant: None,
     })
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn a_family_outside_the_registry_runs_a_whole_campaign() {
+    let corpus = tempfile::tempdir().unwrap();
+    let summary = campaign_of(FAMILY, Some(corpus.path()));
     assert_eq!(summary.cases, 2_000);
     assert_eq!(
         summary.verdicts.get("core_diverges"),
@@ -257,6 +293,33 @@ fn a_family_outside_the_registry_runs_a_whole_campaign() {
             assert_eq!(checked.passed, Ok(()), "{}", path.display());
         }
     }
+}
+
+#[test]
+fn a_case_a_predicate_cannot_read_fails_the_campaign_as_the_harness_s_own_fault() {
+    // The same cases: where the predicate reads, the sign is a registered policy and the
+    // campaign is clean; where it cannot, the cases it was asked about are unjudged, never
+    // "does not apply", and the campaign fails with exit status 2.
+    let read = campaign_of(FAMILY, None);
+    let unread = campaign_of(UNREAD, None);
+    assert_eq!(read.status(), Status::Clean);
+    let policy = read.verdicts.get("policy").copied().unwrap_or(0);
+    assert!(policy > 0, "{:?}", read.verdicts);
+    assert_eq!(unread.verdicts.get("unjudged").copied(), Some(policy));
+    assert_eq!(unread.verdicts.get("policy"), None);
+    assert_eq!(unread.status(), Status::Unjudged);
+    assert_eq!(unread.status().exit_code(), 2);
+    let why = canonfuzz_diff::summary::harness_failure(&unread).unwrap();
+    assert!(
+        why.contains("the no-sign predicate could not read case")
+            && why.contains("a planted reading failure"),
+        "{why}"
+    );
+    // No finding of it is remembered as a finding: it is the harness's failure.
+    assert!(unread
+        .findings
+        .iter()
+        .all(|f| f.vector.is_none() || f.evaluation.verdict.name() != "unjudged"));
 }
 
 #[test]

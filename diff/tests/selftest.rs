@@ -33,8 +33,10 @@ fn the_selftest_finds_every_planted_mutant_of_every_family() {
         assert!(family["missing"].as_array().unwrap().is_empty(), "{name}");
         let reports = family["mutants"].as_array().unwrap();
         assert_eq!(reports.len(), f.mutants().len(), "{name}");
+        assert_eq!(family["core_exit_status"], 0, "{name}");
         for m in reports {
             assert_eq!(m["found"], true, "{m}");
+            assert_eq!(m["exit_status"], 1, "{m}");
             assert!(
                 m["cases_until_found"].as_u64().unwrap() <= f.selftest_budget(),
                 "{m}"

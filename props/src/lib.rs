@@ -21,4 +21,5 @@ pub mod properties;
 pub mod reading;
 pub mod test_server;
 pub mod tricky;
+pub mod values;
 pub mod verdict;

@@ -1,9 +1,10 @@
 //! A Merkle question as a campaign input and a fuzz target read it: one JSON line with the
 //! tree's data, sizes and hashes in hex, and the predicates the Merkle policies read off it.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::hex::{from_hex, to_hex};
+use crate::values::{self, Unreadable};
 
 /// One Merkle question.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +74,16 @@ impl MerkleCase {
 
     /// Reads a campaign input back; `None` when it is not one.
     pub fn parse(input: &[u8]) -> Option<MerkleCase> {
-        let v: Value = serde_json::from_slice(input).ok()?;
+        MerkleCase::read(input).ok().flatten()
+    }
+
+    /// Reads a campaign case as a policy judges it: `Ok(None)` for a case that asks no Merkle
+    /// question, `Err` when the input cannot be read as a case at all.
+    pub fn read(input: &[u8]) -> Result<Option<MerkleCase>, Unreadable> {
+        Ok(MerkleCase::from_members(&values::case(input)?))
+    }
+
+    fn from_members(v: &Map<String, Value>) -> Option<MerkleCase> {
         let hex = |name: &str| from_hex(v.get(name)?.as_str()?).ok();
         let list = |name: &str| -> Option<Vec<Vec<u8>>> {
             v.get(name)?
@@ -107,19 +117,19 @@ impl MerkleCase {
 }
 
 /// Whether a consistency case starts from the empty tree.
-pub fn first_size_is_zero(input: &[u8]) -> bool {
-    matches!(
-        MerkleCase::parse(input),
+pub fn first_size_is_zero(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(matches!(
+        MerkleCase::read(input)?,
         Some(MerkleCase::Consistency { first: 0, .. })
-    )
+    ))
 }
 
 /// Whether a case names a size or index past 2^53 - 1.
-pub fn size_past_safe_integers(input: &[u8]) -> bool {
+pub fn size_past_safe_integers(input: &[u8]) -> Result<bool, Unreadable> {
     const MAX: u64 = (1 << 53) - 1;
-    match MerkleCase::parse(input) {
+    Ok(match MerkleCase::read(input)? {
         Some(MerkleCase::Inclusion { index, size, .. }) => index > MAX || size > MAX,
         Some(MerkleCase::Consistency { first, second, .. }) => first > MAX || second > MAX,
         _ => false,
-    }
+    })
 }

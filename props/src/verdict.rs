@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 use crate::merkle_case;
 use crate::outcome::Outcome;
 use crate::reading;
+use crate::values::{self, Unreadable};
 
 /// The name and group of one implementation, as the comparison needs them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +37,10 @@ pub struct Policy {
     pub id: &'static str,
     /// What the core answers.
     pub core: Expect,
-    /// Which inputs the difference is about; elsewhere the same outcomes are a divergence.
-    pub applies: fn(&[u8]) -> bool,
+    /// Which inputs the difference is about; elsewhere the same outcomes are a divergence. An
+    /// input the predicate cannot read is the harness's failure, never an input it is not
+    /// about.
+    pub applies: Applies,
     /// Why the core answers differently.
     pub reason: &'static str,
 }
@@ -50,6 +53,9 @@ impl PartialEq for Policy {
 }
 
 impl Eq for Policy {}
+
+/// Whether a policy's reason holds for an input, read from the input alone.
+pub type Applies = fn(&[u8]) -> Result<bool, Unreadable>;
 
 /// A pattern over outcomes.
 #[derive(Debug, Clone, Copy)]
@@ -81,20 +87,20 @@ fn first_problem_is(input: &[u8], kind: &str) -> bool {
     first_problems(input).contains(kind)
 }
 
-fn duplicate_names(input: &[u8]) -> bool {
-    first_problem_is(input, "duplicate_key")
+fn duplicate_names(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(first_problem_is(input, "duplicate_key"))
 }
 
-fn lone_surrogates(input: &[u8]) -> bool {
-    first_problem_is(input, "lone_surrogate")
+fn lone_surrogates(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(first_problem_is(input, "lone_surrogate"))
 }
 
-fn number_range(input: &[u8]) -> bool {
-    first_problem_is(input, "number_out_of_range")
+fn number_range(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(first_problem_is(input, "number_out_of_range"))
 }
 
-fn past_depth_bound(input: &[u8]) -> bool {
-    first_problem_is(input, "depth_limit")
+fn past_depth_bound(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(first_problem_is(input, "depth_limit"))
 }
 
 /// The deepest nesting serde_json reads (its recursion limit refuses 128 levels), past which
@@ -102,66 +108,66 @@ fn past_depth_bound(input: &[u8]) -> bool {
 const SERDE_JSON_DEPTH: usize = 127;
 
 /// Whether a valid document nests deeper than serde_json reads but within the core's bound.
-fn deeper_than_readers_go(input: &[u8]) -> bool {
+fn deeper_than_readers_go(input: &[u8]) -> Result<bool, Unreadable> {
     let r = reading::read_shared(input);
-    r.problems.is_empty() && r.depth > SERDE_JSON_DEPTH
+    Ok(r.problems.is_empty() && r.depth > SERDE_JSON_DEPTH)
 }
 
 /// The member name serde_json's raw-value feature reserves for its marker.
 const MARKER: &str = "$serde_json::private::RawValue";
 
 /// Whether a valid document has a member with serde_json's private marker name.
-fn names_serde_json_marker(input: &[u8]) -> bool {
+fn names_serde_json_marker(input: &[u8]) -> Result<bool, Unreadable> {
     let r = reading::read_shared(input);
-    r.problems.is_empty() && r.names.contains(MARKER)
+    Ok(r.problems.is_empty() && r.names.contains(MARKER))
 }
 
 /// Whether a document without a problem has an object whose one member is named as serde_json's
 /// private marker and holds a string that is itself JSON: serde_json's `Value` reads that object
 /// as the JSON the string holds.
-fn marker_holds_json(input: &[u8]) -> bool {
-    if !names_serde_json_marker(input) {
-        return false;
+fn marker_holds_json(input: &[u8]) -> Result<bool, Unreadable> {
+    if !names_serde_json_marker(input)? {
+        return Ok(false);
     }
-    let Ok(value) = canonfuzz_core::json::read(input) else {
-        return false;
-    };
-    let mut pending = vec![&value];
-    while let Some(v) = pending.pop() {
-        match v {
-            serde_json::Value::Array(items) => pending.extend(items),
-            serde_json::Value::Object(members) => {
-                let holds_json = members.len() == 1
-                    && members
-                        .get(MARKER)
-                        .and_then(serde_json::Value::as_str)
-                        .is_some_and(|text| {
-                            serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
-                        });
-                if holds_json {
-                    return true;
+    let holds = values::judge(input, |value| {
+        let mut pending = vec![&value];
+        while let Some(v) = pending.pop() {
+            match v {
+                serde_json::Value::Array(items) => pending.extend(items),
+                serde_json::Value::Object(members) => {
+                    let holds_json = members.len() == 1
+                        && members
+                            .get(MARKER)
+                            .and_then(serde_json::Value::as_str)
+                            .is_some_and(|text| {
+                                serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+                            });
+                    if holds_json {
+                        return true;
+                    }
+                    pending.extend(members.values());
                 }
-                pending.extend(members.values());
+                _ => {}
             }
-            _ => {}
         }
-    }
-    false
+        false
+    })?;
+    Ok(holds == Some(true))
 }
 
 /// Whether a document with a problem also has a member with serde_json's private marker
 /// name, which the serde_json-based crates stop at before they reach the problem.
-fn marker_beside_a_problem(input: &[u8]) -> bool {
+fn marker_beside_a_problem(input: &[u8]) -> Result<bool, Unreadable> {
     let r = reading::read_shared(input);
-    !r.problems.is_empty() && r.names.contains(MARKER)
+    Ok(!r.problems.is_empty() && r.names.contains(MARKER))
 }
 
 /// Whether the document has two or more distinct problems, counting nesting past what
 /// serde_json reads as one (the serde_json-based crates meet it before anything after it).
-fn several_problems(input: &[u8]) -> bool {
+fn several_problems(input: &[u8]) -> Result<bool, Unreadable> {
     let r = reading::read_shared(input);
     let too_deep_for_serde_json = r.depth > SERDE_JSON_DEPTH && !r.problems.contains("depth_limit");
-    r.problems.len() + usize::from(too_deep_for_serde_json) >= 2
+    Ok(r.problems.len() + usize::from(too_deep_for_serde_json) >= 2)
 }
 
 /// Every registered policy difference of the JCS family, with its reason. Differences listed
@@ -276,7 +282,14 @@ fn rejection(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Policy {
-    fn explains(&self, input: &[u8], core: &Outcome, consensus: &Outcome) -> bool {
+    /// Whether the policy explains the core's `core` where the others answer `consensus`:
+    /// the outcomes have the policy's shape and its reason holds for the input.
+    fn explains(
+        &self,
+        input: &[u8],
+        core: &Outcome,
+        consensus: &Outcome,
+    ) -> Result<bool, Unreadable> {
         let outcomes = match self.core {
             Expect::Rejects(kind) => {
                 rejection(core) == Some(kind) && rejection(consensus) != Some(kind)
@@ -298,7 +311,11 @@ impl Policy {
                     && rejection(consensus).is_some()
             }
         };
-        outcomes && (self.applies)(input)
+        if outcomes {
+            (self.applies)(input)
+        } else {
+            Ok(false)
+        }
     }
 
     /// Whether the core's answer breaks this policy: the policy has the core refuse, its reason
@@ -306,7 +323,7 @@ impl Policy {
     /// the input's first problems do not include). A registered difference is a rule the core
     /// keeps, not only an excuse for differing: a core that stops keeping it diverges even
     /// where lenient implementations agree with it.
-    fn broken_by(&self, input: &[u8], core: &Outcome) -> bool {
+    fn broken_by(&self, input: &[u8], core: &Outcome) -> Result<bool, Unreadable> {
         let kept = match (self.core, core) {
             (Expect::Rejects(_) | Expect::RejectsWhereOthersAccept, o) => rejection(o).is_some(),
             (Expect::RejectsFirstProblem(first), o) => {
@@ -319,7 +336,11 @@ impl Policy {
                 _,
             ) => true,
         };
-        core.is_answer() && !kept && (self.applies)(input)
+        if core.is_answer() && !kept {
+            (self.applies)(input)
+        } else {
+            Ok(false)
+        }
     }
 }
 
@@ -346,6 +367,9 @@ pub enum Verdict {
     /// Third parties disagree among themselves (or crash, or hang); the core sides with the
     /// consensus, or there is none.
     ThirdParties,
+    /// The harness could not judge the case: this policy's predicate could not read the
+    /// input. Never an excuse: a campaign with such a case has failed.
+    Unjudged(&'static Policy),
 }
 
 impl Verdict {
@@ -356,9 +380,22 @@ impl Verdict {
             Verdict::Policy(_) => "policy",
             Verdict::CoreDiverges => "core_diverges",
             Verdict::ThirdParties => "third_parties_disagree",
+            Verdict::Unjudged(_) => UNJUDGED,
+        }
+    }
+
+    /// The verdict as a finding's key names it: its name, and the policy it is about.
+    pub fn tag(&self) -> String {
+        match self {
+            Verdict::Policy(p) => format!("policy({})", p.id),
+            Verdict::Unjudged(p) => format!("unjudged({})", p.id),
+            _ => self.name().to_string(),
         }
     }
 }
+
+/// The name of the verdict of a case the harness could not judge.
+pub const UNJUDGED: &str = "unjudged";
 
 /// The comparison of every implementation's outcome for one input.
 #[derive(Debug, Clone)]
@@ -370,8 +407,9 @@ pub struct Evaluation {
     pub consensus: Option<Outcome>,
     /// Implementations whose answer differs from the consensus (or crashed or hung).
     pub diverging: Vec<String>,
-    /// The stable signature: family, implementations and outcome classes (for agreement, only
-    /// that).
+    /// The stable signature: family, verdict (with its policy), implementations and outcome
+    /// classes (for agreement, only that). Cases are findings of one signature only when their
+    /// verdicts are the same, so no case's verdict is folded into another's.
     pub signature: String,
 }
 
@@ -406,7 +444,6 @@ pub fn evaluate_with_quorum(
         .all(|w| matches!(w, [a, b] if agree(a, b)))
         && answers.iter().all(|a| agree(a, answers[0]))
         && !outcomes.iter().any(failed);
-    let breaks_policy = core.is_some_and(|c| policies.iter().any(|p| p.broken_by(input, c)));
     let mut diverging: Vec<String> = pairs
         .iter()
         .filter(|(_, o)| {
@@ -414,29 +451,17 @@ pub fn evaluate_with_quorum(
         })
         .map(|(m, _)| m.name.clone())
         .collect();
-    if breaks_policy && !diverging.iter().any(|n| n == CORE) {
+    let verdict = match judge(input, policies, core, consensus.as_ref(), all_agree) {
+        Ok(verdict) => verdict,
+        Err(policy) => Verdict::Unjudged(policy),
+    };
+    if verdict == Verdict::CoreDiverges && !diverging.iter().any(|n| n == CORE) {
         diverging.push(CORE.to_string());
     }
-    let verdict = if breaks_policy {
-        Verdict::CoreDiverges
-    } else if all_agree {
-        Verdict::Agree
-    } else {
-        match (core, &consensus) {
-            (Some(core), Some(consensus)) if core.is_answer() && !agree(core, consensus) => {
-                match policies.iter().find(|p| p.explains(input, core, consensus)) {
-                    Some(policy) => Verdict::Policy(policy),
-                    None => Verdict::CoreDiverges,
-                }
-            }
-            (Some(core), _) if failed(core) => Verdict::CoreDiverges,
-            _ => Verdict::ThirdParties,
-        }
-    };
     let signature = if verdict == Verdict::Agree {
         agreement_signature(rules.family)
     } else {
-        signature(rules.family, &pairs)
+        signature(&format!("{} {}", rules.family, verdict.tag()), &pairs)
     };
     Evaluation {
         verdict,
@@ -444,6 +469,43 @@ pub fn evaluate_with_quorum(
         diverging,
         signature,
     }
+}
+
+/// The verdict on the core's answer `core`, given the consensus and whether every answer
+/// agrees; `Err` names the policy whose predicate could not read the input.
+fn judge(
+    input: &[u8],
+    policies: &'static [Policy],
+    core: Option<&Outcome>,
+    consensus: Option<&Outcome>,
+    all_agree: bool,
+) -> Result<Verdict, &'static Policy> {
+    let failed = |o: &Outcome| matches!(o, Outcome::Crashed(_) | Outcome::TimedOut);
+    if let Some(core) = core {
+        for policy in policies {
+            if policy.broken_by(input, core).map_err(|_| policy)? {
+                return Ok(Verdict::CoreDiverges);
+            }
+        }
+    }
+    if all_agree {
+        return Ok(Verdict::Agree);
+    }
+    Ok(match (core, consensus) {
+        (Some(core), Some(consensus)) if core.is_answer() && !agree(core, consensus) => {
+            for policy in policies {
+                if policy
+                    .explains(input, core, consensus)
+                    .map_err(|_| policy)?
+                {
+                    return Ok(Verdict::Policy(policy));
+                }
+            }
+            Verdict::CoreDiverges
+        }
+        (Some(core), _) if failed(core) => Verdict::CoreDiverges,
+        _ => Verdict::ThirdParties,
+    })
 }
 
 /// The answer a strict majority of the voting independent groups give (the core's group does
@@ -494,28 +556,28 @@ fn majority<'a>(answers: &[&'a Outcome]) -> Option<&'a Outcome> {
         .copied()
 }
 
-/// `family: a=ok(A) b=error(kind) c=crashed ...`, names sorted, accepted outputs lettered by
-/// first appearance; implementations that cannot express the input are left out.
 /// The signature of every case where all implementations agree, which names no answer.
 pub fn agreement_signature(family: &str) -> String {
     format!("{family}: all agree")
 }
 
-/// The signature of a disagreement among `members` answering `outcomes`: each member's
-/// answer class, members in name order, outputs lettered by first appearance, unsupported
-/// answers left out. Equal signatures over a set of members give equal signatures over any
-/// subset of them, so a subset's can rule a candidate out before the rest are asked.
+/// The answers part of a disagreement's signature among `members` answering `outcomes`, without
+/// the verdict: each member's answer class, members in name order, outputs lettered by first
+/// appearance, unsupported answers left out. Equal answers over a set of members give equal
+/// answers over any subset of them, so a subset's can rule a candidate out before the rest are
+/// asked.
 pub fn signature_of(family: &str, members: &[Member], outcomes: &[Outcome]) -> String {
     let pairs: Vec<(&Member, &Outcome)> = members.iter().zip(outcomes).collect();
     signature(family, &pairs)
 }
 
-fn signature(family: &str, pairs: &[(&Member, &Outcome)]) -> String {
+/// `head:` followed by each member's answer class.
+fn signature(head: &str, pairs: &[(&Member, &Outcome)]) -> String {
     let mut sorted: Vec<&(&Member, &Outcome)> = pairs.iter().collect();
     sorted.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     let mut outputs: Vec<&[u8]> = Vec::new();
-    let mut text = String::with_capacity(family.len() + 32 * pairs.len());
-    text.push_str(family);
+    let mut text = String::with_capacity(head.len() + 32 * pairs.len());
+    text.push_str(head);
     text.push(':');
     for (member, outcome) in sorted {
         if *outcome == &Outcome::Unsupported {
@@ -599,7 +661,7 @@ mod tests {
         assert_eq!(e.verdict, Verdict::CoreDiverges);
         assert_eq!(
             e.signature,
-            "jcs: core=ok(A) json-canon=ok(B) node=ok(B) py=ok(B) serde_jcs=ok(B)"
+            "jcs core_diverges: core=ok(A) json-canon=ok(B) node=ok(B) py=ok(B) serde_jcs=ok(B)"
         );
         let e = evaluate(
             &JCS_RULES,
@@ -700,6 +762,72 @@ mod tests {
             several,
             &members(),
             &rejections("number_out_of_range"),
+        );
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+    }
+
+    #[test]
+    fn equal_answers_under_different_verdicts_are_different_findings() {
+        // The same answers: a policy where two names are alike, a divergence where they are
+        // not. A finding keyed by the answers alone would fold the second into the first.
+        let answers = [err("duplicate_key"), ok("{}"), ok("{}"), ok("{}"), ok("{}")];
+        let policy = evaluate(&JCS_RULES, br#"{"a":1,"a":2}"#, &members(), &answers);
+        let diverges = evaluate(&JCS_RULES, br#"{"a":1,"b":2}"#, &members(), &answers);
+        assert!(matches!(policy.verdict, Verdict::Policy(p) if p.id == "duplicate-names"));
+        assert_eq!(diverges.verdict, Verdict::CoreDiverges);
+        assert_ne!(policy.signature, diverges.signature);
+        assert!(
+            policy
+                .signature
+                .starts_with("jcs policy(duplicate-names): "),
+            "{}",
+            policy.signature
+        );
+        assert!(diverges.signature.starts_with("jcs core_diverges: "));
+        // The answers part is the same, as the minimizer's screening compares it.
+        let answers_part = |s: &str| s.split_once(": ").map(|(_, a)| a.to_string());
+        assert_eq!(
+            answers_part(&policy.signature),
+            answers_part(&diverges.signature)
+        );
+        assert_eq!(
+            answers_part(&policy.signature),
+            answers_part(&signature_of("jcs", &members(), &answers))
+        );
+    }
+
+    /// A policy whose predicate cannot read any input.
+    static UNREADABLE: [Policy; 1] = [Policy {
+        id: "unreadable",
+        core: Expect::Rejects("duplicate_key"),
+        applies: |_| Err(Unreadable("a planted reading failure".to_string())),
+        reason: "none",
+    }];
+
+    #[test]
+    fn a_predicate_that_cannot_read_leaves_the_case_unjudged() {
+        let rules = Rules {
+            family: "jcs",
+            policies: &UNREADABLE,
+            reference_group: "node-v8",
+        };
+        // The policy is asked whether it explains the core's refusal: unjudged, not a
+        // divergence and not "does not apply".
+        let refused = [err("duplicate_key"), ok("{}"), ok("{}"), ok("{}"), ok("{}")];
+        let e = evaluate(&rules, br#"{"a":1,"a":2}"#, &members(), &refused);
+        assert!(matches!(e.verdict, Verdict::Unjudged(p) if p.id == "unreadable"));
+        assert!(e.signature.starts_with("jcs unjudged(unreadable): "));
+        // Asked whether an accepting core breaks it: unjudged too.
+        let accepted = [ok("{}"), ok("{}"), ok("{}"), ok("{}"), ok("{}")];
+        let e = evaluate(&rules, b"{}", &members(), &accepted);
+        assert!(matches!(e.verdict, Verdict::Unjudged(_)));
+        // Where no policy is asked (the core refuses, but not as the policy says), the
+        // verdict stands.
+        let e = evaluate(
+            &rules,
+            b"[1]",
+            &members(),
+            &[err("syntax"), ok("1"), ok("1"), ok("1"), ok("1")],
         );
         assert_eq!(e.verdict, Verdict::CoreDiverges);
     }

@@ -12,7 +12,7 @@
 // input once per library, a line each in the order they were named, and answers the request
 // {"canonfuzz":"spent"} with {"spent":[ms, ...]}: the milliseconds each library has taken
 // over its answers so far, by which the harness divides the process's CPU time among them.
-import { createHash, createHmac, createPublicKey, verify as cryptoVerify } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
 
 const libraries = process.argv.slice(2);
 const library = libraries.join(',');
@@ -289,9 +289,13 @@ async function load(library) {
       const canon = (await import('canonicalize')).default;
       const sha256 = (data) => createHash('sha256').update(data).digest();
       return jsonCase(async (c) => {
-        if (c.op === 'challenge') {
+        if (c.op === 'challenge' || c.op === 'verify') {
           const key = sha256(Buffer.from(c.credential, 'utf8')).toString('hex');
-          return { ok: createHmac('sha256', key).update(c.challenge + c.endpoint, 'utf8').digest('hex') };
+          const mac = createHmac('sha256', key).update(c.challenge + c.endpoint, 'utf8').digest();
+          if (c.op === 'challenge') return { ok: mac.toString('hex') };
+          if (!/^[0-9a-fA-F]{64}$/.test(c.proof)) throw new Error('the proof is not 64 hex digits');
+          if (!timingSafeEqual(Buffer.from(c.proof, 'hex'), mac)) throw new Error('the proof does not match');
+          return { ok: 'valid' };
         }
         const salt = Buffer.from(c.salt, 'hex');
         if (salt.length !== 32 || c.salt.length !== 64) throw new Error('the salt is not 32 bytes');

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use canonfuzz_diff::campaign::{self, Config};
+use canonfuzz_diff::campaign::{self, Config, Status};
 use canonfuzz_diff::family::Family;
 use canonfuzz_diff::{report, selftest, summary};
 
@@ -69,14 +69,20 @@ pub(crate) fn diff(
             return usage_error(format!("cannot write the summary JSON: {e}"));
         }
     }
-    if summary.core_diverges() {
-        rejected()
-    } else if summary.interrupted {
+    let status = summary.status();
+    match status {
+        Status::Clean | Status::CoreDiverges => {}
+        Status::Unjudged => eprintln!(
+            "canonfuzz: {}",
+            summary::harness_failure(&summary)
+                .unwrap_or_else(|| "the harness could not judge every case".to_string())
+        ),
         // A campaign that did not run its cases has not shown the core agrees.
-        usage_error("the campaign was interrupted before it ran every case".to_string())
-    } else {
-        ExitCode::SUCCESS
+        Status::Interrupted => {
+            eprintln!("canonfuzz: the campaign was interrupted before it ran every case")
+        }
     }
+    ExitCode::from(status.exit_code())
 }
 
 /// Plants every mutant of the chosen families and scores the campaign on them.

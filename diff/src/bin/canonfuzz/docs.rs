@@ -1,8 +1,11 @@
-//! `completions` and `man`, generated from the command-line definitions.
+//! `completions` and `man`, generated from the command-line definitions, and `fields`, from the
+//! families' field lists.
 
 use std::io;
 use std::path::Path;
 use std::process::ExitCode;
+
+use canonfuzz_diff::family::{fields_markdown, Family};
 
 use crate::exit::usage_error;
 use crate::Cli;
@@ -26,5 +29,16 @@ pub(crate) fn man(out: Option<&Path>) -> ExitCode {
 pub(crate) fn completions(shell: clap_complete::Shell) -> ExitCode {
     let mut command = <Cli as clap::CommandFactory>::command();
     clap_complete::generate(shell, &mut command, "canonfuzz", &mut io::stdout());
+    ExitCode::SUCCESS
+}
+
+/// Prints the field list of one family, or of all.
+pub(crate) fn fields(family: Option<&str>) -> ExitCode {
+    let families = match family.map(Family::named).transpose() {
+        Ok(Some(one)) => vec![one],
+        Ok(None) => Family::all().to_vec(),
+        Err(e) => return usage_error(e),
+    };
+    print!("{}", fields_markdown(&families));
     ExitCode::SUCCESS
 }

@@ -1,5 +1,7 @@
 //! The one place a command's exit status is chosen: 0 success, 1 rejected input or a failed
-//! check, 2 usage, I/O or harness failure; and the readers every command shares.
+//! check, 2 usage, I/O or harness failure (a campaign's, from its status, by
+//! `campaign::Status::exit_code`, which the self-test holds each mutant to); and the readers
+//! every command shares.
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};

@@ -21,6 +21,7 @@ use canonfuzz_diff::campaign::Config;
 use canonfuzz_diff::family::Family;
 use canonfuzz_diff::impls::External;
 use canonfuzz_diff::import::SourceKind;
+use canonfuzz_diff::mutants::{self, Mutant};
 use canonfuzz_diff::{input, summary};
 use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand};
@@ -121,10 +122,10 @@ enum Command {
     /// Run a differential campaign: generate inputs, compare every implementation, minimize
     /// and save each disagreement as a vector.
     ///
-    /// Exits 0 when every independence group voted and the core agrees with their consensus
-    /// or differs only by registered policy, 1 when the core diverges on any case, 2 when the
-    /// harness failed, a group could not vote (unless --allow-missing) or the campaign was
-    /// interrupted.
+    /// Exits 0 when every independence group voted and, on every case, the core agrees with
+    /// their consensus or differs only by registered policy; 1 when the core diverges on any
+    /// case; 2 when the harness failed (a case it could not judge included), a group could
+    /// not vote (unless --allow-missing) or the campaign was interrupted.
     Diff {
         /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
         /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
@@ -172,6 +173,11 @@ enum Command {
         /// of a quorum (exit 2); the summary names the groups that did not vote.
         #[arg(long)]
         allow_missing: bool,
+        /// Plant one of the self-test's mutants (`canonfuzz selftest` lists them) in the core's
+        /// place, to see that these settings turn red on a known bug: the campaign should exit
+        /// 1. Saves nothing.
+        #[arg(long, value_name = "MUTANT")]
+        plant: Option<String>,
     },
     /// Verify an Ed25519 signature under the core's strict policy.
     Ed25519 {
@@ -223,6 +229,13 @@ enum Command {
         /// The shell.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
+    },
+    /// Print, as Markdown, every field of each family's input: the core entry point that reads
+    /// it and the generator categories that vary it (docs/fields.md is this output).
+    Fields {
+        /// One family only.
+        #[arg(long, value_parser = PossibleValuesParser::new(Family::names()))]
+        family: Option<String>,
     },
     /// Print the man page (roff) to stdout, or with --out write one page per command into DIR.
     Man {
@@ -353,6 +366,18 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// The mutant of `family` named `name`, or an error that lists the family's mutants.
+fn planted(family: Family, name: &str) -> Result<&'static Mutant, String> {
+    mutants::find(family, name).ok_or_else(|| {
+        let names: Vec<&str> = family.mutants().iter().map(|m| m.name).collect();
+        format!(
+            "the {} family has no mutant {name:?}; plant one of: {}",
+            family.name(),
+            names.join(", ")
+        )
+    })
+}
+
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let parsed = text
         .split_once('/')
@@ -403,9 +428,14 @@ fn main() -> ExitCode {
             shard,
             summary_json,
             allow_missing,
+            plant,
         } => {
             let family = match Family::named(&family) {
                 Ok(family) => family,
+                Err(e) => return usage_error(e),
+            };
+            let plant = match plant.map(|name| planted(family, &name)).transpose() {
+                Ok(plant) => plant,
                 Err(e) => return usage_error(e),
             };
             let known = out.clone();
@@ -424,6 +454,7 @@ fn main() -> ExitCode {
                 progress: !cli.quiet,
                 allow_missing,
                 known: Some(corpus_dir(known)),
+                plant,
             };
             campaign::diff(&config, summary_json.as_deref(), detail)
         }
@@ -462,6 +493,7 @@ fn main() -> ExitCode {
         Command::Ink { command } => ink::ink(command).unwrap_or_else(|code| code),
         Command::Completions { shell } => docs::completions(shell),
         Command::Man { out } => docs::man(out.as_deref()),
+        Command::Fields { family } => docs::fields(family.as_deref()),
         Command::Merge { shards, into } => corpus::merge(&shards, into),
         Command::Seeds { corpus, out } => corpus::seeds(corpus, out),
         Command::Triage {

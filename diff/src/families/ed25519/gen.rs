@@ -8,15 +8,16 @@
 
 use std::sync::OnceLock;
 
+use canonfuzz_props::values::{self, Unreadable};
 use curve25519_dalek::constants::EIGHT_TORSION;
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::Scalar;
-use serde_json::{json, Value};
+use serde_json::json;
 use sha2::{Digest, Sha512};
 
 use canonfuzz_rng::Rng;
 
-use crate::family::Category;
+use crate::family::{Category, Field};
 use crate::vector::{from_hex, to_hex};
 
 /// Honest signatures and their bit flips.
@@ -42,6 +43,13 @@ pub const NON_CANONICAL: Category = Category::new(
 /// `S` near and above the group order.
 pub const SCALAR_RANGE: Category =
     Category::new("scalar_range", "S is at, near or above the group order L.");
+
+/// Every field of an Ed25519 case: the key, message and signature of every category.
+pub const FIELDS: [Field; 3] = [
+    Field::at("/key", "ed25519::verify", &CATEGORIES),
+    Field::at("/msg", "ed25519::verify", &CATEGORIES),
+    Field::at("/sig", "ed25519::verify", &CATEGORIES),
+];
 
 /// Every category of the family, in report order.
 pub const CATEGORIES: [Category; 5] = [
@@ -85,13 +93,21 @@ impl Ed25519Case {
 
     /// Reads a campaign input back; `None` when it is not one (a minimizer's candidate may not be).
     pub fn parse(input: &[u8]) -> Option<Ed25519Case> {
-        let value: Value = serde_json::from_slice(input).ok()?;
+        Ed25519Case::read(input).ok().flatten()
+    }
+
+    /// Reads a campaign case as a policy judges it: `Ok(None)` for a case without the three
+    /// fields in hex, `Err` when the input cannot be read as a case at all.
+    pub fn read(input: &[u8]) -> Result<Option<Ed25519Case>, Unreadable> {
+        let value = values::case(input)?;
         let field = |name: &str| from_hex(value.get(name)?.as_str()?).ok();
-        Some(Ed25519Case {
-            key: field("key")?,
-            msg: field("msg")?,
-            sig: field("sig")?,
-        })
+        Ok((|| {
+            Some(Ed25519Case {
+                key: field("key")?,
+                msg: field("msg")?,
+                sig: field("sig")?,
+            })
+        })())
     }
 }
 
@@ -135,8 +151,8 @@ pub fn edge_flags(key: &[u8], sig: &[u8]) -> Vec<&'static str> {
 }
 
 /// Whether a campaign input shows any Ed25519 edge case.
-pub fn has_edge_case(input: &[u8]) -> bool {
-    Ed25519Case::parse(input).is_some_and(|c| !edge_flags(&c.key, &c.sig).is_empty())
+pub fn has_edge_case(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(Ed25519Case::read(input)?.is_some_and(|c| !edge_flags(&c.key, &c.sig).is_empty()))
 }
 
 /// Whether the little-endian number `n` is below `bound` (both 32 bytes).

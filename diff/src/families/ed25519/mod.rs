@@ -11,7 +11,7 @@ pub mod report;
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, CorpusTable, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, CorpusTable, Family, Field, Spec, Vectors};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
@@ -40,6 +40,10 @@ impl Spec for Ed25519 {
 
     fn categories(&self) -> &'static [Category] {
         &gen::CATEGORIES
+    }
+
+    fn fields(&self) -> &'static [Field] {
+        &gen::FIELDS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {

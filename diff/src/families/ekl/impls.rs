@@ -1,6 +1,7 @@
 //! The core's adapter-profile computations as a campaign implementation. The independent ones
 //! are the Python (hashlib, hmac, PyPI rfc8785) and Node (node:crypto, npm canonicalize)
-//! workers, which compute the same fingerprints and proofs from the profile's definitions.
+//! workers, which compute the same fingerprints and proofs, and verify proofs, from the
+//! profile's definitions.
 
 use canonfuzz_core::ekl;
 use serde_json::Value;
@@ -26,6 +27,13 @@ pub fn core() -> InProcess {
                 text("challenge"),
                 text("endpoint"),
             ),
+            "verify" => ekl::verify_challenge(
+                text("credential").as_bytes(),
+                text("challenge"),
+                text("endpoint"),
+                text("proof"),
+            )
+            .map(|()| "valid".to_string()),
             _ => return Outcome::Unsupported,
         };
         verdict(answer.map(String::into_bytes), |e| e.kind().to_string())

@@ -9,7 +9,7 @@ pub mod policies;
 use canonfuzz_core::ekl;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -38,6 +38,10 @@ impl Spec for Ekl {
 
     fn categories(&self) -> &'static [Category] {
         &gen::CATEGORIES
+    }
+
+    fn fields(&self) -> &'static [Field] {
+        &gen::FIELDS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {

@@ -1,5 +1,6 @@
 //! Adapter-profile mutants: the salt left out of a fingerprint, the endpoint left out of a
-//! challenge proof.
+//! challenge proof, a proof compared on its first half only, and values nested past
+//! serde_json's 128 levels refused.
 
 use canonfuzz_core::ekl::to_hex;
 use canonfuzz_core::jcs::canonicalize;
@@ -13,8 +14,24 @@ fn core(input: &[u8]) -> Outcome {
     (computations::core().answer)(input)
 }
 
+/// Whether the proof of a verification case matches the right one in its first 16 bytes.
+fn first_half_matches(input: &[u8]) -> bool {
+    let case: serde_json::Value = serde_json::from_slice(input).unwrap_or_default();
+    let text = |name: &str| case[name].as_str().unwrap_or_default();
+    let right = canonfuzz_core::ekl::challenge_proof(
+        text("credential").as_bytes(),
+        text("challenge"),
+        text("endpoint"),
+    );
+    let given = text("proof").to_ascii_lowercase();
+    match (right, given.get(..32), given.len()) {
+        (Ok(right), Some(half), 64) => right.get(..32) == Some(half),
+        _ => false,
+    }
+}
+
 /// Every adapter-profile mutant.
-pub const MUTANTS: [Mutant; 2] = [
+pub const MUTANTS: [Mutant; 4] = [
     Mutant {
         family: super::FAMILY,
         name: "salt-left-out",
@@ -39,5 +56,33 @@ pub const MUTANTS: [Mutant; 2] = [
         name: "endpoint-left-out",
         bug: "the challenge proof's MAC taken over the challenge without the endpoint",
         answer: |input| without_member(input, "endpoint", core),
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "proof-half-compared",
+        bug: "a challenge proof compared on its first 16 bytes only",
+        answer: |input| match core(input) {
+            Outcome::Rejected(kind) if kind == "proof_mismatch" && first_half_matches(input) => {
+                Outcome::Ok(b"valid".to_vec())
+            }
+            answer => answer,
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "shallow-value-reader",
+        bug: "a value or result read by serde_json's default reader, so one nested past 128 levels is refused as not I-JSON",
+        answer: |input| {
+            let case: serde_json::Value = serde_json::from_slice(input).unwrap_or_default();
+            let deep = ["value", "result"].iter().any(|name| {
+                case[*name]
+                    .as_str()
+                    .is_some_and(|t| canonfuzz_props::values::nesting(t.as_bytes()) > 128)
+            });
+            match core(input) {
+                Outcome::Ok(_) if deep => Outcome::Rejected("json".to_string()),
+                answer => answer,
+            }
+        },
     },
 ];

@@ -1,15 +1,20 @@
 //! INK cases: an audit event's Merkle leaf hash, and a request's signature base (as its
 //! SHA-256). Event bodies and request bodies come from the JCS generator's names, strings and
-//! structures (numbers too, though INK's profile takes safe integers only), with an
-//! `agentSignature` member that must not count, and request fields that sometimes carry the
-//! line breaks INK refuses.
+//! structures (numbers too, though INK's profile takes safe integers only), or sit at the edges
+//! of INK's JSON profile (integers around 2^53, nesting around 32 levels), with an
+//! `agentSignature` member that must not count. A request's method, path, recipient and
+//! timestamp go into its signature base as sent, so each varies as a sender may write it:
+//! methods in any case, paths with query strings, percent-escapes and non-ASCII, recipients of
+//! several DID methods, timestamps with and without fractions or offsets — and sometimes with
+//! the line breaks INK refuses.
 
+use canonfuzz_props::values::{self, Unreadable};
 use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
 
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
-use crate::family::Category;
+use crate::family::{Category, Field};
 
 /// The JCS generator's categories of well-formed documents, which the family's values come
 /// from.
@@ -20,22 +25,135 @@ pub const CATEGORIES: [Category; 4] = [
     jcs_gen::STRUCTURE,
 ];
 
+/// Every field of an INK case: each is drawn afresh in every category's cases.
+pub const FIELDS: [Field; 7] = [
+    Field::at(
+        "/op",
+        "the family's adapter: which entry point",
+        &CATEGORIES,
+    ),
+    Field::at("/event", "ink::profile::event_leaf", &CATEGORIES),
+    Field::at("/method", "ink::request::signature_base", &CATEGORIES),
+    Field::at("/path", "ink::request::signature_base", &CATEGORIES),
+    Field::at("/recipientDid", "ink::request::signature_base", &CATEGORIES),
+    Field::at("/body", "ink::request::signature_base", &CATEGORIES),
+    Field::at("/timestamp", "ink::request::signature_base", &CATEGORIES),
+];
+
+/// HTTP methods as a sender may write them.
+const METHODS: [&str; 9] = [
+    "POST", "POST", "GET", "PUT", "DELETE", "PATCH", "OPTIONS", "post", "Get",
+];
+
+/// Request paths: INK's own, with query strings (repeated, unordered, empty), percent-escapes,
+/// non-ASCII and a fragment.
+const PATHS: [&str; 11] = [
+    "/ink/v1/intent",
+    "/ink/v1/intent",
+    "/ink/v1/tulpa:z6MkgosDnsjFCTf73Ms7S4Nzwe78GD7Bzn94hTU462M4GirX/intent",
+    "/ink/v1/intent?since=2026-06-11T00%3A00%3A00Z&limit=10",
+    "/ink/v1/intent?b=2&a=1&a=0",
+    "/ink/v1/intent?",
+    "/ink/v1/agents/a%2Fb/card",
+    "/ink/v1/caf%C3%A9?q=%E2%82%AC&q=%e2%82%ac",
+    "/ink/v1/événement",
+    "/ink/v1/intent#fragment",
+    "/",
+];
+
+/// Recipients: DIDs of several methods, with ports, paths, case and non-ASCII.
+const RECIPIENTS: [&str; 7] = [
+    "did:web:b.example",
+    "did:web:b.example",
+    "did:web:b.example:agents:c",
+    "did:web:b.example%3A8443",
+    "did:key:z6MkgosDnsjFCTf73Ms7S4Nzwe78GD7Bzn94hTU462M4GirX",
+    "did:web:B.Example",
+    "did:web:bé.example",
+];
+
+/// Timestamps: INK's form, without a fraction, with a longer one, with an offset, the epoch.
+const TIMESTAMPS: [&str; 6] = [
+    "2026-06-11T00:00:00.000Z",
+    "2026-06-11T00:00:00.000Z",
+    "2026-06-11T00:00:00Z",
+    "2026-06-11T00:00:00.123456Z",
+    "2026-06-11T02:00:00.000+02:00",
+    "1970-01-01T00:00:00.000Z",
+];
+
+/// Integers at the edge of INK's safe range, and numbers the profile reads as integers or not.
+const PROFILE_NUMBERS: [&str; 12] = [
+    "9007199254740991",
+    "-9007199254740991",
+    "9007199254740990",
+    "9007199254740992",
+    "-9007199254740992",
+    "9007199254740993",
+    "9.007199254740991e15",
+    "9007199254740991.0",
+    "1e2",
+    "-0",
+    "0.0",
+    "100",
+];
+
+/// A request field as sent: drawn from `choices`, sometimes with a line break INK refuses.
+fn field(rng: &mut Rng, choices: &[&str]) -> String {
+    let value = rng.pick(choices).to_string();
+    if rng.chance(3) {
+        let (at, brk) = (rng.index(value.len() + 1), rng.pick(&["\n", "\r", "\r\n"]));
+        let at = (0..=at)
+            .rev()
+            .find(|&i| value.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("{}{brk}{}", &value[..at], &value[at..])
+    } else {
+        value
+    }
+}
+
+/// A document at an edge of INK's profile, and the category it stands in: a number around
+/// 2^53, or arrays nested to just below, at or past INK's 32 levels with the body around them.
+fn profile_edge(rng: &mut Rng) -> (Category, String) {
+    if rng.chance(50) {
+        let n = rng.pick(&PROFILE_NUMBERS);
+        let text = if rng.chance(50) {
+            format!("[{n}]")
+        } else {
+            format!("{{\"n\":{n}}}")
+        };
+        (jcs_gen::NUMBERS, text)
+    } else {
+        let levels = rng.pick(&[15usize, 16, 30, 31, 32]);
+        let inner = rng.pick(&["", "1"]);
+        (
+            jcs_gen::STRUCTURE,
+            format!("{}{inner}{}", "[".repeat(levels), "]".repeat(levels)),
+        )
+    }
+}
+
 /// The input for case `index` of an INK campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
-    let (category, document) = loop {
-        let (category, doc) = jcs_case(seed ^ 0x1e4, rng.next_u64());
-        let wanted = match category {
-            jcs_gen::NUMBERS => rng.chance(15),
-            jcs_gen::REJECTIONS => false,
-            _ => true,
+    let (category, text) = if rng.chance(12) {
+        profile_edge(&mut rng)
+    } else {
+        let (category, document) = loop {
+            let (category, doc) = jcs_case(seed ^ 0x1e4, rng.next_u64());
+            let wanted = match category {
+                jcs_gen::NUMBERS => rng.chance(15),
+                jcs_gen::REJECTIONS => false,
+                _ => true,
+            };
+            if wanted {
+                break (category, doc);
+            }
         };
-        if wanted {
-            break (category, doc);
-        }
+        (category, String::from_utf8_lossy(&document).into_owned())
     };
-    let text = String::from_utf8_lossy(&document).into_owned();
-    let input = if rng.chance(60) {
+    let input = if rng.chance(55) {
         let signature = if rng.chance(40) {
             ",\"agentSignature\":\"z3kmY29udGVudA\""
         } else {
@@ -43,81 +161,74 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         };
         json!({"op": "leaf", "event": format!("{{\"id\":\"evt-{index}\",\"payload\":{text}{signature}}}")})
     } else {
-        let path = if rng.chance(5) {
-            "/ink/v1/a\nb"
-        } else {
-            "/ink/v1/intent"
-        };
-        let recipient = if rng.chance(5) {
-            "did:web:b.example\r"
-        } else {
-            "did:web:b.example"
-        };
-        json!({"op": "base", "method": "POST", "path": path, "recipientDid": recipient,
+        json!({
+            "op": "base",
+            "method": field(&mut rng, &METHODS),
+            "path": field(&mut rng, &PATHS),
+            "recipientDid": field(&mut rng, &RECIPIENTS),
             "body": format!("{{\"from\":\"did:web:a.example\",\"payload\":{text}}}"),
-            "timestamp": "2026-06-11T00:00:00.000Z"})
+            "timestamp": field(&mut rng, &TIMESTAMPS),
+        })
     };
     (category, input.to_string().into_bytes())
 }
 
 /// Whether a request field carries a line break, which INK refuses in its signature base.
-pub fn field_has_line_break(input: &[u8]) -> bool {
-    serde_json::from_slice::<Value>(input).is_ok_and(|c| {
-        ["method", "path", "recipientDid", "timestamp"]
-            .iter()
-            .any(|f| {
-                c.get(*f)
-                    .and_then(Value::as_str)
-                    .is_some_and(|v| v.contains(['\n', '\r']))
-            })
-    })
+pub fn field_has_line_break(input: &[u8]) -> Result<bool, Unreadable> {
+    let case = values::case(input)?;
+    Ok(["method", "path", "recipientDid", "timestamp"]
+        .iter()
+        .any(|f| {
+            case.get(*f)
+                .and_then(Value::as_str)
+                .is_some_and(|v| v.contains(['\n', '\r']))
+        }))
 }
 
 /// Whether the event or body breaks INK's JSON profile as serde_json reads it: a number that
 /// is not a safe integer (or is -0), nesting past 32, or a text with a problem RFC 8785 and
-/// I-JSON refuse ([`crate::reading`], not the core).
-pub fn outside_ink_profile(input: &[u8]) -> bool {
-    let Ok(case) = serde_json::from_slice::<Value>(input) else {
-        return false;
-    };
+/// I-JSON refuse ([`crate::reading`], not the core). The text is read at any depth the core
+/// reads.
+pub fn outside_ink_profile(input: &[u8]) -> Result<bool, Unreadable> {
+    let case = values::case(input)?;
     let Some(text) = case
         .get("event")
         .or(case.get("body"))
         .and_then(Value::as_str)
     else {
-        return false;
+        return Ok(false);
     };
     if !crate::reading::read(text.as_bytes()).problems.is_empty() {
-        return true;
+        return Ok(true);
     }
-    // Nesting past serde_json's limit is past the profile's too.
-    let Ok(value) = canonfuzz_core::json::read(text.as_bytes()) else {
-        return true;
-    };
-    let mut pending = vec![(&value, 0usize)];
-    while let Some((v, depth)) = pending.pop() {
-        if depth > 32 {
-            return true;
-        }
-        match v {
-            Value::Number(n) => {
-                let safe = n.as_i64().is_some_and(|i| i.unsigned_abs() < 1 << 53)
-                    || n.as_u64().is_some_and(|u| u < 1 << 53)
-                    || n.as_f64().is_some_and(|f| {
-                        f.fract() == 0.0
-                            && f.abs() < 9007199254740992.0
-                            && !(f == 0.0 && f.is_sign_negative())
-                    });
-                if !safe {
-                    return true;
-                }
+    let outside = values::judge(text.as_bytes(), |value| {
+        // Each value with the number of arrays and objects it sits in, itself included.
+        let level = |v: &Value, outer: usize| outer + usize::from(v.is_array() || v.is_object());
+        let mut pending = vec![(&value, level(&value, 0))];
+        while let Some((v, depth)) = pending.pop() {
+            if depth > canonfuzz_core::ink::profile::MAX_DEPTH {
+                return true;
             }
-            Value::Array(items) => pending.extend(items.iter().map(|i| (i, depth + 1))),
-            Value::Object(m) => pending.extend(m.values().map(|i| (i, depth + 1))),
-            _ => {}
+            match v {
+                Value::Number(n) if !safe_integer(n) => return true,
+                Value::Array(items) => pending.extend(items.iter().map(|i| (i, level(i, depth)))),
+                Value::Object(m) => pending.extend(m.values().map(|i| (i, level(i, depth)))),
+                _ => {}
+            }
         }
-    }
-    false
+        false
+    })?;
+    // A text serde_json does not read as JSON is outside the profile too.
+    Ok(outside != Some(false))
+}
+
+/// Whether a number is an integer INK's profile takes: no fraction, not -0, |n| < 2^53.
+fn safe_integer(n: &serde_json::Number) -> bool {
+    n.as_i64().is_some_and(|i| i.unsigned_abs() < 1 << 53)
+        || n.as_u64().is_some_and(|u| u < 1 << 53)
+        || n.as_f64().is_some_and(|f| {
+            f.fract() == 0.0 && f.abs() < 9007199254740992.0 && !(f == 0.0 && f.is_sign_negative())
+        })
 }
 
 #[cfg(test)]
@@ -135,10 +246,13 @@ mod tests {
         for inside in [
             r#"{"a":[1,-2,{"b":"c"}]}"#,
             r#"{"$serde_json::private::RawValue":1}"#,
+            &format!("{}{}", "[".repeat(32), "]".repeat(32)),
+            &format!("{}9007199254740991{}", "[".repeat(32), "]".repeat(32)),
         ] {
-            assert!(!outside_ink_profile(&leaf(inside)), "{inside}");
+            assert_eq!(outside_ink_profile(&leaf(inside)), Ok(false), "{inside}");
         }
         let deep = format!("{}1{}", "[".repeat(33), "]".repeat(33));
+        let deep_and_empty = format!("{}{}", "[".repeat(33), "]".repeat(33));
         let deeper = format!("{}1{}", "[".repeat(200), "]".repeat(200));
         for outside in [
             "[1.5]",
@@ -146,10 +260,11 @@ mod tests {
             "[9007199254740992]",
             r#"{"$serde_json::private::RawValue":0.5}"#,
             deep.as_str(),
+            deep_and_empty.as_str(),
             deeper.as_str(),
             "[01]",
         ] {
-            assert!(outside_ink_profile(&leaf(outside)), "{outside}");
+            assert_eq!(outside_ink_profile(&leaf(outside)), Ok(true), "{outside}");
         }
     }
 }

@@ -1,11 +1,13 @@
 //! INK mutants: the timestamp or the recipient left out of a request's signature base, the
-//! leaf prefix left out of an event's hash.
+//! method or path normalized before it goes in, the leaf prefix left out of an event's hash,
+//! and INK's largest safe integer refused.
 
 use canonfuzz_core::ink::profile;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::impls as computations;
-use crate::mutants::{without_member, Mutant};
+use crate::mutants::{with_member, without_member, Mutant};
 use crate::outcome::Outcome;
 use crate::vector::to_hex;
 
@@ -13,8 +15,53 @@ fn core(input: &[u8]) -> Outcome {
     (computations::core().answer)(input)
 }
 
+/// The core's answer to the case with its string member `name` rewritten by `rewrite`.
+fn rewritten(input: &[u8], name: &str, rewrite: fn(&str) -> String) -> Outcome {
+    let field = serde_json::from_slice::<Value>(input)
+        .ok()
+        .and_then(|case| case.get(name)?.as_str().map(rewrite));
+    match field.and_then(|value| with_member(input, name, value.into())) {
+        Some(changed) => core(&changed),
+        None => core(input),
+    }
+}
+
+/// INK's largest safe integer, 2^53 - 1.
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// Whether the event or body holds a number whose magnitude is exactly 2^53 - 1.
+fn holds_largest_safe_integer(input: &[u8]) -> bool {
+    let Ok(case) = serde_json::from_slice::<Value>(input) else {
+        return false;
+    };
+    let text = case
+        .get("event")
+        .or(case.get("body"))
+        .and_then(Value::as_str);
+    let Some(Ok(value)) = text.map(serde_json::from_str::<Value>) else {
+        return false;
+    };
+    let mut pending = vec![&value];
+    while let Some(v) = pending.pop() {
+        match v {
+            Value::Number(n) => {
+                let largest = n.as_u64() == Some(MAX_SAFE)
+                    || n.as_i64().map(i64::unsigned_abs) == Some(MAX_SAFE)
+                    || n.as_f64().map(f64::abs) == Some(MAX_SAFE as f64);
+                if largest {
+                    return true;
+                }
+            }
+            Value::Array(items) => pending.extend(items),
+            Value::Object(members) => pending.extend(members.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 3] = [
+pub const MUTANTS: [Mutant; 7] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -29,10 +76,26 @@ pub const MUTANTS: [Mutant; 3] = [
     },
     Mutant {
         family: super::FAMILY,
+        name: "method-uppercased",
+        bug: "the HTTP method uppercased before it goes into the signature base",
+        answer: |input| rewritten(input, "method", str::to_ascii_uppercase),
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "query-dropped",
+        bug: "the query string dropped from the path in the signature base",
+        answer: |input| {
+            rewritten(input, "path", |path| {
+                path.split('?').next().unwrap_or_default().to_string()
+            })
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
         name: "leaf-prefix-left-out",
         bug: "an event's leaf hash taken without RFC 9162's 0x00 leaf prefix",
         answer: |input| {
-            let case: serde_json::Value = serde_json::from_slice(input).unwrap_or_default();
+            let case: Value = serde_json::from_slice(input).unwrap_or_default();
             match (case["op"].as_str(), case["event"].as_str(), core(input)) {
                 (Some("leaf"), Some(event), Outcome::Ok(_)) => {
                     match profile::canonical_body(event.as_bytes()) {
@@ -41,6 +104,34 @@ pub const MUTANTS: [Mutant; 3] = [
                     }
                 }
                 (_, _, answer) => answer,
+            }
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "largest-safe-integer-refused",
+        bug: "2^53 - 1, INK's largest safe integer, refused as a number past the profile (a bound checked with < where INK says <=)",
+        answer: |input| match core(input) {
+            Outcome::Ok(_) if holds_largest_safe_integer(input) => {
+                Outcome::Rejected("number".to_string())
+            }
+            answer => answer,
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "shallow-body-reader",
+        bug: "an event or body read with a nesting limit of 16, half INK's 32",
+        answer: |input| {
+            let deep = serde_json::from_slice::<Value>(input).ok().is_some_and(|case| {
+                case.get("event")
+                    .or(case.get("body"))
+                    .and_then(Value::as_str)
+                    .is_some_and(|text| canonfuzz_props::values::nesting(text.as_bytes()) > 16)
+            });
+            match core(input) {
+                Outcome::Ok(_) if deep => Outcome::Rejected("json".to_string()),
+                answer => answer,
             }
         },
     },

@@ -10,7 +10,7 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
-use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{hosted, rust_crates, worker, CoreImpl, Implementation, RUST_SERDE_JSON_GROUP};
 use crate::mutants::Mutant;
@@ -39,6 +39,10 @@ impl Spec for Jcs {
 
     fn categories(&self) -> &'static [Category] {
         &gen::CATEGORIES
+    }
+
+    fn fields(&self) -> &'static [Field] {
+        &gen::FIELDS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {

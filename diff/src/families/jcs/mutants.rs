@@ -52,14 +52,39 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Reverses each run of consecutive members whose decoded names share their first `bytes`
+/// UTF-8 bytes: the order a sort leaves names in when its comparator stops there.
+fn names_tied_after(members: &mut Members, bytes: usize) {
+    let prefix = |m: &(Vec<u8>, Node)| decoded(&m.0).into_iter().take(bytes).collect::<Vec<u8>>();
+    let mut start = 0;
+    while start < members.len() {
+        let first = members.get(start).map(prefix);
+        let end = (start + 1..members.len())
+            .find(|&k| members.get(k).map(prefix) != first)
+            .unwrap_or(members.len());
+        if let Some(run) = members.get_mut(start..end) {
+            run.reverse();
+        }
+        start = end;
+    }
+}
+
 /// Every JCS mutant.
-pub const MUTANTS: [Mutant; 20] = [
+pub const MUTANTS: [Mutant; 21] = [
     Mutant {
         family: super::FAMILY,
         name: "utf8-member-order",
         bug: "members sorted by UTF-8 bytes instead of UTF-16 code units",
         answer: |input| rewritten(input, |_, tree| each_object(tree, &mut |members| {
             members.sort_by_key(|m| decoded(&m.0))
+        })),
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "name-prefix-order",
+        bug: "members compared on the first 8 UTF-8 bytes of their names only, so names alike that far keep no set order",
+        answer: |input| rewritten(input, |_, tree| each_object(tree, &mut |members| {
+            names_tied_after(members, 8)
         })),
     },
     Mutant {

@@ -11,13 +11,13 @@ use base64::engine::general_purpose::STANDARD_NO_PAD;
 use base64::engine::Engine;
 pub use canonfuzz_props::base64url::lax_decode;
 use canonfuzz_props::base64url::{strict, STRICT};
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use canonfuzz_props::values::{self, Unreadable};
 use serde_json::{json, Map, Value};
 
 use crate::families::ed25519::gen::{add_order, edge_flags, scalar, sign, Part};
 use canonfuzz_rng::Rng;
 
-use crate::family::Category;
+use crate::family::{Category, Field};
 
 /// Base64url laxness in the token's segments.
 pub const BASE64URL: Category = Category::new(
@@ -39,6 +39,103 @@ pub const JWS_SIGNATURES: Category = Category::new(
     "jws_signatures",
     "A signature variant: S >= L, small-order R, wrong lengths.",
 );
+
+/// The decoded header member `name` of a case's token, as JSON text.
+fn header_member(input: &[u8], name: &str) -> Vec<String> {
+    JwsCase::parse(input)
+        .and_then(|case| case.header().ok().flatten())
+        .and_then(|header| header.get(name).map(Value::to_string))
+        .into_iter()
+        .collect()
+}
+
+/// Segment `at` of a case's token, as it is written.
+fn segment(input: &[u8], at: usize) -> Vec<String> {
+    JwsCase::parse(input)
+        .and_then(|case| case.token.split('.').nth(at).map(str::to_string))
+        .into_iter()
+        .collect()
+}
+
+/// Every field of a JWS case: the key's members, the token's header parameters, payload and
+/// signature, and the token's text, whose encodings the base64url category bends.
+pub const FIELDS: [Field; 16] = [
+    Field::at("/jwk/kty", "jws::Jwk::parse", &[KEYS]),
+    Field::at("/jwk/crv", "jws::Jwk::parse", &[KEYS]),
+    Field::at("/jwk/x", "jws::verify_with_key", &CATEGORIES),
+    Field::at(
+        "/jwk/kid",
+        "jws::verify_with_key: the key a kid selects",
+        &CATEGORIES,
+    ),
+    Field::at(
+        "/jwk/alg",
+        "jws::verify_with_key: the key's restrictions",
+        &[KEYS],
+    ),
+    Field::at(
+        "/jwk/use",
+        "jws::verify_with_key: the key's restrictions",
+        &[KEYS],
+    ),
+    Field::at(
+        "/jwk/key_ops",
+        "jws::verify_with_key: the key's restrictions",
+        &[KEYS],
+    ),
+    Field::at(
+        "/jwk/d",
+        "jws::verify_with_key: the key's restrictions",
+        &[KEYS],
+    ),
+    Field::at(
+        "/token",
+        "jws::verify_with_key: the compact form",
+        &[BASE64URL],
+    ),
+    Field {
+        name: "token header alg",
+        read_by: "jws::verify_with_key",
+        varied_by: &[HEADERS],
+        values: Some(|input| header_member(input, "alg")),
+    },
+    Field {
+        name: "token header kid",
+        read_by: "jws::verify_with_key: the key a kid selects",
+        varied_by: &[HEADERS],
+        values: Some(|input| header_member(input, "kid")),
+    },
+    Field {
+        name: "token header typ",
+        read_by: "jws::verify_with_key",
+        varied_by: &[HEADERS],
+        values: Some(|input| header_member(input, "typ")),
+    },
+    Field {
+        name: "token header crit",
+        read_by: "jws::verify_with_key",
+        varied_by: &[HEADERS],
+        values: Some(|input| header_member(input, "crit")),
+    },
+    Field {
+        name: "token header b64",
+        read_by: "jws::verify_with_key",
+        varied_by: &[HEADERS],
+        values: Some(|input| header_member(input, "b64")),
+    },
+    Field {
+        name: "token payload",
+        read_by: "jws::verify_with_key",
+        varied_by: &CATEGORIES,
+        values: Some(|input| segment(input, 1)),
+    },
+    Field {
+        name: "token signature",
+        read_by: "jws::verify_with_key",
+        varied_by: &CATEGORIES,
+        values: Some(|input| segment(input, 2)),
+    },
+];
 
 /// Every category of the family, in report order.
 pub const CATEGORIES: [Category; 4] = [BASE64URL, HEADERS, KEYS, JWS_SIGNATURES];
@@ -62,133 +159,145 @@ impl JwsCase {
 
     /// Reads a campaign input back; `None` when it is not one.
     pub fn parse(input: &[u8]) -> Option<JwsCase> {
-        let value: Value = serde_json::from_slice(input).ok()?;
-        Some(JwsCase {
-            token: value.get("token")?.as_str()?.to_string(),
-            jwk: value.get("jwk")?.clone(),
-        })
+        JwsCase::read(input).ok().flatten()
     }
 
-    /// The token's header parameters, decoded as leniently as any library would.
-    fn header(&self) -> Option<Map<String, Value>> {
-        let segment = self.token.split('.').next()?;
-        let bytes = lax_decode(segment)?;
-        let text = std::str::from_utf8(&bytes).ok()?;
-        let text = text.trim_start_matches('\u{feff}');
-        match canonfuzz_core::json::read(text.as_bytes()).ok()? {
+    /// Reads a campaign case as a policy judges it: `Ok(None)` for a case without a token
+    /// and a key, `Err` when the input cannot be read as a case at all.
+    pub fn read(input: &[u8]) -> Result<Option<JwsCase>, Unreadable> {
+        let case = values::case(input)?;
+        Ok((|| {
+            Some(JwsCase {
+                token: case.get("token")?.as_str()?.to_string(),
+                jwk: case.get("jwk")?.clone(),
+            })
+        })())
+    }
+
+    /// The token's header as text, decoded as leniently as any library would, a byte order
+    /// mark left on.
+    fn header_text(&self) -> Option<Vec<u8>> {
+        lax_decode(self.token.split('.').next()?)
+    }
+
+    /// The token's header parameters, decoded as leniently as any library would and read at
+    /// any depth; `Ok(None)` when the header is not a JSON object.
+    fn header(&self) -> Result<Option<Map<String, Value>>, Unreadable> {
+        let Some(bytes) = self.header_text() else {
+            return Ok(None);
+        };
+        let header = values::judge(without_boms(&bytes), |value| match value {
             Value::Object(map) => Some(map),
             _ => None,
-        }
+        })?;
+        Ok(header.flatten())
     }
+}
+
+/// A header's text after the byte order marks it starts with, which lenient libraries skip.
+fn without_boms(mut text: &[u8]) -> &[u8] {
+    while let Some(rest) = text.strip_prefix("\u{feff}".as_bytes()) {
+        text = rest;
+    }
+    text
+}
+
+/// Whether `holds` is true of the case's token header.
+fn header_holds(
+    input: &[u8],
+    holds: impl Fn(&Map<String, Value>) -> bool,
+) -> Result<bool, Unreadable> {
+    Ok(match JwsCase::read(input)? {
+        Some(case) => case.header()?.is_some_and(|h| holds(&h)),
+        None => false,
+    })
+}
+
+/// Whether `holds` is true of the case.
+fn case_holds(input: &[u8], holds: impl Fn(&JwsCase) -> bool) -> Result<bool, Unreadable> {
+    Ok(JwsCase::read(input)?.is_some_and(|case| holds(&case)))
 }
 
 /// Whether any segment of the token, or the key's `x`, is not strict base64url while a lax
 /// decoder still reads it.
-pub fn lax_base64url(input: &[u8]) -> bool {
-    let Some(case) = JwsCase::parse(input) else {
-        return false;
-    };
-    let x = case.jwk.get("x").and_then(Value::as_str);
-    case.token
-        .split('.')
-        .chain(x)
-        .any(|s| !strict(s) && lax_decode(s).is_some())
+pub fn lax_base64url(input: &[u8]) -> Result<bool, Unreadable> {
+    case_holds(input, |case| {
+        let x = case.jwk.get("x").and_then(Value::as_str);
+        case.token
+            .split('.')
+            .chain(x)
+            .any(|s| !strict(s) && lax_decode(s).is_some())
+    })
 }
 
 /// Whether the token's signature or key shows an Ed25519 edge case.
-pub fn signature_has_edge_case(input: &[u8]) -> bool {
-    let Some(case) = JwsCase::parse(input) else {
-        return false;
-    };
-    let key = case
-        .jwk
-        .get("x")
-        .and_then(Value::as_str)
-        .and_then(lax_decode);
-    let sig = case.token.split('.').nth(2).and_then(lax_decode);
-    match (key, sig) {
-        (Some(key), Some(sig)) => !edge_flags(&key, &sig).is_empty(),
-        _ => false,
-    }
-}
-
-/// The member names of a JSON object in the order written, duplicates kept.
-struct Names(Vec<String>);
-
-impl<'de> Deserialize<'de> for Names {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Names, D::Error> {
-        struct NamesVisitor;
-        impl<'de> Visitor<'de> for NamesVisitor {
-            type Value = Names;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Names, A::Error> {
-                let mut names = Vec::new();
-                while let Some(name) = map.next_key::<String>()? {
-                    map.next_value::<IgnoredAny>()?;
-                    names.push(name);
-                }
-                Ok(Names(names))
-            }
+pub fn signature_has_edge_case(input: &[u8]) -> Result<bool, Unreadable> {
+    case_holds(input, |case| {
+        let key = case
+            .jwk
+            .get("x")
+            .and_then(Value::as_str)
+            .and_then(lax_decode);
+        let sig = case.token.split('.').nth(2).and_then(lax_decode);
+        match (key, sig) {
+            (Some(key), Some(sig)) => !edge_flags(&key, &sig).is_empty(),
+            _ => false,
         }
-        deserializer.deserialize_map(NamesVisitor)
-    }
+    })
 }
 
-/// Whether the token's header names a parameter twice.
-pub fn header_has_duplicates(input: &[u8]) -> bool {
-    let Some(case) = JwsCase::parse(input) else {
-        return false;
-    };
-    let Some(bytes) = case.token.split('.').next().and_then(lax_decode) else {
-        return false;
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    serde_json::from_str::<Names>(text.trim_start_matches('\u{feff}')).is_ok_and(|Names(n)| {
-        let mut sorted = n.clone();
-        sorted.sort();
-        sorted.dedup();
-        sorted.len() != n.len()
+/// Whether the token's header, otherwise JSON, names a parameter twice (after unescaping),
+/// read at any depth.
+pub fn header_has_duplicates(input: &[u8]) -> Result<bool, Unreadable> {
+    case_holds(input, |case| {
+        let Some(bytes) = case.header_text() else {
+            return false;
+        };
+        let reading = crate::reading::read(without_boms(&bytes));
+        reading.problems.contains("duplicate_key")
+            && !reading.problems.contains("syntax")
+            && !reading.problems.contains("invalid_utf8")
     })
 }
 
 /// Whether the header's `alg` is RFC 9864's fully-specified `Ed25519`.
-pub fn alg_is_ed25519(input: &[u8]) -> bool {
-    header_of(input).is_some_and(|h| h.get("alg") == Some(&json!("Ed25519")))
+pub fn alg_is_ed25519(input: &[u8]) -> Result<bool, Unreadable> {
+    header_holds(input, |h| h.get("alg") == Some(&json!("Ed25519")))
 }
 
 /// Whether the header names a `kid` that the key does not carry.
-pub fn kid_names_another_key(input: &[u8]) -> bool {
-    let Some(case) = JwsCase::parse(input) else {
-        return false;
+pub fn kid_names_another_key(input: &[u8]) -> Result<bool, Unreadable> {
+    let Some(case) = JwsCase::read(input)? else {
+        return Ok(false);
     };
-    case.header()
+    Ok(case
+        .header()?
         .and_then(|h| h.get("kid").cloned())
-        .is_some_and(|kid| case.jwk.get("kid") != Some(&kid))
+        .is_some_and(|kid| case.jwk.get("kid") != Some(&kid)))
 }
 
 /// Whether the header carries `b64` with another value than `true`.
-pub fn b64_not_true(input: &[u8]) -> bool {
-    header_of(input).is_some_and(|h| h.get("b64").is_some_and(|b| b != &json!(true)))
+pub fn b64_not_true(input: &[u8]) -> Result<bool, Unreadable> {
+    header_holds(input, |h| h.get("b64").is_some_and(|b| b != &json!(true)))
 }
 
 /// Whether the header carries `crit` at all.
-pub fn has_crit(input: &[u8]) -> bool {
-    header_of(input).is_some_and(|h| h.contains_key("crit"))
+pub fn has_crit(input: &[u8]) -> Result<bool, Unreadable> {
+    header_holds(input, |h| h.contains_key("crit"))
 }
 
 /// Whether the decoded header begins with a byte order mark.
-pub fn header_has_bom(input: &[u8]) -> bool {
-    JwsCase::parse(input)
-        .and_then(|c| c.token.split('.').next().and_then(lax_decode))
-        .is_some_and(|h| h.starts_with("\u{feff}".as_bytes()))
+pub fn header_has_bom(input: &[u8]) -> Result<bool, Unreadable> {
+    case_holds(input, |case| {
+        case.header_text()
+            .is_some_and(|h| h.starts_with("\u{feff}".as_bytes()))
+    })
 }
 
 /// Whether a parameter RFC 7515 defines as a string (`alg`, `kid`, `typ`, `cty`) is
 /// something else, or `crit` is not an array.
-pub fn header_parameter_mistyped(input: &[u8]) -> bool {
-    header_of(input).is_some_and(|h| {
+pub fn header_parameter_mistyped(input: &[u8]) -> Result<bool, Unreadable> {
+    header_holds(input, |h| {
         ["alg", "kid", "typ", "cty"]
             .iter()
             .any(|name| h.get(*name).is_some_and(|v| !v.is_string()))
@@ -198,24 +307,19 @@ pub fn header_parameter_mistyped(input: &[u8]) -> bool {
 
 /// Whether the key says it is not for verifying EdDSA signatures: `use` other than `sig`,
 /// `alg` other than an EdDSA name, `key_ops` without `verify`, or a private part `d`.
-pub fn key_restricted(input: &[u8]) -> bool {
-    let Some(case) = JwsCase::parse(input) else {
-        return false;
-    };
-    let jwk = &case.jwk;
-    jwk.get("use").is_some_and(|u| u != "sig")
-        || jwk
-            .get("alg")
-            .is_some_and(|a| a != "EdDSA" && a != "Ed25519")
-        || jwk.get("key_ops").is_some_and(|ops| {
-            !ops.as_array()
-                .is_some_and(|l| l.iter().any(|op| op == "verify"))
-        })
-        || jwk.get("d").is_some()
-}
-
-fn header_of(input: &[u8]) -> Option<Map<String, Value>> {
-    JwsCase::parse(input)?.header()
+pub fn key_restricted(input: &[u8]) -> Result<bool, Unreadable> {
+    case_holds(input, |case| {
+        let jwk = &case.jwk;
+        jwk.get("use").is_some_and(|u| u != "sig")
+            || jwk
+                .get("alg")
+                .is_some_and(|a| a != "EdDSA" && a != "Ed25519")
+            || jwk.get("key_ops").is_some_and(|ops| {
+                !ops.as_array()
+                    .is_some_and(|l| l.iter().any(|op| op == "verify"))
+            })
+            || jwk.get("d").is_some()
+    })
 }
 
 /// What the signer holds: the key pair's parts and the header and payload texts.
@@ -238,9 +342,10 @@ impl Draft {
         let mut header = Map::new();
         header.insert("alg".into(), json!("EdDSA"));
         if rng.chance(50) {
-            jwk.insert("kid".into(), json!("k1"));
+            let kid = rng.pick(&["k1", "k1", "k1", "key-2026-06-11", "k1/x", "ü"]);
+            jwk.insert("kid".into(), json!(kid));
             if rng.chance(70) {
-                header.insert("kid".into(), json!("k1"));
+                header.insert("kid".into(), json!(kid));
             }
         }
         if rng.chance(30) {
@@ -367,7 +472,11 @@ fn header_variant(rng: &mut Rng, draft: &mut Draft) {
                 ",\"kid\":\"k2\"",
                 ",\"kid\":1",
                 ",\"kid\":\"\"",
-                ",\"kid\":null"
+                ",\"kid\":null",
+                ",\"kid\":\"k\"",
+                ",\"kid\":\"k10\"",
+                ",\"kid\":\"K1\"",
+                ",\"kid\":\"k\\u0031\""
             ])
         ),
         7 => format!("\u{feff}{{\"alg\":\"EdDSA\"{kid}}}"),
@@ -547,8 +656,19 @@ mod tests {
             ),
             jwk: json!({}),
         };
-        let header = |text: &str| case_of(text).header().map(Value::Object);
+        let header = |text: &str| case_of(text).header().unwrap().map(Value::Object);
         assert_eq!(header(r#"{"alg":"EdDSA"}"#), Some(json!({"alg": "EdDSA"})));
+        assert_eq!(header("\u{feff}\u{feff}{}"), Some(json!({})));
+        // Past serde_json's 128 levels, a header is still read.
+        let deep = format!(
+            r#"{{"kid":"k2","x":{}1{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert_eq!(
+            header(&deep).and_then(|h| h.get("kid").cloned()),
+            Some(json!("k2"))
+        );
         // serde_json's Value reads this object as the text its one member holds.
         let marker = r#"{"$serde_json::private::RawValue":"{\"alg\":1}"}"#;
         assert_eq!(
@@ -558,7 +678,7 @@ mod tests {
         // The campaign signs such a header, for its verifiers to find no alg in.
         let signed_marker = (0..5_000).any(|i| {
             JwsCase::parse(&case(1, i).1)
-                .and_then(|c| c.header())
+                .and_then(|c| c.header().ok().flatten())
                 .is_some_and(|h| h.contains_key("$serde_json::private::RawValue"))
         });
         assert!(signed_marker);
@@ -596,11 +716,18 @@ mod tests {
             }
             .encode()
         };
-        assert!(header_has_duplicates(&case(
-            r#"{"alg":"EdDSA","alg":"none"}"#
-        )));
-        assert!(!header_has_duplicates(&case(
-            r#"{"alg":"EdDSA","kid":"alg"}"#
-        )));
+        assert_eq!(
+            header_has_duplicates(&case(r#"{"alg":"EdDSA","alg":"none"}"#)),
+            Ok(true)
+        );
+        assert_eq!(
+            header_has_duplicates(&case(r#"{"alg":"EdDSA","\u0061lg":"none"}"#)),
+            Ok(true)
+        );
+        assert_eq!(
+            header_has_duplicates(&case(r#"{"alg":"EdDSA","kid":"alg"}"#)),
+            Ok(false)
+        );
+        assert!(header_has_duplicates(b"[not a case]").is_err());
     }
 }

@@ -11,7 +11,7 @@ pub mod report;
 use canonfuzz_core::jws;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, CorpusTable, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, CorpusTable, Family, Field, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -41,6 +41,10 @@ impl Spec for Jws {
 
     fn categories(&self) -> &'static [Category] {
         &gen::CATEGORIES
+    }
+
+    fn fields(&self) -> &'static [Field] {
+        &gen::FIELDS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {

@@ -1,4 +1,5 @@
-//! JWS mutants: the core decoding base64url with padding, ignoring `crit`, or ignoring `typ`.
+//! JWS mutants: the core decoding base64url with padding, ignoring `crit` or `typ`, or finding
+//! a token's key by a prefix of its kid.
 
 use canonfuzz_core::ed25519;
 use canonfuzz_core::jws::base64url_decode;
@@ -43,8 +44,21 @@ fn header(input: &[u8]) -> Option<serde_json::Value> {
     serde_json::from_slice(&bytes).ok()
 }
 
+/// The case with the key given the token's kid, when the key's kid begins with it: what a key
+/// lookup that matches kids by prefix finds.
+fn key_found_by_prefix(input: &[u8]) -> Option<Vec<u8>> {
+    let mut case = JwsCase::parse(input)?;
+    let kid = header(input)?.get("kid")?.as_str()?.to_string();
+    let key_kid = case.jwk.get("kid")?.as_str()?;
+    if kid == key_kid || !key_kid.starts_with(&kid) {
+        return None;
+    }
+    case.jwk["kid"] = kid.into();
+    Some(case.encode())
+}
+
 /// Every JWS mutant.
-pub const MUTANTS: [Mutant; 3] = [
+pub const MUTANTS: [Mutant; 4] = [
     Mutant {
         family: super::FAMILY,
         name: "padding-accepted",
@@ -77,6 +91,15 @@ pub const MUTANTS: [Mutant; 3] = [
             skips(input, "shape", |h| {
                 h.get("typ").is_some_and(|t| !t.is_string())
             })
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "kid-prefix-match",
+        bug: "a token's key found by kid prefix, so a kid that only begins the key's kid (\"\", \"k\") selects it",
+        answer: |input| match key_found_by_prefix(input) {
+            Some(found) => core(&found),
+            None => core(input),
         },
     },
 ];

@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use canonfuzz_rng::Rng;
 
-use crate::family::Category;
+use crate::family::{Category, Field};
 
 /// A SHA-256 digest.
 pub type Hash = [u8; 32];
@@ -28,6 +28,61 @@ pub const MERKLE_CONSISTENCY: Category = Category::new(
     "merkle_consistency",
     "A consistency proof from a random tree, honest or bent.",
 );
+
+/// Every field of a Merkle case, and the categories of the operations that read it.
+pub const FIELDS: [Field; 11] = [
+    Field::at(
+        "/op",
+        "the family's adapter: which entry point",
+        &CATEGORIES,
+    ),
+    Field::at("/leaves", "ink::merkle::root", &[MERKLE_ROOT]),
+    Field::at(
+        "/index",
+        "ink::merkle::verify_inclusion",
+        &[MERKLE_INCLUSION],
+    ),
+    Field::at(
+        "/size",
+        "ink::merkle::verify_inclusion",
+        &[MERKLE_INCLUSION],
+    ),
+    Field::at(
+        "/leaf",
+        "ink::merkle::verify_inclusion",
+        &[MERKLE_INCLUSION],
+    ),
+    Field::at(
+        "/root",
+        "ink::merkle::verify_inclusion",
+        &[MERKLE_INCLUSION],
+    ),
+    Field::at(
+        "/proof",
+        "ink::merkle::verify_inclusion, ink::merkle::verify_consistency",
+        &[MERKLE_INCLUSION, MERKLE_CONSISTENCY],
+    ),
+    Field::at(
+        "/first",
+        "ink::merkle::verify_consistency",
+        &[MERKLE_CONSISTENCY],
+    ),
+    Field::at(
+        "/second",
+        "ink::merkle::verify_consistency",
+        &[MERKLE_CONSISTENCY],
+    ),
+    Field::at(
+        "/firstRoot",
+        "ink::merkle::verify_consistency",
+        &[MERKLE_CONSISTENCY],
+    ),
+    Field::at(
+        "/secondRoot",
+        "ink::merkle::verify_consistency",
+        &[MERKLE_CONSISTENCY],
+    ),
+];
 
 /// Every category of the family, in report order.
 pub const CATEGORIES: [Category; 3] = [MERKLE_ROOT, MERKLE_INCLUSION, MERKLE_CONSISTENCY];

@@ -6,7 +6,7 @@ pub mod mutants;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
-use crate::family::{Category, CheckTest, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{merkle, worker, Implementation};
 use crate::mutants::Mutant;
@@ -36,6 +36,10 @@ impl Spec for Merkle {
 
     fn categories(&self) -> &'static [Category] {
         &gen::CATEGORIES
+    }
+
+    fn fields(&self) -> &'static [Field] {
+        &gen::FIELDS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {

@@ -13,15 +13,14 @@ pub use canonfuzz_props::test_server as server;
 use std::sync::OnceLock;
 
 use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS, TYP};
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use canonfuzz_props::values::{self, nesting, Unreadable};
 use serde_json::{json, Map, Value};
 
 use self::server::{jcs, provenance, sha256_label, signer, Signer, IAT};
 use canonfuzz_rng::Rng;
 
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
-use crate::family::Category;
-use crate::tree::nesting;
+use crate::family::{Category, Field};
 
 /// Genuine responses of every kind.
 pub const VMCP_GENUINE: Category = Category::new(
@@ -58,6 +57,174 @@ pub const CATEGORIES: [Category; 5] = [
     VMCP_DEPTH,
 ];
 
+/// The categories whose responses are built whole, not as one nested text.
+const SHAPED: [Category; 4] = [VMCP_GENUINE, VMCP_MEMBERS, VMCP_KEYS, VMCP_TIMES];
+
+/// The header (0) or signed wrapper (1) of the JWS a case's response carries, as a value.
+fn signed_part(input: &[u8], part: usize) -> Option<Value> {
+    let case = VmcpCase::parse(input)?;
+    let response: Value = serde_json::from_str(&case.response).ok()?;
+    let holder = ["/result/_meta", "/error/data", "/_meta"]
+        .iter()
+        .find_map(|at| response.pointer(at))?;
+    let jws = holder.get(META_KEY)?.get("jws")?.as_str()?;
+    let bytes = canonfuzz_core::jws::base64url_decode(jws.split('.').nth(part)?, "").ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Member `name` of the signed header (0) or wrapper (1), as JSON text.
+fn signed_member(input: &[u8], part: usize, name: &str) -> Vec<String> {
+    signed_part(input, part)
+        .and_then(|v| v.get(name).map(Value::to_string))
+        .into_iter()
+        .collect()
+}
+
+/// Every field of a verifiable-mcp case: the clock, the key set's members, the response's
+/// members as a client reads them, the envelope's, and the signed header's and wrapper's.
+pub const FIELDS: [Field; 30] = [
+    Field::at("/now", "vmcp::verify_response: the clock", &CATEGORIES),
+    Field::at(
+        "/jwks/keys/*/kid",
+        "jws::Jwks::parse, the key lookup",
+        &[VMCP_KEYS],
+    ),
+    Field::at("/jwks/keys/*/x", "jws::Jwks::parse", &[VMCP_KEYS]),
+    Field::at("/jwks/keys/*/kty", "jws::Jwks::parse", &[VMCP_KEYS]),
+    Field::at("/jwks/keys/*/crv", "jws::Jwks::parse", &[VMCP_KEYS]),
+    Field::at(
+        "/jwks/keys/*/alg",
+        "jws::Jwks::parse: the key's restrictions",
+        &[VMCP_KEYS],
+    ),
+    Field::at(
+        "/jwks/keys/*/use",
+        "jws::Jwks::parse: the key's restrictions",
+        &[VMCP_KEYS],
+    ),
+    Field::at(
+        "/jwks/keys/*/key_ops",
+        "jws::Jwks::parse: the key's restrictions",
+        &[VMCP_KEYS],
+    ),
+    Field::at(
+        "/response/jsonrpc",
+        "vmcp::verify_response: the frame",
+        &[VMCP_MEMBERS],
+    ),
+    Field::at("/response/id", "vmcp::verify_response: the frame", &SHAPED),
+    Field::at(
+        "/response/result/content",
+        "vmcp::verify_response: what is served",
+        &CATEGORIES,
+    ),
+    Field::at(
+        "/response/result/structuredContent",
+        "vmcp::verify_response: what is served",
+        &CATEGORIES,
+    ),
+    Field::at(
+        "/response/result/isError",
+        "vmcp::verify_response: what is served",
+        &[VMCP_MEMBERS],
+    ),
+    Field::at(
+        "/response/result/contents",
+        "vmcp::verify_response: what is served",
+        &SHAPED,
+    ),
+    Field::at(
+        "/response/error",
+        "vmcp::verify_response: what is served",
+        &SHAPED,
+    ),
+    Field::at(
+        "/response/result/_meta/org.jardenberg~1verifiable-mcp/jws",
+        "vmcp::verify_response: the signature",
+        &CATEGORIES,
+    ),
+    Field::at(
+        "/response/result/_meta/org.jardenberg~1verifiable-mcp/kid",
+        "vmcp::verify_response: a convenience the JWS header overrules",
+        &[VMCP_MEMBERS],
+    ),
+    Field::at(
+        "/response/result/_meta/org.jardenberg~1verifiable-mcp/spec",
+        "vmcp::verify_response: a convenience the JWS header overrules",
+        &[VMCP_MEMBERS],
+    ),
+    Field::at(
+        "/response/result/_meta/org.jardenberg~1verifiable-mcp/alg",
+        "vmcp::verify_response: a convenience the JWS header overrules",
+        &[VMCP_MEMBERS],
+    ),
+    Field::at(
+        "/response/result/_meta/org.jardenberg~1verifiable-mcp/signed",
+        "vmcp::verify_response: a convenience the JWS header overrules",
+        &[VMCP_MEMBERS],
+    ),
+    Field {
+        name: "signed header alg",
+        read_by: "vmcp::verify_response: the signature",
+        varied_by: &[VMCP_KEYS],
+        values: Some(|input| signed_member(input, 0, "alg")),
+    },
+    Field {
+        name: "signed header kid",
+        read_by: "vmcp::verify_response: the key lookup",
+        varied_by: &[VMCP_KEYS],
+        values: Some(|input| signed_member(input, 0, "kid")),
+    },
+    Field {
+        name: "signed header typ",
+        read_by: "vmcp::verify_response: the signature",
+        varied_by: &[VMCP_KEYS],
+        values: Some(|input| signed_member(input, 0, "typ")),
+    },
+    Field {
+        name: "signed wrapper iat",
+        read_by: "vmcp::verify_response: freshness",
+        varied_by: &[VMCP_TIMES],
+        values: Some(|input| signed_member(input, 1, "iat")),
+    },
+    Field {
+        name: "signed wrapper nbf",
+        read_by: "vmcp::verify_response: freshness",
+        varied_by: &[VMCP_TIMES],
+        values: Some(|input| signed_member(input, 1, "nbf")),
+    },
+    Field {
+        name: "signed wrapper exp",
+        read_by: "vmcp::verify_response: freshness",
+        varied_by: &[VMCP_TIMES],
+        values: Some(|input| signed_member(input, 1, "exp")),
+    },
+    Field {
+        name: "signed wrapper payload",
+        read_by: "vmcp::verify_response: what was signed",
+        varied_by: &CATEGORIES,
+        values: Some(|input| signed_member(input, 1, "payload")),
+    },
+    Field {
+        name: "signed wrapper content_digest",
+        read_by: "vmcp::verify_response: what was signed",
+        varied_by: &CATEGORIES,
+        values: Some(|input| signed_member(input, 1, "content_digest")),
+    },
+    Field {
+        name: "signed wrapper payload_digest",
+        read_by: "vmcp::verify_response: what was signed",
+        varied_by: &CATEGORIES,
+        values: Some(|input| signed_member(input, 1, "payload_digest")),
+    },
+    Field {
+        name: "signed wrapper provenance",
+        read_by: "vmcp::verify_response: the wrapper's shape",
+        varied_by: &[VMCP_MEMBERS],
+        values: Some(|input| signed_member(input, 1, "provenance")),
+    },
+];
+
 /// One verification: a response, the key set and the clock.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VmcpCase {
@@ -79,103 +246,98 @@ impl VmcpCase {
 
     /// Reads a campaign input back; `None` when it is not one.
     pub fn parse(input: &[u8]) -> Option<VmcpCase> {
-        let value: Value = serde_json::from_slice(input).ok()?;
-        Some(VmcpCase {
-            jwks: value.get("jwks")?.clone(),
-            now: value.get("now")?.as_u64()?,
-            response: value.get("response")?.as_str()?.to_string(),
-        })
+        VmcpCase::read(input).ok().flatten()
     }
-}
 
-/// The response of a case, read by serde_json (`None` past its nesting limit) as a client
-/// reads it, a member named as serde_json's raw-value marker included.
-fn response_of(input: &[u8]) -> Option<Value> {
-    let response = VmcpCase::parse(input)?.response;
-    canonfuzz_core::json::read(response.as_bytes()).ok()
+    /// Reads a campaign case as a policy judges it: `Ok(None)` for a case with no response,
+    /// key set or clock, `Err` when the input cannot be read as a case at all.
+    pub fn read(input: &[u8]) -> Result<Option<VmcpCase>, Unreadable> {
+        let case = values::case(input)?;
+        Ok((|| {
+            Some(VmcpCase {
+                jwks: case.get("jwks")?.clone(),
+                now: case.get("now")?.as_u64()?,
+                response: case.get("response")?.as_str()?.to_string(),
+            })
+        })())
+    }
 }
 
 /// Whether a tools/call result serves more than its one text arm in `content`: a second item,
 /// or members beside `type` and `text` on the first. SPEC §6 binds item 0's text only and
-/// leaves the rest "at the reader's risk".
-pub fn content_beyond_text_arm(input: &[u8]) -> bool {
-    let Some(response) = response_of(input) else {
-        return false;
+/// leaves the rest "at the reader's risk". The response is read as a client reads it, a
+/// member named as serde_json's raw-value marker included, at any depth the core reads.
+pub fn content_beyond_text_arm(input: &[u8]) -> Result<bool, Unreadable> {
+    let Some(case) = VmcpCase::read(input)? else {
+        return Ok(false);
     };
-    let result = response.get("result").unwrap_or(&response);
-    match result.get("content").and_then(Value::as_array) {
-        Some(items) => {
-            items.len() > 1
-                || items
-                    .first()
-                    .and_then(Value::as_object)
-                    .is_some_and(|item| item.keys().any(|k| k != "type" && k != "text"))
+    let beyond = values::judge(case.response.as_bytes(), |response| {
+        let result = response.get("result").unwrap_or(&response);
+        match result.get("content").and_then(Value::as_array) {
+            Some(items) => {
+                items.len() > 1
+                    || items
+                        .first()
+                        .and_then(Value::as_object)
+                        .is_some_and(|item| item.keys().any(|k| k != "type" && k != "text"))
+            }
+            None => false,
         }
-        None => false,
-    }
+    })?;
+    Ok(beyond == Some(true))
 }
 
-/// Whether some object of the response names a member twice.
-pub fn response_has_duplicate_names(input: &[u8]) -> bool {
-    VmcpCase::parse(input).is_some_and(|c| {
-        serde_json::from_str::<Duplicates>(&c.response).is_ok_and(|Duplicates(found)| found)
-    })
+/// Whether some object of the response names a member twice (after unescaping), in a
+/// response that is otherwise JSON, read at any depth.
+pub fn response_has_duplicate_names(input: &[u8]) -> Result<bool, Unreadable> {
+    let Some(case) = VmcpCase::read(input)? else {
+        return Ok(false);
+    };
+    let reading = crate::reading::read(case.response.as_bytes());
+    Ok(reading.problems.contains("duplicate_key")
+        && !reading.problems.contains("syntax")
+        && !reading.problems.contains("invalid_utf8"))
+}
+
+/// Whether the key the response's signed header names by its kid says it is not for
+/// verifying this signature: `use` other than `sig`, `alg` other than an EdDSA name, `key_ops`
+/// without `verify`, or a private part `d`. The response is read at any depth the core reads.
+pub fn named_key_restricted(input: &[u8]) -> Result<bool, Unreadable> {
+    let Some(case) = VmcpCase::read(input)? else {
+        return Ok(false);
+    };
+    let kid = values::judge(case.response.as_bytes(), |response| {
+        let holder = ["/result/_meta", "/error/data", "/_meta"]
+            .iter()
+            .find_map(|at| response.pointer(at))?;
+        let jws = holder.get(META_KEY)?.get("jws")?.as_str()?;
+        let header = canonfuzz_core::jws::base64url_decode(jws.split('.').next()?, "").ok()?;
+        let header: Value = serde_json::from_slice(&header).ok()?;
+        header.get("kid")?.as_str().map(str::to_string)
+    })?
+    .flatten();
+    let Some(kid) = kid else {
+        return Ok(false);
+    };
+    let keys = case.jwks.get("keys").and_then(Value::as_array);
+    Ok(keys.into_iter().flatten().any(|key| {
+        key.get("kid").and_then(Value::as_str) == Some(kid.as_str())
+            && (key.get("use").is_some_and(|u| u != "sig")
+                || key
+                    .get("alg")
+                    .is_some_and(|a| a != "EdDSA" && a != "Ed25519")
+                || key.get("key_ops").is_some_and(|ops| {
+                    !ops.as_array()
+                        .is_some_and(|l| l.iter().any(|op| op == "verify"))
+                })
+                || key.get("d").is_some())
+    }))
 }
 
 /// Whether the response nests arrays and objects deeper than the core's bound.
-pub fn response_nested_past_bound(input: &[u8]) -> bool {
-    VmcpCase::parse(input)
-        .is_some_and(|c| nesting(c.response.as_bytes()) > canonfuzz_core::jcs::DEFAULT_MAX_DEPTH)
-}
-
-/// Whether a JSON value has an object that names a member twice.
-struct Duplicates(bool);
-
-impl<'de> Deserialize<'de> for Duplicates {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Duplicates, D::Error> {
-        struct Seen;
-        impl<'de> Visitor<'de> for Seen {
-            type Value = Duplicates;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Duplicates, A::Error> {
-                let mut names = std::collections::BTreeSet::new();
-                let mut found = false;
-                while let Some(name) = map.next_key::<String>()? {
-                    found |= !names.insert(name);
-                    found |= map.next_value::<Duplicates>()?.0;
-                }
-                Ok(Duplicates(found))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Duplicates, A::Error> {
-                let mut found = false;
-                while let Some(Duplicates(inner)) = seq.next_element::<Duplicates>()? {
-                    found |= inner;
-                }
-                Ok(Duplicates(found))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Duplicates, E> {
-                Ok(Duplicates(false))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Duplicates, E> {
-                Ok(Duplicates(false))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Duplicates, E> {
-                Ok(Duplicates(false))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Duplicates, E> {
-                Ok(Duplicates(false))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Duplicates, E> {
-                Ok(Duplicates(false))
-            }
-            fn visit_unit<E>(self) -> Result<Duplicates, E> {
-                Ok(Duplicates(false))
-            }
-        }
-        deserializer.deserialize_any(Seen)
-    }
+pub fn response_nested_past_bound(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(VmcpCase::read(input)?
+        .is_some_and(|c| nesting(c.response.as_bytes()) > canonfuzz_core::jcs::DEFAULT_MAX_DEPTH))
 }
 
 /// The kinds of response a server signs.
@@ -382,7 +544,7 @@ fn result_of(response: &mut Value) -> &mut Value {
 fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
     let mut r = server.response();
     let framed = server.shape != Shape::Bare;
-    match rng.index(16) {
+    match rng.index(17) {
         0 => {
             let name = rng.pick(&[
                 "notes",
@@ -502,14 +664,51 @@ fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
         }
         13 => {
             result_of(&mut r)["_meta"]["deployment.example/trace"] = json!({"id": rng.index(9)});
-            if framed && rng.chance(50) {
-                result_of(&mut r)["signature"] = json!("deprecated v0.1 sibling");
+            if framed {
+                let (sibling, value) = if rng.chance(50) {
+                    ("signature", json!("deprecated v0.1 sibling"))
+                } else {
+                    ("provenance", provenance())
+                };
+                result_of(&mut r)[sibling] = value;
             }
         }
         14 => {
+            // The envelope's convenience members, which the JWS header overrules.
             let meta = &mut result_of(&mut r)["_meta"][META_KEY];
-            meta["kid"] = json!("convenience-kid");
-            meta["alg"] = json!("RS256");
+            for (name, value) in [
+                ("kid", json!("convenience-kid")),
+                ("alg", json!("RS256")),
+                ("spec", json!(rng.pick(&["0.1", "0.3.0", ""]))),
+                ("signed", json!(rng.pick(&["payload", "content"]))),
+            ] {
+                if rng.chance(60) {
+                    meta[name] = value;
+                }
+            }
+        }
+        15 => {
+            // The signed wrapper itself bent, and signed so: its provenance not an object, a
+            // digest that covers nothing served, or a member no reader looks at.
+            let mut extra = server.extra.clone();
+            let (name, value) = match rng.index(6) {
+                0 => ("provenance", json!("test operator")),
+                1 => ("provenance", Value::Null),
+                2 => ("provenance", json!([provenance()])),
+                3 => ("content_digest", json!(sha256_label(b"other text"))),
+                4 => ("payload_digest", json!(sha256_label(b"{}"))),
+                _ => ("note", json!("signed, read by no one")),
+            };
+            extra.insert(name.into(), value);
+            let bent = Server {
+                signer: server.signer,
+                shape: server.shape,
+                data: server.data.clone(),
+                id: server.id.clone(),
+                extra,
+                header: server.header.clone(),
+            };
+            return Ok(bent.response());
         }
         _ => {
             // A character inside the signature, so that its bits, not unused ones, change.
@@ -568,7 +767,7 @@ fn keys(rng: &mut Rng, server: &mut Server, jwks: &mut Value) {
         k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
         k
     };
-    match rng.index(9) {
+    match rng.index(10) {
         0 => {
             server.header = json!({"alg": "EdDSA", "typ": TYP});
             if rng.chance(50) {
@@ -592,10 +791,23 @@ fn keys(rng: &mut Rng, server: &mut Server, jwks: &mut Value) {
         7 => {
             server.header = json!({"alg": "EdDSA", "kid": signer.kid, "typ": rng.pick(&["JOSE", "jwt", "verifiable-mcp+JWS"])})
         }
-        _ => {
+        8 => {
             let mut header = signer.header(&signer.kid);
             header["jwk"] = decoy;
             server.header = header;
+        }
+        _ => {
+            // The signing key listed with a member that says it is not for this signature.
+            let mut bent = current.clone();
+            let (name, value) = match rng.index(5) {
+                0 => ("use", json!("enc")),
+                1 => ("alg", json!(rng.pick(&["ES256", "Ed25519", "none"]))),
+                2 => ("kty", json!("EC")),
+                3 => ("crv", json!("X25519")),
+                _ => ("key_ops", json!([rng.pick(&["verify", "sign", "encrypt"])])),
+            };
+            bent[name] = value;
+            *jwks = json!({ "keys": [bent] });
         }
     }
 }
@@ -683,11 +895,22 @@ mod tests {
             .encode()
         };
         let two_items = r#"{"result":{"content":[{"type":"text","text":"a"},{}]}}"#;
-        assert!(content_beyond_text_arm(&case(two_items)));
+        assert_eq!(content_beyond_text_arm(&case(two_items)), Ok(true));
         // serde_json's Value reads this object as the text its one member holds, which has
         // two items; a client reads one member, and no content.
         let marker = json!({"$serde_json::private::RawValue": two_items}).to_string();
-        assert!(!content_beyond_text_arm(&case(&marker)));
+        assert_eq!(content_beyond_text_arm(&case(&marker)), Ok(false));
+        // Past serde_json's 128 levels, as deep as the core reads: the second arm is seen.
+        for depth in [130, canonfuzz_core::jcs::DEFAULT_MAX_DEPTH - 5] {
+            let deep = format!(
+                r#"{{"result":{{"structuredContent":{}1{},"content":[{{"type":"text","text":"a"}},{{}}]}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            assert_eq!(content_beyond_text_arm(&case(&deep)), Ok(true), "{depth}");
+        }
+        // A case the harness cannot read is its own failure, not a case the policy is not about.
+        assert!(content_beyond_text_arm(b"not a case").is_err());
     }
 
     #[test]
@@ -746,25 +969,39 @@ mod tests {
             }
             .encode()
         };
-        assert!(response_has_duplicate_names(&case(
+        let holds = |predicate: fn(&[u8]) -> Result<bool, Unreadable>, response: &str| {
+            predicate(&case(response)).unwrap()
+        };
+        assert!(holds(
+            response_has_duplicate_names,
             r#"{"a":{"b":1,"b":2}}"#
-        )));
-        assert!(!response_has_duplicate_names(&case(
+        ));
+        assert!(holds(
+            response_has_duplicate_names,
+            r#"{"a":{"b":1,"\u0062":2}}"#
+        ));
+        assert!(!holds(
+            response_has_duplicate_names,
             r#"{"a":{"b":1,"c":[{"b":2}]}}"#
-        )));
+        ));
+        let deep_twice = format!(r#"{}{{"b":1,"b":2}}{}"#, "[".repeat(300), "]".repeat(300));
+        assert!(holds(response_has_duplicate_names, &deep_twice));
         let deep = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
-        assert!(response_nested_past_bound(&case(&deep)));
+        assert!(holds(response_nested_past_bound, &deep));
         let shallow = format!("{}\"[[\"{}", "[".repeat(9_999), "]".repeat(9_999));
-        assert!(!response_nested_past_bound(&case(&shallow)));
-        assert!(content_beyond_text_arm(&case(
+        assert!(!holds(response_nested_past_bound, &shallow));
+        assert!(holds(
+            content_beyond_text_arm,
             r#"{"result":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}"#
-        )));
-        assert!(content_beyond_text_arm(&case(
+        ));
+        assert!(holds(
+            content_beyond_text_arm,
             r#"{"content":[{"type":"text","text":"a","annotations":{}}]}"#
-        )));
-        assert!(!content_beyond_text_arm(&case(
+        ));
+        assert!(!holds(
+            content_beyond_text_arm,
             r#"{"result":{"content":[{"type":"text","text":"a"}]}}"#
-        )));
+        ));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! verifiable-mcp mutants: the holes the family was built to find, planted back — a verifier
 //! blind to unsigned members and JSON-RPC shapes, to what the response serves beside the
-//! signed payload, to the clock, or falling back to the first key of the set.
+//! signed payload, to the clock, or falling back to the first key of the set — and two that
+//! refuse too much: the v0.1 siblings SPEC §9 keeps as furniture, and responses nested past
+//! serde_json's 128 levels.
 
 use canonfuzz_core::jws::{base64url_decode, Jwks};
 use canonfuzz_core::vmcp::{self, served_parts, verify_served, Clock, Rule};
@@ -39,8 +41,21 @@ fn token_kid(response: &str) -> Option<String> {
     header.get("kid")?.as_str().map(str::to_string)
 }
 
+/// The response of a case, read as serde_json reads it within its nesting limit.
+fn response(input: &[u8]) -> Option<serde_json::Value> {
+    serde_json::from_str(&VmcpCase::parse(input)?.response).ok()
+}
+
+/// The core's answer, refused as `rule` where it accepts and `refused` holds for the case.
+fn refuses(input: &[u8], rule: Rule, refused: fn(&[u8]) -> bool) -> Outcome {
+    match (super::impls::core().answer)(input) {
+        Outcome::Ok(_) if refused(input) => Outcome::Rejected(rule.name().to_string()),
+        other => other,
+    }
+}
+
 /// Every verifiable-mcp mutant.
-pub const MUTANTS: [Mutant; 4] = [
+pub const MUTANTS: [Mutant; 6] = [
     Mutant {
         family: super::FAMILY,
         name: "unsigned-members-unchecked",
@@ -77,6 +92,31 @@ pub const MUTANTS: [Mutant; 4] = [
                 }
             }
             blind_to(&case.encode(), &[], false)
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "v01-sibling-refused",
+        bug: "a result carrying the deprecated v0.1 signature or provenance sibling refused as an unsigned member, where SPEC §9 keeps them as furniture",
+        answer: |input| {
+            refuses(input, Rule::UnsignedMember, |input| {
+                response(input).is_some_and(|r| {
+                    let result = r.get("result").unwrap_or(&r);
+                    result.get("signature").is_some() || result.get("provenance").is_some()
+                })
+            })
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "shallow-response-reader",
+        bug: "a response read by serde_json's default reader, so one nested past 128 levels is refused as no envelope",
+        answer: |input| {
+            refuses(input, Rule::Envelope, |input| {
+                VmcpCase::parse(input).is_some_and(|c| {
+                    canonfuzz_props::values::nesting(c.response.as_bytes()) > 128
+                })
+            })
         },
     },
 ];

@@ -5,7 +5,7 @@ use super::gen;
 use crate::compare::{Expect, Policy};
 
 /// The verifiable-mcp family's registered differences.
-pub const POLICIES: [Policy; 3] = [
+pub const POLICIES: [Policy; 4] = [
     Policy {
         id: "one-text-arm",
         core: Expect::Rejects("unsigned_member"),
@@ -23,5 +23,11 @@ pub const POLICIES: [Policy; 3] = [
         core: Expect::Rejects("envelope"),
         applies: gen::response_nested_past_bound,
         reason: "the core reads a response with its canonicalizer's nesting bound (10,000 levels), so that no response can exhaust its memory; readers without a bound go on",
+    },
+    Policy {
+        id: "key-restrictions",
+        core: Expect::Rejects("jws"),
+        applies: gen::named_key_restricted,
+        reason: "RFC 7517 §4.2-4.4: a key whose `use` is not `sig`, whose `alg` is not an EdDSA name or whose `key_ops` lack `verify` is not for verifying this signature, and one with its private part `d` does not belong in a published key set; the core refuses to verify with it, where verifiers that hand the key to their JOSE library as it is accept",
     },
 ];

@@ -59,8 +59,22 @@ pub fn string(rng: &mut Rng) -> String {
     out
 }
 
-/// A member name: mostly characters around the UTF-16 vs code point boundary.
-fn name(rng: &mut Rng) -> String {
+/// Prefixes that names of one object share, of 7 to 16 UTF-8 bytes: a comparator that stops
+/// short of a name's end meets them. Some end on characters on either side of the surrogate
+/// range, where UTF-16 and UTF-8 order part.
+const SHARED: [&str; 8] = [
+    "abcdefgh",
+    "aaaaaaa",
+    "prefix_shared_",
+    "\u{e000}\u{ffff}\u{10000}",
+    "\u{d7ff}\u{d7ff}\u{d7ff}",
+    "éééé",
+    "😀😀",
+    "key\u{ff61}key\u{ff61}",
+];
+
+/// A member name: mostly characters around the UTF-16 vs code point boundary, after `prefix`.
+fn name(rng: &mut Rng, prefix: &str) -> String {
     const NAMES: [char; 10] = [
         'a',
         'é',
@@ -74,6 +88,13 @@ fn name(rng: &mut Rng) -> String {
         '\u{d7ff}',
     ];
     let mut out = String::from("\"");
+    for c in prefix.chars() {
+        if rng.chance(5) {
+            out.push_str(&escape(c, rng.chance(50)));
+        } else {
+            out.push(c);
+        }
+    }
     for _ in 0..1 + rng.index(3) {
         let c = rng.pick(&NAMES);
         if rng.chance(25) {
@@ -86,11 +107,19 @@ fn name(rng: &mut Rng) -> String {
     out
 }
 
-/// An object whose names sort differently by UTF-8 bytes, code points and UTF-16 units, with
-/// an occasional pair of names equal only after unescaping.
+/// An object whose names sort differently by UTF-8 bytes, code points and UTF-16 units, often
+/// sharing a long prefix, with an occasional pair of names equal only after unescaping.
 pub fn object_with_tricky_names(rng: &mut Rng, out: &mut Vec<u8>) {
+    let shared = if rng.chance(35) {
+        rng.pick(&SHARED)
+    } else {
+        ""
+    };
     let mut members: Vec<String> = (0..2 + rng.index(5))
-        .map(|i| format!("{}:{i}", name(rng)))
+        .map(|i| {
+            let prefix = if rng.chance(80) { shared } else { "" };
+            format!("{}:{i}", name(rng, prefix))
+        })
         .collect();
     if rng.chance(8) {
         members.push(format!(
