@@ -86,6 +86,14 @@ impl Spec for Ekl {
                 test.challenge = text("challenge");
                 test.endpoint = text("endpoint");
             }
+            "verify" => {
+                test.credential = text("credential");
+                test.challenge = text("challenge");
+                test.endpoint = text("endpoint");
+                test.proof = text("proof");
+                // A proof that verifies is its own expectation.
+                test.expected = None;
+            }
             "fingerprint" => {
                 test.salt = text("salt");
                 test.input = text("value");
@@ -121,9 +129,14 @@ impl Spec for Ekl {
         self
     }
 
-    /// A fingerprint or a proof to compute; a proof to check states no campaign input.
+    /// A fingerprint or a proof to compute, or a proof to check.
     fn replay(&self, test: &Test) -> Option<Replay> {
         let test: EklTest = test.read().ok()?;
+        let verified = (test.result == Expectation::Valid).then(|| b"valid".to_vec());
+        let output = match &test.proof {
+            Some(_) => verified,
+            None => test.expected.clone().map(String::into_bytes),
+        };
         let case = match (&test.salt, &test.input, &test.credential, &test.proof) {
             (Some(salt), Some(input), _, _) if test.result_body.is_some() => {
                 serde_json::json!({"op": "result", "salt": salt, "result": input})
@@ -137,12 +150,19 @@ impl Spec for Ekl {
                 "challenge": test.challenge,
                 "endpoint": test.endpoint,
             }),
+            (_, _, Some(credential), Some(proof)) => serde_json::json!({
+                "op": "verify",
+                "credential": credential,
+                "challenge": test.challenge,
+                "endpoint": test.endpoint,
+                "proof": proof,
+            }),
             _ => return None,
         };
         Some(Replay {
             input: case.to_string().into_bytes(),
             result: test.result,
-            output: test.expected.map(String::into_bytes),
+            output,
             error_kind: None,
         })
     }
