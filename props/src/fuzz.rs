@@ -295,7 +295,8 @@ impl Panel {
     }
 
     /// The signature of `input` when the core diverges from the others on it in a way no
-    /// registered policy explains; the others' majority stands as the consensus.
+    /// registered policy explains, or a policy's predicate could not read it; the others'
+    /// majority stands as the consensus.
     pub fn diverges(&self, input: &[u8]) -> Result<(), String> {
         let outcomes: Vec<_> = self
             .impls
@@ -303,7 +304,10 @@ impl Panel {
             .map(|i| i.run_batch(&[input]).pop().unwrap_or(Outcome::Unsupported))
             .collect();
         let evaluation = evaluate_with_quorum(&self.rules, input, &self.members, &outcomes, 1);
-        if evaluation.verdict == Verdict::CoreDiverges {
+        if matches!(
+            evaluation.verdict,
+            Verdict::CoreDiverges | Verdict::Unjudged(_)
+        ) {
             Err(evaluation.signature)
         } else {
             Ok(())
