@@ -43,8 +43,8 @@ pub enum JwsError {
     Shape(String),
     /// `alg` is `none`: an unsigned token never verifies.
     AlgNone,
-    /// `alg` is missing or not an EdDSA name.
-    UnsupportedAlg(String),
+    /// `alg` is missing (`None`) or not an EdDSA name.
+    UnsupportedAlg(Option<String>),
     /// A parameter listed in `crit`, which this verifier does not understand, or a bad `crit`.
     Critical(String),
     /// `b64` is present with another value than `true` (RFC 7797 is not supported).
@@ -79,7 +79,10 @@ impl std::fmt::Display for JwsError {
             JwsError::AlgNone => {
                 f.write_str("alg is \"none\": an unsigned token is never accepted")
             }
-            JwsError::UnsupportedAlg(alg) => write!(f, "alg {alg} is not EdDSA or Ed25519"),
+            JwsError::UnsupportedAlg(Some(alg)) => {
+                write!(f, "alg {alg:?} is not EdDSA or Ed25519")
+            }
+            JwsError::UnsupportedAlg(None) => f.write_str("the header has no alg"),
             JwsError::Critical(why) => write!(f, "crit: {why}"),
             JwsError::UnencodedPayload => {
                 f.write_str("b64 other than true (RFC 7797 unencoded payload) is not supported")
@@ -434,13 +437,12 @@ fn verify_selected<'k>(
         )));
     };
     let header = object(&base64url_decode(header_b64, "header")?, "header")?;
-    let alg = string_member(&header, "alg", "header")?
-        .ok_or_else(|| JwsError::UnsupportedAlg("(missing)".into()))?;
+    let alg = string_member(&header, "alg", "header")?.ok_or(JwsError::UnsupportedAlg(None))?;
     if alg.eq_ignore_ascii_case("none") {
         return Err(JwsError::AlgNone);
     }
     if !is_eddsa(alg) {
-        return Err(JwsError::UnsupportedAlg(alg.to_string()));
+        return Err(JwsError::UnsupportedAlg(Some(alg.to_string())));
     }
     if let Some(crit) = header.get("crit") {
         let Value::Array(names) = crit else {
@@ -451,7 +453,13 @@ fn verify_selected<'k>(
         if names.is_empty() {
             return Err(JwsError::Critical("must not be empty".into()));
         }
-        let first = names.first().map(|n| n.to_string()).unwrap_or_default();
+        let first = names
+            .first()
+            .map(|n| {
+                n.as_str()
+                    .map_or_else(|| n.to_string(), |s| format!("{s:?}"))
+            })
+            .unwrap_or_default();
         return Err(JwsError::Critical(format!(
             "{first} is an extension this verifier does not understand"
         )));

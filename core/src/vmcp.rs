@@ -17,14 +17,41 @@
 //! the times are held to the clock with [`SKEW_SECONDS`] of tolerance. Every rule is checked and
 //! every failed one is named.
 //!
-//! The whole response is read once, by the core's canonicalizer (so with its depth limit) and
-//! then through [`jcs::view`], which needs no recursion however deep the payload.
+//! # What a client reads, exactly
+//! A served value is compared with the signed one as the strictest client reads it
+//! ([`jcs::exact`]): numbers by their exact decimal value, so a served `12345678901234567891`
+//! is not a signed `12345678901234567000` though both round to one double, while `1e2` is
+//! `100`; strings by their decoded text; objects by their members. A JSON-RPC `id` or error
+//! `code` is read as an integer, so one written with a fraction or an exponent (`7.0`, `7e0`)
+//! is refused ([`Rule::ResponseShape`]).
+//!
+//! # What is not signed, and the bounds
+//! Members the tables allow but the signature does not cover — `_meta` beside the envelope,
+//! the envelope's own convenience members, framing, the v0.1 siblings — and the response's
+//! kind where its payload has the shape both kinds share are listed beside the verdict
+//! ([`Verification::unsigned`]); [`Verification::strict`] refuses them. A refusal of many
+//! members of one kind names the first [`LISTED`] and counts the rest, and a response that
+//! holds more than [`MAX_OPEN_MEMBERS`] object members at once is refused before it is read,
+//! so that neither memory nor the report grows with what a sender piles in.
+//!
+//! The whole response is checked once by the core's canonicalizer (so with its depth limit
+//! and I-JSON's rules) and then read as written, its whitespace removed
+//! ([`jcs::view::compact`]), through [`jcs::view`], which needs no recursion however deep the
+//! payload.
 
 use sha2::{Digest, Sha256};
 
 use crate::jcs;
-use crate::jcs::view::{Object, Type, View};
+use crate::jcs::exact;
+use crate::jcs::view::{compact, Object, Type, View};
 use crate::jws::{self, Jwks, Profile};
+
+/// Members of one kind a refusal or a listing names before it counts the rest.
+pub const LISTED: usize = 8;
+
+/// Object members a response may hold at once (in objects open together), past which it is
+/// refused unread: the canonicalizer keeps about a hundred bytes for each.
+pub const MAX_OPEN_MEMBERS: usize = 1 << 18;
 
 /// The `_meta` / `error.data` key of the envelope.
 pub const META_KEY: &str = "org.jardenberg/verifiable-mcp";
@@ -131,12 +158,26 @@ pub struct Verification {
     pub wrapper: Option<Vec<u8>>,
     /// The signed payload's canonical text, once the JWS verified.
     pub payload: Option<Vec<u8>>,
+    /// What the response carries that the signature does not cover.
+    pub unsigned: Vec<Unsigned>,
 }
 
 impl Verification {
     /// Whether every rule held.
     pub fn is_valid(&self) -> bool {
         self.failures.is_empty()
+    }
+
+    /// The verdict under strict reading: everything the response carries that the signature
+    /// does not cover is refused as [`Rule::UnsignedMember`].
+    pub fn strict(mut self) -> Verification {
+        for unsigned in &self.unsigned {
+            self.failures.push(failure(
+                Rule::UnsignedMember,
+                format!("{} (refused under strict reading)", unsigned.describe()),
+            ));
+        }
+        self
     }
 
     fn fail(&mut self, rule: Rule, message: impl Into<String>) {
@@ -185,6 +226,44 @@ pub enum Coverage {
     /// siblings SPEC §2 allows during dual-emit; no v0.2.1 client takes them as the answer, and
     /// they are not covered.
     Framing,
+}
+
+/// Something a response carries that the signature does not cover, listed beside the verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsigned {
+    /// Where: `result._meta`, `result`, an envelope, or `kind` for the response's kind.
+    pub place: String,
+    /// What it is, and why the signature does not cover it.
+    pub what: &'static str,
+    /// The first [`LISTED`] names there (for `kind`, the kind it was read as), as written.
+    pub names: Vec<String>,
+    /// How many more there are.
+    pub more: usize,
+}
+
+impl Unsigned {
+    /// The listing in one line.
+    pub fn describe(&self) -> String {
+        let more = match self.more {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        let names: Vec<String> = self.names.iter().map(|n| format!("{n:?}")).collect();
+        format!("{}: {}{more} — {}", self.place, names.join(", "), self.what)
+    }
+}
+
+/// The first [`LISTED`] of `names`, and how many more there are.
+fn listed(names: impl Iterator<Item = String>) -> (Vec<String>, usize) {
+    let (mut first, mut more) = (Vec::new(), 0);
+    for name in names {
+        if first.len() < LISTED {
+            first.push(name);
+        } else {
+            more += 1;
+        }
+    }
+    (first, more)
 }
 
 /// The members a `tools/call` result may carry, and how each is covered.
@@ -237,6 +316,20 @@ pub struct Served {
     pub is_error: bool,
     /// Rules the response's shape already breaks, before any signature is looked at.
     pub refusals: Vec<Failure>,
+    /// What the response carries that the signature does not cover, the envelope aside.
+    pub unsigned: Vec<Unsigned>,
+    /// The envelope's members beside `jws`, which the signed JWS may or may not vouch for.
+    pub envelope: Envelope,
+}
+
+/// An envelope as served: where it is, and its members beside `jws` with their values as
+/// written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Envelope {
+    /// Where it is, as a path.
+    pub place: String,
+    /// Each member's name and value text.
+    pub members: Vec<(String, Vec<u8>)>,
 }
 
 /// The clock the time rules are held to.
@@ -282,6 +375,7 @@ pub fn verify_served(served: &Served, jwks: &Jwks, clock: Clock) -> Verification
     let mut v = Verification {
         failures: served.refusals.clone(),
         kind: Some(served.kind),
+        unsigned: served.unsigned.clone(),
         ..Verification::default()
     };
     let profile = Profile {
@@ -291,9 +385,11 @@ pub fn verify_served(served: &Served, jwks: &Jwks, clock: Clock) -> Verification
         Ok(verified) => verified,
         Err(e) => {
             v.fail(Rule::Jws, e.to_string());
+            list_envelope(&served.envelope, None, &mut v.unsigned);
             return v;
         }
     };
+    list_envelope(&served.envelope, Some(&verified), &mut v.unsigned);
     if verified.header.get("alg").and_then(|a| a.as_str()) != Some("EdDSA") {
         v.fail(Rule::Jws, "alg must be EdDSA (§10 pins it)");
     }
@@ -379,11 +475,11 @@ fn check_wrapper(v: &mut Verification, wrapper: &Object, served: &Served, clock:
     }
     check_content_digest(v, wrapper, served);
     if let (Some(served_payload), Some(signed)) = (&served.payload, payload) {
-        if served_payload.as_slice() != signed.bytes() {
+        if let Err(mismatch) = exact::same_value(served_payload, signed.bytes()) {
             v.fail(
                 Rule::ServedPayload,
                 format!(
-                    "the served {} differs from the signed payload",
+                    "the served {} differs from the signed payload: {mismatch}",
                     match served.kind {
                         Kind::ToolResult => "structuredContent",
                         Kind::Resource => "contents",
@@ -491,7 +587,8 @@ fn envelope_jws(holder: Option<View>, place: &str) -> Result<String, Failure> {
         })
 }
 
-/// Refuses the members of `object` (at `place`) that `table` does not list.
+/// Refuses the members of `object` (at `place`) that `table` does not list: the first
+/// [`LISTED`] by name, the rest counted.
 fn refuse_unlisted(
     object: &Object,
     table: &[(&str, Coverage)],
@@ -499,32 +596,120 @@ fn refuse_unlisted(
     kind: Kind,
     refusals: &mut Vec<Failure>,
 ) {
-    for member in object.members() {
-        let name = member.name();
-        if !table.iter().any(|(listed, _)| *listed == name) {
-            refusals.push(failure(
-                Rule::UnsignedMember,
-                format!(
-                    "{place}.{name}: a client of a {} may read this member, and the signature does not cover it",
-                    kind.name()
-                ),
-            ));
+    let unlisted = object
+        .members()
+        .iter()
+        .map(|m| m.name())
+        .filter(|name| !table.iter().any(|(listed, _)| listed == name));
+    let (names, more) = listed(unlisted);
+    for name in &names {
+        refusals.push(failure(
+            Rule::UnsignedMember,
+            format!(
+                "{place}[{name:?}]: a client of a {} may read this member, and the signature does not cover it",
+                kind.name()
+            ),
+        ));
+    }
+    if more > 0 {
+        refusals.push(failure(
+            Rule::UnsignedMember,
+            format!("{place}: {more} more members a client may read, unsigned"),
+        ));
+    }
+}
+
+/// Lists the members of `object` (at `place`) that `keep` picks as unsigned, `what` saying
+/// why.
+fn list_unsigned(
+    object: Option<View<'_>>,
+    place: &str,
+    keep: impl Fn(&str) -> bool,
+    what: &'static str,
+    unsigned: &mut Vec<Unsigned>,
+) {
+    let Some(object) = object else {
+        return;
+    };
+    let (names, more) = listed(object.members().map(|m| m.name()).filter(|n| keep(n)));
+    if !names.is_empty() {
+        unsigned.push(Unsigned {
+            place: place.to_string(),
+            what,
+            names,
+            more,
+        });
+    }
+}
+
+/// The envelope in `holder` as served: where it is, and its members beside `jws` with their
+/// values as written.
+fn envelope_members(holder: Option<View<'_>>, place: &str) -> Envelope {
+    let members = holder
+        .and_then(|h| h.get(META_KEY))
+        .map(|e| {
+            e.members()
+                .filter(|m| m.name() != "jws")
+                .map(|m| (m.name(), m.value.bytes().to_vec()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Envelope {
+        place: format!("{place}[\"{META_KEY}\"]"),
+        members,
+    }
+}
+
+/// Lists the envelope's members that the signed JWS does not vouch for: those the
+/// specification does not define, and those that say otherwise than the JWS (`alg` and `kid`
+/// against its header, `spec` and `signed` against what 0.2.1 signs). The JWS wins where they
+/// disagree (§2), but a client that shows them shows what nobody signed.
+fn list_envelope(
+    envelope: &Envelope,
+    header: Option<&jws::Verified>,
+    unsigned: &mut Vec<Unsigned>,
+) {
+    let signed_says = |name: &str| -> Option<String> {
+        match name {
+            "alg" => header
+                .and_then(|h| h.header.get("alg"))
+                .and_then(|a| a.as_str())
+                .map(str::to_string),
+            "kid" => header.and_then(|h| h.kid.clone()),
+            "spec" => Some("0.2.1".to_string()),
+            "signed" => Some("wrapper".to_string()),
+            _ => None,
         }
+    };
+    let unvouched = envelope.members.iter().filter(|(name, value)| {
+        let served = View::new(value).and_then(|v| v.as_str());
+        served.is_none() || served != signed_says(name)
+    });
+    let (names, more) = listed(unvouched.map(|(name, _)| name.clone()));
+    if !names.is_empty() {
+        unsigned.push(Unsigned {
+            place: envelope.place.clone(),
+            what: "envelope members the signed JWS does not vouch for: not defined by the specification, or saying otherwise than the JWS, which wins (§2)",
+            names,
+            more,
+        });
     }
 }
 
 /// Checks the JSON-RPC 2.0 frame around a result or error.
 fn check_frame(root: &Object, refusals: &mut Vec<Failure>) {
     let shape = |message: String| failure(Rule::ResponseShape, message);
-    if root.get("jsonrpc").map(|j| j.bytes()) != Some(b"\"2.0\"") {
+    if root.get("jsonrpc").and_then(|j| j.as_str()).as_deref() != Some("2.0") {
         refusals.push(shape(
             "a JSON-RPC response carries jsonrpc \"2.0\" (JSON-RPC 2.0 §5)".into(),
         ));
     }
-    match root.get("id").map(|i| i.kind()) {
-        Some(Type::String | Type::Number | Type::Null) => {}
+    match root.get("id") {
+        Some(id) if matches!(id.kind(), Type::String | Type::Null) => {}
+        Some(id) if id.kind() == Type::Number && exact::written_as_integer(id.bytes()) => {}
         _ => refusals.push(shape(
-            "a JSON-RPC response carries an id that is a string, a number or null (§5)".into(),
+            "a JSON-RPC response carries an id that is a string, an integer or null (§5); a client reads a number id as an integer, so one written with a fraction or an exponent is another id"
+                .into(),
         )),
     }
     match (root.get("result"), root.get("error")) {
@@ -541,15 +726,15 @@ fn check_frame(root: &Object, refusals: &mut Vec<Failure>) {
         let name = member.name();
         if !RESPONSE_MEMBERS.contains(&name.as_str()) {
             refusals.push(shape(format!(
-                "{name}: not a member of a JSON-RPC 2.0 response (§5)"
+                "{name:?}: not a member of a JSON-RPC 2.0 response (§5)"
             )));
         }
     }
 }
 
-/// The text of `{"error":{..},"id":..}` as a client of an error frame reads it: `code`,
-/// `message`, and `data` less the envelope (left out when nothing else is in it).
-fn error_view(root: &Object, error: &Object) -> Option<Vec<u8>> {
+/// The text of `{"error":{..},"id":..}` as a client of an error frame reads it, as written:
+/// `code`, `message`, and `data` less the envelope (left out when nothing else is in it).
+fn error_view(root: &Object, error: &Object) -> Vec<u8> {
     let mut text = b"{\"error\":{".to_vec();
     let mut first = true;
     for member in error.members() {
@@ -588,10 +773,15 @@ fn error_view(root: &Object, error: &Object) -> Option<Vec<u8>> {
     text.extend_from_slice(b"},\"id\":");
     text.extend_from_slice(root.get("id").map_or(&b"null"[..], |i| i.bytes()));
     text.push(b'}');
-    jcs::canonicalize(&text).ok()
+    text
 }
 
-fn served_error(root: &Object, error: View, mut refusals: Vec<Failure>) -> Result<Served, Failure> {
+fn served_error(
+    root: &Object,
+    error: View,
+    mut refusals: Vec<Failure>,
+    unsigned: Vec<Unsigned>,
+) -> Result<Served, Failure> {
     let kind = Kind::ErrorFrame;
     let error = error
         .object()
@@ -600,7 +790,7 @@ fn served_error(root: &Object, error: View, mut refusals: Vec<Failure>) -> Resul
     if error.get("code").and_then(|c| c.as_i64()).is_none() {
         refusals.push(failure(
             Rule::ResponseShape,
-            "error.code is an integer (JSON-RPC 2.0 §5.1)",
+            "error.code is an integer, written as one (JSON-RPC 2.0 §5.1): a client reads it as an integer",
         ));
     }
     if error.get("message").map(|m| m.kind()) != Some(Type::String) {
@@ -613,10 +803,12 @@ fn served_error(root: &Object, error: View, mut refusals: Vec<Failure>) -> Resul
     Ok(Served {
         kind,
         jws,
-        payload: error_view(root, &error),
+        payload: Some(error_view(root, &error)),
         text: None,
         is_error: false,
         refusals,
+        unsigned,
+        envelope: envelope_members(error.get("data"), "error.data"),
     })
 }
 
@@ -640,7 +832,7 @@ fn tool_text(content: Option<View>, refusals: &mut Vec<Failure>) -> Option<Strin
     }
     let first = first?;
     let text = first.get("text").and_then(|t| t.as_str());
-    let only_text = first.get("type").map(|t| t.bytes()) == Some(b"\"text\"")
+    let only_text = first.get("type").and_then(|t| t.as_str()).as_deref() == Some("text")
         && text.is_some()
         && first.members().count() == 2;
     if !only_text {
@@ -652,20 +844,56 @@ fn tool_text(content: Option<View>, refusals: &mut Vec<Failure>) -> Option<Strin
     text
 }
 
+/// The most object members `text` holds at once, in objects open together, counted without
+/// reading it: the colons outside strings at each open level.
+fn open_members(text: &[u8]) -> usize {
+    let (mut open, mut most, mut levels) = (0usize, 0usize, Vec::new());
+    for (_, b, outside) in jcs::view::structure(text) {
+        match (outside, b) {
+            (true, b'{' | b'[') => levels.push(0usize),
+            (true, b'}' | b']') => open = open.saturating_sub(levels.pop().unwrap_or(0)),
+            (true, b':') => {
+                if let Some(level) = levels.last_mut() {
+                    *level += 1;
+                }
+                open += 1;
+                most = most.max(open);
+            }
+            _ => {}
+        }
+    }
+    most
+}
+
+/// What a response of the resource shape shares with a tool result: the signature says not
+/// which of the two it answers.
+const SHARED_SHAPE: &str = "the response's kind: SPEC §1 signs a tools/call payload and a resources/read payload alike, and this payload ({\"contents\": [..]} alone) verifies as either, so the client must check that it asked for this kind";
+
 /// Finds the envelope and served parts in an MCP result, or in a JSON-RPC response carrying
-/// a result or an error, and the rules its shape breaks.
+/// a result or an error, the rules its shape breaks, and what it carries unsigned.
 pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
-    let canonical = jcs::canonicalize(response)
+    let members = open_members(response);
+    if members > MAX_OPEN_MEMBERS {
+        return Err(failure(
+            Rule::Envelope,
+            format!(
+                "the response holds {members} object members at once, more than the {MAX_OPEN_MEMBERS} a verifier reads; it is refused unread"
+            ),
+        ));
+    }
+    jcs::canonicalize(response)
         .map_err(|e| failure(Rule::Envelope, format!("the response is not I-JSON: {e}")))?;
-    let root = View::new(&canonical)
+    let written = compact(response);
+    let root = View::new(&written)
         .and_then(|r| r.object())
         .ok_or_else(|| failure(Rule::Envelope, "the response is not a JSON object"))?;
     let mut refusals = Vec::new();
+    let mut unsigned = Vec::new();
     let framed = RESPONSE_MEMBERS.iter().any(|m| root.get(m).is_some());
     let result = if framed {
         check_frame(&root, &mut refusals);
         if let Some(error) = root.get("error") {
-            return served_error(&root, error, refusals);
+            return served_error(&root, error, refusals, unsigned);
         }
         root.get("result").and_then(|r| r.object())
     } else {
@@ -673,6 +901,17 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
     };
     let result = result.ok_or_else(|| failure(Rule::Envelope, "result is not a JSON object"))?;
     let jws = envelope_jws(result.get("_meta"), "result._meta")?;
+    list_unsigned(
+        result.get("_meta"),
+        "result._meta",
+        |n| n != META_KEY,
+        "metadata beside the envelope, which the signature does not cover",
+        &mut unsigned,
+    );
+    let envelope = envelope_members(result.get("_meta"), "result._meta");
+    let framing = |table: &'static [(&'static str, Coverage)]| {
+        move |n: &str| table.contains(&(n, Coverage::Framing))
+    };
     if let Some(contents) = result.get("contents") {
         let kind = Kind::Resource;
         refuse_unlisted(&result, &RESOURCE_MEMBERS, "result", kind, &mut refusals);
@@ -682,6 +921,20 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
                 "result.contents is an array of resource contents",
             ));
         }
+        let holder = result_view(&written, framed);
+        list_unsigned(
+            holder,
+            "result",
+            framing(&RESOURCE_MEMBERS),
+            "protocol framing, caching hints or v0.1 siblings, which the signature does not cover",
+            &mut unsigned,
+        );
+        unsigned.push(Unsigned {
+            place: "kind".into(),
+            what: SHARED_SHAPE,
+            names: vec![kind.name().to_string()],
+            more: 0,
+        });
         let mut payload = b"{\"contents\":".to_vec();
         payload.extend_from_slice(contents.bytes());
         payload.push(b'}');
@@ -697,10 +950,19 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
             text,
             is_error: false,
             refusals,
+            unsigned,
+            envelope,
         });
     }
     let kind = Kind::ToolResult;
     refuse_unlisted(&result, &TOOL_RESULT_MEMBERS, "result", kind, &mut refusals);
+    list_unsigned(
+        result_view(&written, framed),
+        "result",
+        framing(&TOOL_RESULT_MEMBERS),
+        "protocol framing or v0.1 siblings, which the signature does not cover",
+        &mut unsigned,
+    );
     let is_error = match result.get("isError") {
         None => false,
         Some(flag) => flag.as_bool().unwrap_or_else(|| {
@@ -709,14 +971,40 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
         }),
     };
     let text = tool_text(result.get("content"), &mut refusals);
+    let payload = result.get("structuredContent");
+    let resource_shaped = payload.is_some_and(|p| {
+        p.kind() == Type::Object
+            && p.members().count() == 1
+            && p.get("contents").is_some_and(|c| c.kind() == Type::Array)
+    });
+    if resource_shaped {
+        unsigned.push(Unsigned {
+            place: "kind".into(),
+            what: SHARED_SHAPE,
+            names: vec![kind.name().to_string()],
+            more: 0,
+        });
+    }
     Ok(Served {
         kind,
         jws,
-        payload: result.get("structuredContent").map(|s| s.bytes().to_vec()),
+        payload: payload.map(|s| s.bytes().to_vec()),
         text,
         is_error,
         refusals,
+        unsigned,
+        envelope,
     })
+}
+
+/// The result object of the compact response `written`: itself when it is not framed.
+fn result_view(written: &[u8], framed: bool) -> Option<View<'_>> {
+    let root = View::new(written)?;
+    if framed {
+        root.get("result")
+    } else {
+        Some(root)
+    }
 }
 
 /// Verifies a whole MCP result or JSON-RPC response.
@@ -772,7 +1060,11 @@ mod tests {
         let found = refusals(&tool(r#","notes":"read me""#));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].0, Rule::UnsignedMember);
-        assert!(found[0].1.starts_with("result.notes:"), "{}", found[0].1);
+        assert!(
+            found[0].1.starts_with(r#"result["notes"]:"#),
+            "{}",
+            found[0].1
+        );
         let resource = format!(
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"contents":[{{"uri":"u","text":"t"}}],"structuredContent":{{"x":1}},"_meta":{ENVELOPE}}}}}"#
         );
@@ -818,7 +1110,7 @@ mod tests {
         assert_eq!(served.kind, Kind::ErrorFrame);
         assert_eq!(
             served.payload.as_deref(),
-            Some(&br#"{"error":{"code":-32602,"data":{"hint":"h"},"message":"m"},"id":"r1"}"#[..])
+            Some(&br#"{"error":{"code":-32602,"message":"m","data":{"hint":"h"}},"id":"r1"}"#[..])
         );
         let bare = frame.replace(r#""hint":"h","#, "");
         assert_eq!(
@@ -847,5 +1139,132 @@ mod tests {
         assert_eq!(failure.rule, Rule::Envelope);
         let failure = served_parts(b"[1]").unwrap_err();
         assert_eq!(failure.rule, Rule::Envelope);
+    }
+
+    #[test]
+    fn served_values_are_kept_as_written() {
+        let served = served_parts(
+            tool("")
+                .replace(r#"{"a":1}"#, r#"{ "a" : 1E2 }"#)
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(served.payload.as_deref(), Some(&br#"{"a":1E2}"#[..]));
+        // Escapes in names and values are read as a client decodes them.
+        let escaped = tool("").replace(r#""jsonrpc":"2.0""#, r#""jsonrpc":"2\u002e0""#);
+        assert_eq!(rules(&escaped), []);
+    }
+
+    #[test]
+    fn an_id_or_code_is_read_as_an_integer() {
+        for id in ["7.0", "7e0", "-1.5"] {
+            let response = tool("").replace(r#""id":1,"#, &format!(r#""id":{id},"#));
+            assert_eq!(rules(&response), [Rule::ResponseShape], "{id}");
+        }
+        let frame = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"m","data":{"org.jardenberg/verifiable-mcp":{"jws":"x.y.z"}}}}"#;
+        assert_eq!(rules(frame), []);
+        for code in ["-32602.0", "-3.2602e4"] {
+            let response = frame.replace("-32602", code);
+            assert_eq!(rules(&response), [Rule::ResponseShape], "{code}");
+        }
+    }
+
+    #[test]
+    fn many_unsigned_members_are_named_by_the_first_and_counted() {
+        let extra: String = (0..20).map(|i| format!(r#","m{i}":0"#)).collect();
+        let found = refusals(&tool(&extra));
+        assert_eq!(found.len(), LISTED + 1);
+        assert!(found.iter().all(|(rule, _)| *rule == Rule::UnsignedMember));
+        assert!(
+            found[LISTED].1.contains("12 more members"),
+            "{}",
+            found[LISTED].1
+        );
+    }
+
+    #[test]
+    fn a_response_holding_too_many_members_is_refused_unread() {
+        let many: String = (0..=MAX_OPEN_MEMBERS)
+            .map(|i| format!(r#","m{i}":0"#))
+            .collect();
+        let failure = served_parts(tool(&many).as_bytes()).unwrap_err();
+        assert_eq!(failure.rule, Rule::Envelope);
+        assert!(
+            failure.message.contains("refused unread"),
+            "{}",
+            failure.message
+        );
+        // As many, one after another in closed objects, are read.
+        let closed: String = (0..=MAX_OPEN_MEMBERS / 2)
+            .map(|i| format!(r#"{{"m":{i}}},"#))
+            .collect();
+        let records = tool("").replace(r#"{"a":1}"#, &format!("[{closed}0]"));
+        assert!(served_parts(records.as_bytes()).is_ok());
+        assert_eq!(open_members(br#"{"a":{"b":1,"c":[{"d":2}]},"e":"{:}"}"#), 4);
+    }
+
+    #[test]
+    fn what_the_signature_does_not_cover_is_listed() {
+        let meta = r#"{"org.jardenberg/verifiable-mcp":{"jws":"a.b.c","kid":"k","spec":"0.2.1","note":1},"trace":{"id":1}}"#;
+        let response =
+            tool(r#","resultType":"complete","signature":"v0.1""#).replace(ENVELOPE, meta);
+        let served = served_parts(response.as_bytes()).unwrap();
+        assert!(served.refusals.is_empty(), "{:?}", served.refusals);
+        let v = verify_served(
+            &served,
+            &Jwks::parse(br#"{"keys":[]}"#).unwrap(),
+            Clock::at(0),
+        );
+        let places: Vec<(&str, Vec<&str>)> = v
+            .unsigned
+            .iter()
+            .map(|u| {
+                (
+                    u.place.as_str(),
+                    u.names.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        // The envelope's spec says what 0.2.1 signs; its kid cannot be vouched for by a JWS
+        // that did not verify, and `note` the specification does not define.
+        assert_eq!(
+            places,
+            [
+                ("result._meta", vec!["trace"]),
+                ("result", vec!["resultType", "signature"]),
+                (
+                    r#"result._meta["org.jardenberg/verifiable-mcp"]"#,
+                    vec!["kid", "note"]
+                ),
+            ]
+        );
+        assert!(served_parts(tool("").as_bytes())
+            .unwrap()
+            .unsigned
+            .is_empty());
+        // A payload of the shape a resource read has verifies as either kind.
+        let shared = tool("").replace(r#"{"a":1}"#, r#"{"contents":[{"uri":"u","text":"t"}]}"#);
+        let kinds: Vec<String> = served_parts(shared.as_bytes())
+            .unwrap()
+            .unsigned
+            .into_iter()
+            .filter(|u| u.place == "kind")
+            .flat_map(|u| u.names)
+            .collect();
+        assert_eq!(kinds, ["tools/call result"]);
+        let resource = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"contents":[{{"uri":"u","text":"t"}}],"_meta":{ENVELOPE}}}}}"#
+        );
+        let listed = served_parts(resource.as_bytes()).unwrap().unsigned;
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].place, "kind");
+        // Under strict reading, each listing is a refusal.
+        let strict: Vec<Failure> = v
+            .strict()
+            .failures
+            .into_iter()
+            .filter(|f| f.message.ends_with("(refused under strict reading)"))
+            .collect();
+        assert_eq!(strict.len(), 3, "{strict:?}");
     }
 }

@@ -5,6 +5,8 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
+use crate::escape::terminal;
+
 use crate::family::Family;
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
 use crate::published::{Published, VMCP_SCHEMA};
@@ -24,8 +26,14 @@ pub struct Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.tc_id {
-            Some(id) => write!(f, "FAIL {} tcId {}: {}", self.file, id, self.message),
-            None => write!(f, "FAIL {}: {}", self.file, self.message),
+            Some(id) => write!(
+                f,
+                "FAIL {} tcId {}: {}",
+                terminal(&self.file),
+                id,
+                self.message
+            ),
+            None => write!(f, "FAIL {}: {}", terminal(&self.file), self.message),
         }
     }
 }
@@ -238,7 +246,7 @@ pub fn check_with_core(family: Family, test: &OutputTest) -> Result<(), String> 
         .run_batch(&[&input])
         .pop()
         .unwrap_or(crate::outcome::Outcome::Unsupported);
-    let comment = &test.comment;
+    let comment = crate::escape::terminal(&test.comment);
     let want = test.expected.as_deref().unwrap_or_default();
     match (&outcome, test.result) {
         (crate::outcome::Outcome::Ok(got), Expectation::Valid | Expectation::Acceptable)

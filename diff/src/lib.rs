@@ -5,6 +5,7 @@ pub mod campaign;
 pub mod canon;
 pub mod compare;
 pub mod conformance;
+pub mod escape;
 pub mod families;
 pub mod family;
 pub mod findings;

@@ -125,6 +125,8 @@ impl VmcpVectors {
                     text: case.content_text.clone(),
                     is_error: payload.and_then(|p| p.get("isError")) == Some(&Value::Bool(true)),
                     refusals: Vec::new(),
+                    unsigned: Vec::new(),
+                    envelope: vmcp::Envelope::default(),
                 };
                 // The published cases carry no clock: they are checked at their own iat.
                 let now = case.wrapper.get("iat").and_then(Value::as_u64).unwrap_or(0);

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::campaign::{Harness, Missing};
+use crate::escape::{html, markdown};
 use crate::family::Family;
 use crate::impls::External;
 use crate::manifest::Manifest;
@@ -336,17 +337,6 @@ const LISTED_MISSES: usize = 200;
 /// Failures listed per cell in the Markdown.
 const LISTED_MISSES_MARKDOWN: usize = 10;
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn escape_markdown(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
 impl Table {
     /// The table as Markdown, under its heading.
     pub fn to_markdown(&self) -> String {
@@ -356,9 +346,14 @@ impl Table {
     }
 
     fn markdown(&self, out: &mut String) {
-        let _ = write!(out, "\n## {}\n\n{}\n\n|", self.title, self.intro);
+        let _ = write!(
+            out,
+            "\n## {}\n\n{}\n\n|",
+            markdown(self.title),
+            markdown(&self.intro)
+        );
         for column in &self.columns {
-            let _ = write!(out, " {} |", escape_markdown(&column.text));
+            let _ = write!(out, " {} |", markdown(&column.text));
         }
         let _ = write!(out, "\n|{}\n", "---|".repeat(self.columns.len()));
         for row in &self.rows {
@@ -366,10 +361,10 @@ impl Table {
             for cell in row {
                 match &cell.link {
                     Some(link) => {
-                        let _ = write!(out, " [{}](#{link}) |", escape_markdown(&cell.text));
+                        let _ = write!(out, " [{}](#{link}) |", markdown(&cell.text));
                     }
                     None => {
-                        let _ = write!(out, " {} |", escape_markdown(&cell.text));
+                        let _ = write!(out, " {} |", markdown(&cell.text));
                     }
                 }
             }
@@ -378,7 +373,11 @@ impl Table {
         let legend: Vec<String> = self
             .columns
             .iter()
-            .filter_map(|c| c.title.as_ref().map(|t| format!("- {}: {t}", c.text)))
+            .filter_map(|c| {
+                c.title
+                    .as_ref()
+                    .map(|t| format!("- {}: {}", markdown(&c.text), markdown(t)))
+            })
             .collect();
         if !legend.is_empty() {
             let _ = write!(out, "\n{}\n", legend.join("\n"));
@@ -389,8 +388,8 @@ impl Table {
         let _ = write!(
             out,
             "<h2>{}</h2>\n<p>{}</p>\n<div class=\"scroll\"><table>\n<tr>",
-            escape(self.title),
-            escape(&self.intro)
+            html(self.title),
+            html(&self.intro)
         );
         for column in &self.columns {
             match &column.title {
@@ -398,12 +397,12 @@ impl Table {
                     let _ = write!(
                         out,
                         "<th title=\"{}\">{}</th>",
-                        escape(title),
-                        escape(&column.text)
+                        html(title),
+                        html(&column.text)
                     );
                 }
                 None => {
-                    let _ = write!(out, "<th>{}</th>", escape(&column.text));
+                    let _ = write!(out, "<th>{}</th>", html(&column.text));
                 }
             }
         }
@@ -419,17 +418,17 @@ impl Table {
                 let title = cell
                     .title
                     .as_ref()
-                    .map_or(String::new(), |t| format!(" title=\"{}\"", escape(t)));
+                    .map_or(String::new(), |t| format!(" title=\"{}\"", html(t)));
                 match &cell.link {
                     Some(link) => {
                         let _ = write!(
                             out,
                             "<td{class}{title}><a href=\"#{link}\">{}</a></td>",
-                            escape(&cell.text)
+                            html(&cell.text)
                         );
                     }
                     None => {
-                        let _ = write!(out, "<td{class}{title}>{}</td>", escape(&cell.text));
+                        let _ = write!(out, "<td{class}{title}>{}</td>", html(&cell.text));
                     }
                 }
             }
@@ -442,7 +441,7 @@ impl Table {
             .filter_map(|c| {
                 c.title
                     .as_ref()
-                    .map(|t| format!("<li><b>{}</b>: {}</li>", escape(&c.text), escape(t)))
+                    .map(|t| format!("<li><b>{}</b>: {}</li>", html(&c.text), html(t)))
             })
             .collect();
         if !legend.is_empty() {
@@ -563,7 +562,7 @@ impl Matrix {
             let _ = writeln!(
                 out,
                 "{:<26} {:>22} {:>22}",
-                c.name,
+                crate::escape::terminal(&c.name),
                 totals.first().map_or("", String::as_str),
                 totals.get(1).map_or("", String::as_str)
             );
@@ -585,10 +584,10 @@ impl Matrix {
                 out,
                 "| {family} | {} | {} | {} | {} | {} |",
                 c.name,
-                escape_markdown(&c.version),
-                escape_markdown(&c.uses),
+                markdown(&c.version),
+                markdown(&c.uses),
                 c.group,
-                escape_markdown(&c.driven)
+                markdown(&c.driven)
             );
         }
         out.push_str("\nRows:\n\n");
@@ -613,9 +612,9 @@ impl Matrix {
                         m.file,
                         m.tc_id,
                         m.flags.join(" "),
-                        escape_markdown(&m.input),
-                        escape_markdown(&m.expected),
-                        escape_markdown(&m.got)
+                        markdown(&m.input),
+                        markdown(&m.expected),
+                        markdown(&m.got)
                     );
                 }
                 if misses.len() > LISTED_MISSES_MARKDOWN {
@@ -656,29 +655,24 @@ impl Matrix {
             "</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n<dl>",
         ));
         for (key, value) in self.header_lines() {
-            let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(&key), escape(&value));
+            let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", html(&key), html(&value));
         }
         out.push_str("</dl>\n<h2>Implementations</h2>\n<div class=\"scroll\"><table>\n<tr><th>family</th><th>implementation</th><th>version</th><th>computes with</th><th>group</th><th>driven as</th></tr>\n");
         for (family, c) in self.every_implementation() {
             let _ = writeln!(
                 out,
                 "<tr><td>{}</td><td class=\"cat\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(family),
-                escape(&c.name),
-                escape(&c.version),
-                escape(&c.uses),
-                escape(&c.group),
-                escape(&c.driven)
+                html(family),
+                html(&c.name),
+                html(&c.version),
+                html(&c.uses),
+                html(&c.group),
+                html(&c.driven)
             );
         }
         out.push_str("</table></div>\n<h2>Rows</h2>\n<ul>");
         for (category, basis) in CATEGORIES {
-            let _ = write!(
-                out,
-                "<li><b>{}</b>: {}</li>",
-                escape(category),
-                escape(basis)
-            );
+            let _ = write!(out, "<li><b>{}</b>: {}</li>", html(category), html(basis));
         }
         out.push_str("</ul>\n");
         for table in self.tables() {
@@ -690,21 +684,21 @@ impl Matrix {
                     out,
                     "<section class=\"misses\" id=\"{}\"><h3>{}: {}, {} ({} failed)</h3>\n<div class=\"scroll\"><table><tr><th>file</th><th>tcId</th><th>flags</th><th>input</th><th>expected</th><th>got</th></tr>\n",
                     anchor(key, name, category),
-                    escape(title),
-                    escape(name),
-                    escape(category),
+                    html(title),
+                    html(name),
+                    html(category),
                     misses.len()
                 );
                 for m in misses.iter().take(LISTED_MISSES) {
                     let _ = writeln!(
                         out,
                         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                        escape(&m.file),
+                        html(&m.file),
                         m.tc_id,
-                        escape(&m.flags.join(" ")),
-                        escape(&m.input),
-                        escape(&m.expected),
-                        escape(&m.got)
+                        html(&m.flags.join(" ")),
+                        html(&m.input),
+                        html(&m.expected),
+                        html(&m.got)
                     );
                 }
                 out.push_str("</table></div>\n");
@@ -812,6 +806,31 @@ mod tests {
     use super::*;
     use crate::families::{ed25519, jws};
     use crate::impls::CoreImpl;
+
+    #[test]
+    fn nothing_in_a_cell_can_leave_it() {
+        use crate::escape::tests::{safe_for_a_terminal, HOSTILE};
+        let table = Table {
+            title: "hostile",
+            intro: HOSTILE.into(),
+            columns: vec![Cell::new(HOSTILE, "").titled(HOSTILE)],
+            rows: vec![vec![Cell::new(HOSTILE, "fail").titled(HOSTILE)]],
+        };
+        let md = table.to_markdown();
+        safe_for_a_terminal(&md, md.lines().count());
+        // Every row keeps its one cell: no `|` from the text splits it.
+        for row in md.lines().filter(|l| l.starts_with('|')) {
+            assert_eq!(
+                row.matches('|').count() - row.matches("\\|").count(),
+                2,
+                "{row}"
+            );
+        }
+        let mut page = String::new();
+        table.html(&mut page);
+        safe_for_a_terminal(&page, page.lines().count());
+        assert!(!page.contains("<script") && !page.contains("'x'"), "{page}");
+    }
 
     #[test]
     fn the_core_passes_its_own_corpus_in_every_category() {

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::campaign::{Finding, ImplStats, Summary};
 use crate::compare::{Verdict, UNJUDGED};
+use crate::escape::terminal;
 use crate::outcome::Outcome;
 use crate::vector::excerpt;
 
@@ -62,12 +63,13 @@ fn labels_only(finding: &Finding) -> bool {
 
 /// Who a finding is about: the policy for a policy finding, else who differs.
 fn cause(finding: &Finding) -> String {
-    match finding.evaluation.verdict {
+    terminal(&match finding.evaluation.verdict {
         Verdict::Policy(p) => format!("{} (core)", p.id),
         Verdict::Unjudged(p) => format!("{} (unread)", p.id),
         _ if finding.evaluation.diverging.is_empty() => "(no consensus)".to_string(),
         _ => finding.evaluation.diverging.join(","),
-    }
+    })
+    .into_owned()
 }
 
 /// Why a finding the harness could not judge was not judged: the error its policy's predicate
@@ -189,7 +191,11 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     };
     out.push_str(&wrap(&format!("{minimized}{known}")));
     for (name, why) in &summary.missing {
-        out.push_str(&wrap(&format!("WARNING: {name} did not run: {why}")));
+        out.push_str(&wrap(&format!(
+            "WARNING: {} did not run: {}",
+            terminal(name),
+            terminal(why)
+        )));
     }
     let verdicts: Vec<String> = summary
         .verdicts
@@ -226,7 +232,9 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     for (name, why) in &summary.missing {
         out.push('\n');
         out.push_str(&wrap(&format!(
-            "WARNING: {name} did not run, so this campaign compared without it: {why}"
+            "WARNING: {} did not run, so this campaign compared without it: {}",
+            terminal(name),
+            terminal(why)
         )));
     }
     let count = |verdict: &str| {
@@ -306,19 +314,27 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
             };
             let _ = writeln!(
                 out,
-                "  {marker} {:<22} {:<26} {vector}",
+                "  {marker} {:<22} {:<26} {}",
                 clip(&cause(f), 22),
                 clip(&shown, 26),
+                terminal(vector)
             );
             if detail == Detail::Verbose {
                 let _ = writeln!(
                     out,
                     "      {} ({} cases, first case {})",
-                    f.signature, f.count, f.case
+                    terminal(&f.signature),
+                    f.count,
+                    f.case
                 );
                 for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
                     if let Outcome::Crashed(why) = outcome {
-                        let _ = writeln!(out, "      {} crashed: {why}", imp.name);
+                        let _ = writeln!(
+                            out,
+                            "      {} crashed: {}",
+                            terminal(&imp.name),
+                            terminal(why)
+                        );
                     }
                 }
                 let _ = writeln!(
@@ -330,12 +346,17 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
             } else {
                 for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
                     if let Outcome::Crashed(why) = outcome {
-                        let _ = writeln!(out, "      {} crashed: {}", imp.name, clip(why, 60));
+                        let _ = writeln!(
+                            out,
+                            "      {} crashed: {}",
+                            terminal(&imp.name),
+                            clip(&terminal(why), 60)
+                        );
                     }
                 }
             }
             if let Some(why) = unread(f) {
-                out.push_str(&wrap(&format!("      {why}")));
+                out.push_str(&wrap(&format!("      {}", terminal(&why))));
             }
         }
         if folded > 0 {
@@ -366,9 +387,9 @@ fn table(out: &mut String, summary: &Summary) {
         let _ = writeln!(
             out,
             "{:<24} {:<13} {:<16} {:>9} {:>5} {:>6.1}s",
-            clip(&s.name, 24),
-            clip(&s.version, 13),
-            clip(&s.group, 16),
+            clip(&terminal(&s.name), 24),
+            clip(&terminal(&s.version), 13),
+            clip(&terminal(&s.group), 16),
             rate,
             s.findings,
             cost(s).as_secs_f64()
@@ -626,5 +647,23 @@ mod tests {
         );
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         assert_eq!(to_json(&s)["repeated"], 3);
+    }
+
+    #[test]
+    fn nothing_an_input_or_a_worker_says_can_forge_a_line_of_the_summary() {
+        use crate::escape::tests::{safe_for_a_terminal, HOSTILE};
+        let crashed = vec![Outcome::Crashed(HOSTILE.into()), Outcome::Ok(b"1".to_vec())];
+        let mut hostile = finding(Verdict::ThirdParties, crashed, HOSTILE, true);
+        hostile.evaluation.diverging = vec![HOSTILE.into()];
+        hostile.signature = HOSTILE.into();
+        let mut s = summary(vec![hostile]);
+        s.impls[1].name = HOSTILE.into();
+        s.impls[1].version = HOSTILE.into();
+        s.missing = vec![(HOSTILE.into(), HOSTILE.into())];
+        for detail in [Detail::Quiet, Detail::Normal, Detail::Verbose] {
+            let out = render(&s, detail, Paint(false));
+            let lines = out.lines().count();
+            safe_for_a_terminal(&out, lines);
+        }
     }
 }

@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::escape::{code_block, markdown};
 use crate::families::jcs::drivers::{driver, Driver};
 use crate::outcome::Outcome;
 use crate::replay::{Miss, CATEGORIES};
@@ -70,11 +71,13 @@ fn expected(miss: &Miss) -> String {
         .replay
         .error_kind
         .as_deref()
-        .map_or(String::new(), |k| format!(" (canonfuzz names it `{k}`)"));
+        .map_or(String::new(), |k| {
+            format!(" (canonfuzz names it {})", markdown(k))
+        });
     match (miss.replay.result, &miss.replay.output) {
         (Expectation::Invalid, _) => format!("a rejection{kind}"),
         (Expectation::Acceptable, _) => "either a rejection or the canonical text".to_string(),
-        (Expectation::Valid, Some(out)) => format!("```\n{}\n```", readable(out)),
+        (Expectation::Valid, Some(out)) => code_block(&readable(out), ""),
         (Expectation::Valid, None) => "an acceptance".to_string(),
     }
 }
@@ -82,8 +85,8 @@ fn expected(miss: &Miss) -> String {
 /// What the library answered, in full.
 fn actual(outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Ok(out) => format!("```\n{}\n```", readable(out)),
-        other => format!("`{other}`"),
+        Outcome::Ok(out) => code_block(&readable(out), ""),
+        other => markdown(&other.to_string()),
     }
 }
 
@@ -94,28 +97,31 @@ fn report(driver: &Driver, version: &str, rule: (&str, &str), miss: &Miss) -> St
     let mut out = String::new();
     let _ = write!(
         out,
-        "# {}: {category}, on {}\n\n\
-         - Library: {} ({version}), installed with `{}`\n\
+        "# {}: {}, on {}\n\n\
+         - Library: {} ({}), installed with `{}`\n\
          - Driven as: {}\n\
-         - Rule: {basis}\n\
-         - Vector: `corpus/{}` tcId {} of canonfuzz — {}\n\n\
-         ## Input ({} bytes)\n\n```\n{}\n```\n\nHex: `{}`\n\n\
+         - Rule: {}\n\
+         - Vector: corpus/{} tcId {} of canonfuzz — {}\n\n\
+         ## Input ({} bytes)\n\n{}\n\nHex: `{}`\n\n\
          ## Expected\n\n{}\n\n## Actual\n\n{}\n\n\
-         ## Reproduction ({language})\n\n```{fence}\n{}```\n",
-        driver.name,
-        miss.input,
-        driver.name,
+         ## Reproduction ({language})\n\n{}\n",
+        markdown(driver.name),
+        markdown(category),
+        markdown(&miss.input),
+        markdown(driver.name),
+        markdown(version),
         driver.setup,
-        driver.how,
-        miss.file,
+        markdown(driver.how),
+        markdown(basis),
+        markdown(&miss.file),
         miss.tc_id,
-        miss.comment,
+        markdown(&miss.comment),
         input.len(),
-        readable(input),
+        code_block(&readable(input), ""),
         to_hex(input),
         expected(miss),
         actual(&miss.outcome),
-        driver.reproduction(input),
+        code_block(&driver.reproduction(input), fence),
     );
     out
 }
@@ -140,7 +146,7 @@ pub fn write(matrix: &Matrix, dir: &Path) -> Result<(PathBuf, usize), String> {
         }
     }
     for (name, n) in &counts {
-        let _ = writeln!(index, "| [{name}]({name}/) | {n} |");
+        let _ = writeln!(index, "| [{}]({name}/) | {n} |", markdown(name));
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("README.md");
@@ -160,6 +166,50 @@ mod tests {
         let start = text.find(&open).unwrap() + open.len();
         let end = start + text[start..].find("```").unwrap();
         text[start..end].to_string()
+    }
+
+    #[test]
+    fn nothing_a_vector_or_a_library_says_leaves_its_place_in_a_report() {
+        use crate::escape::tests::HOSTILE;
+        use crate::vector::{Expectation, Head};
+        let input = format!("[\"{}\"]\n```\n# forged", HOSTILE.replace('"', ""));
+        let replay = crate::replay::Replay {
+            input: input.clone().into_bytes(),
+            result: Expectation::Valid,
+            output: Some(format!("```\n{HOSTILE}").into_bytes()),
+            error_kind: None,
+        };
+        let head = Head {
+            tc_id: 1,
+            comment: HOSTILE.into(),
+            ..Head::default()
+        };
+        let miss = Miss::new(HOSTILE, &head, &replay, &Outcome::Crashed(HOSTILE.into()));
+        let driver = &crate::families::jcs::drivers::DRIVERS[0];
+        let text = report(driver, HOSTILE, (HOSTILE, HOSTILE), &miss);
+        // The report's own headings, and no other: nothing opened a heading, and every code
+        // block closed where it was meant to.
+        let mut fence: Option<usize> = None;
+        let mut headings = 0;
+        for line in text.lines() {
+            let ticks = line.chars().take_while(|&c| c == '`').count();
+            match fence {
+                Some(open) if ticks >= open && line.trim_end_matches('`').is_empty() => {
+                    fence = None
+                }
+                Some(_) => {}
+                None if ticks >= 3 => fence = Some(ticks),
+                None => {
+                    headings += usize::from(line.starts_with('#'));
+                    // Outside code, no HTML opens: every `<` is escaped.
+                    let bare = line
+                        .match_indices('<')
+                        .any(|(i, _)| !line[..i].ends_with('\\'));
+                    assert!(!bare, "{line}");
+                }
+            }
+        }
+        assert_eq!((headings, fence), (5, None), "{text}");
     }
 
     #[test]
@@ -213,7 +263,7 @@ mod tests {
                 .output()
                 .unwrap();
             let _ = std::fs::remove_file(&program);
-            let printed = String::from_utf8_lossy(&out.stdout);
+            let printed = crate::escape::terminal_lines(&String::from_utf8_lossy(&out.stdout));
             let actual = code(&r.text[r.text.find("## Actual").unwrap()..], "");
             assert_eq!(printed.trim_end(), actual.trim_end(), "{}", r.text);
             checked += 1;

@@ -257,7 +257,7 @@ fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
     };
     let trailing = format!("{response} ]");
     let why = vmcp_check_with(trailing.as_bytes(), lenient).unwrap_err();
-    assert!(why.contains("serde_json refuses"), "{why}");
+    assert!(why.contains("not JSON"), "{why}");
 }
 
 #[test]
@@ -448,7 +448,8 @@ fn the_client_view_agrees_with_every_vmcp_vector_on_what_is_signed() {
             let Some(response) = &test.response else {
                 continue;
             };
-            let verdict = canonfuzz_diff::client_view::covered(response, test.now.unwrap());
+            let text = response.to_string();
+            let verdict = canonfuzz_diff::client_view::covered(text.as_bytes(), test.now.unwrap());
             if test
                 .failed_rules
                 .iter()

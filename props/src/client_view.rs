@@ -1,20 +1,22 @@
 //! What a client of a verifiable-mcp response reads, and whether the signature covers it, read
-//! the simple way — serde_json values and the specification's prose — apart from the core's
-//! verifier, so that a fuzz target can hold the verifier's "valid" to it.
+//! the simple way — a plain reading of the JSON and the specification's prose — apart from the
+//! core's verifier, so that a fuzz target can hold the verifier's "valid" to it.
 //!
 //! A client of a tools/call result reads `content`, `structuredContent` and `isError`; of a
 //! resources/read result, `contents`; of an error frame, `id` and `error` (`data` less the
 //! envelope). `_meta`, `jsonrpc`, `resultType`, the caching hints and the v0.1 siblings are
 //! protocol furniture. Every member read must be what the signed wrapper says, and the wrapper's
-//! times must hold at `now`.
+//! times must hold at `now`. The client is the strictest reader there is: it keeps every number
+//! exactly as written ([`crate::literal`]), so a served number is covered only when it is the
+//! signed number's exact value, and it reads a JSON-RPC `id` or `code` as an integer, so one
+//! written with a fraction or an exponent is not the signed one.
 
-use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
 use canonfuzz_core::jws::base64url_decode;
 use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS};
 
-use crate::plain_value::{read_value, Repeats};
+use crate::literal::{self, Literal, Numbers};
 
 /// Result members no client takes as the answer.
 const FURNITURE: [&str; 6] = [
@@ -26,10 +28,6 @@ const FURNITURE: [&str; 6] = [
     "provenance",
 ];
 
-fn canonical(value: &Value) -> Option<Vec<u8>> {
-    canonfuzz_core::jcs::canonicalize(value.to_string().as_bytes()).ok()
-}
-
 fn digest(text: &str) -> String {
     format!(
         "sha256:{}",
@@ -37,57 +35,79 @@ fn digest(text: &str) -> String {
     )
 }
 
-/// The signed wrapper of the envelope in `holder`, decoded from the JWS's middle segment and
-/// read by serde_json, past its nesting limit when `unbounded`.
-fn wrapper(holder: Option<&Value>, unbounded: bool) -> Result<Map<String, Value>, Refusal> {
+/// The signed wrapper of the envelope in `holder`, decoded from the JWS's middle segment.
+fn wrapper(holder: Option<&Literal>) -> Result<Literal, String> {
     let jws = holder
         .and_then(|h| h.get(META_KEY))
         .and_then(|e| e.get("jws"))
-        .and_then(Value::as_str)
+        .and_then(Literal::as_str)
         .ok_or("no envelope")?;
     let segment = jws.split('.').nth(1).ok_or("no payload segment")?;
     let bytes = base64url_decode(segment, "payload").map_err(|e| e.to_string())?;
-    match read_value(&bytes, unbounded, Repeats::LastWins) {
-        Ok(Value::Object(map)) => Ok(map),
-        Err(e) if crate::deep::too_deep(&e) => Err(Refusal::TooDeep(e)),
+    match literal::read(&bytes) {
+        Some(wrapper @ Literal::Object(_)) => Ok(wrapper),
         _ => Err("the signed wrapper is not an object".into()),
     }
 }
 
-/// Why [`covered_reading`] does not call a response covered.
-pub(crate) enum Refusal {
-    /// A client reads something the signature does not cover, or the times do not hold.
-    Uncovered(String),
-    /// serde_json will not read the signed wrapper within its nesting limit.
-    TooDeep(serde_json::Error),
-}
-
-impl From<String> for Refusal {
-    fn from(why: String) -> Self {
-        Refusal::Uncovered(why)
+/// What a client reads, named in a message: a scalar as written (cut short), a container by
+/// its size — never rendered whole, however deep it is.
+fn shown(value: &Literal) -> String {
+    let cut = |text: &str| -> String {
+        match text.char_indices().nth(60) {
+            Some((at, _)) => format!("{}...", &text[..at]),
+            None => text.to_string(),
+        }
+    };
+    match value {
+        Literal::Null => "null".into(),
+        Literal::Bool(b) => b.to_string(),
+        Literal::Number(text) => cut(text),
+        Literal::String(text) => format!("{:?}", cut(text)),
+        Literal::Array(items) => format!("an array of {} items", items.len()),
+        Literal::Object(members) => format!("an object of {} members", members.len()),
     }
 }
 
-impl From<&str> for Refusal {
-    fn from(why: &str) -> Self {
-        Refusal::Uncovered(why.to_string())
-    }
-}
-
-fn same(what: &str, served: &Value, signed: Option<&Value>) -> Result<(), String> {
+fn same(
+    what: &str,
+    served: &Literal,
+    signed: Option<&Literal>,
+    numbers: Numbers,
+) -> Result<(), String> {
     match signed {
-        Some(signed) if canonical(served) == canonical(signed) => Ok(()),
+        Some(signed) if served.same_as(signed, numbers) => Ok(()),
         _ => Err(format!(
-            "the client reads {what} {served}, which is not what was signed"
+            "the client reads {what} {}, which is not what was signed",
+            shown(served)
         )),
     }
 }
 
-fn text_arm(what: &str, text: Option<&Value>, wrapper: &Map<String, Value>) -> Result<(), String> {
+/// Whether a JSON-RPC `id` or `code` a client reads as an integer is written as one: a
+/// number with a fraction or an exponent reads as another value, or as none. A client that
+/// reads doubles reads it as the double it names.
+fn integer_where_read(what: &str, value: Option<&Literal>, numbers: Numbers) -> Result<(), String> {
+    match value {
+        Some(Literal::Number(text)) if numbers == Numbers::Exact => {
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            if digits.bytes().all(|b| b.is_ascii_digit()) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the client reads {what} {text} as an integer, which it is not written as"
+                ))
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+fn text_arm(what: &str, text: Option<&Literal>, wrapper: &Literal) -> Result<(), String> {
     let text = text
-        .and_then(Value::as_str)
+        .and_then(Literal::as_str)
         .ok_or(format!("{what} has no text"))?;
-    if wrapper.get("content_digest") == Some(&json!(digest(text))) {
+    if wrapper.get("content_digest") == Some(&Literal::String(digest(text))) {
         Ok(())
     } else {
         Err(format!(
@@ -96,18 +116,25 @@ fn text_arm(what: &str, text: Option<&Value>, wrapper: &Map<String, Value>) -> R
     }
 }
 
-/// Checks that every member a client reads of `response` is covered by its signed wrapper,
-/// and that the wrapper's times hold at `now`. `Ok` means a client sees only signed data.
-pub fn covered(response: &Value, now: u64) -> Result<(), String> {
-    covered_reading(response, now, false).map_err(|refusal| match refusal {
-        Refusal::Uncovered(why) => why,
-        Refusal::TooDeep(e) => format!("the signed wrapper is not read: {e}"),
-    })
+/// A time of the wrapper, when it is written as a non-negative integer.
+fn time(wrapper: &Literal, name: &str) -> Option<u64> {
+    match wrapper.get(name) {
+        Some(Literal::Number(text)) => text.parse().ok(),
+        _ => None,
+    }
 }
 
-/// [`covered`], with the signed wrapper read past serde_json's nesting limit when `unbounded`,
-/// for a caller on a stack that holds it.
-pub(crate) fn covered_reading(response: &Value, now: u64, unbounded: bool) -> Result<(), Refusal> {
+/// Checks that every member a client reads of the response `text` is covered by its signed
+/// wrapper, and that the wrapper's times hold at `now`. `Ok` means a client sees only signed
+/// data.
+pub fn covered(text: &[u8], now: u64) -> Result<(), String> {
+    covered_by(text, now, Numbers::Exact)
+}
+
+/// [`covered`], for a client that reads numbers as `numbers` says: a `JSON.parse` client
+/// reads every number as a double, ids and codes too.
+pub fn covered_by(text: &[u8], now: u64, numbers: Numbers) -> Result<(), String> {
+    let response = literal::read(text).ok_or("the response is not JSON")?;
     let framed = ["jsonrpc", "id", "result", "error"]
         .iter()
         .any(|m| response.get(m).is_some());
@@ -116,74 +143,104 @@ pub(crate) fn covered_reading(response: &Value, now: u64, unbounded: bool) -> Re
     }
     let wrapper = if let Some(error) = response.get("error").filter(|_| framed) {
         let data = error.get("data");
-        let wrapper = wrapper(data, unbounded)?;
-        let mut seen = error.as_object().cloned().unwrap_or_default();
-        let mut rest = data.and_then(Value::as_object).cloned().unwrap_or_default();
-        rest.remove(META_KEY);
-        if rest.is_empty() {
-            seen.remove("data");
-        } else {
-            seen.insert("data".into(), Value::Object(rest));
+        let wrapper = wrapper(data)?;
+        integer_where_read("id", response.get("id"), numbers)?;
+        integer_where_read("error.code", error.get("code"), numbers)?;
+        let Literal::Object(members) = error else {
+            return Err("error is not an object".into());
+        };
+        let mut seen: Vec<(String, Literal)> = Vec::new();
+        for (name, value) in members {
+            match (name.as_str(), value) {
+                ("data", Literal::Object(data)) => {
+                    let rest: Vec<(String, Literal)> = data
+                        .iter()
+                        .filter(|(n, _)| n != META_KEY)
+                        .cloned()
+                        .collect();
+                    if !rest.is_empty() {
+                        seen.push((name.clone(), Literal::Object(rest)));
+                    }
+                }
+                _ => seen.push((name.clone(), value.clone())),
+            }
         }
-        let view = json!({"id": response.get("id"), "error": seen});
-        same("the error frame", &view, wrapper.get("payload"))?;
+        let id = response.get("id").cloned().unwrap_or(Literal::Null);
+        let view = Literal::Object(vec![
+            ("id".to_string(), id),
+            ("error".to_string(), Literal::Object(seen)),
+        ]);
+        same("the error frame", &view, wrapper.get("payload"), numbers)?;
         wrapper
     } else {
         let result = if framed {
             response.get("result").ok_or("no result")?
         } else {
-            response
+            &response
         };
-        let members = result.as_object().ok_or("the result is not an object")?;
-        let wrapper = wrapper(result.get("_meta"), unbounded)?;
+        let Literal::Object(members) = result else {
+            return Err("the result is not an object".into());
+        };
+        let wrapper = wrapper(result.get("_meta"))?;
         let payload = wrapper.get("payload");
+        let signed_error = payload.and_then(|p| p.get("isError")) == Some(&Literal::Bool(true));
         for (name, value) in members {
             match name.as_str() {
                 n if FURNITURE.contains(&n) => {}
-                "structuredContent" => same(name, value, payload)?,
+                "structuredContent" => same(name, value, payload, numbers)?,
                 "isError" => {
-                    let signed = payload.and_then(|p| p.get("isError")) == Some(&json!(true));
-                    if value != &json!(signed) {
-                        return Err(
-                            format!("the client reads isError {value}, signed {signed}").into()
-                        );
+                    if value != &Literal::Bool(signed_error) {
+                        return Err(format!(
+                            "the client reads isError {}, signed {signed_error}",
+                            shown(value)
+                        ));
                     }
                 }
-                "content" => match value.as_array().map(Vec::as_slice) {
-                    Some([item]) if item.as_object().is_some_and(|i| i.len() == 2) => {
-                        if item.get("type") != Some(&json!("text")) {
-                            return Err("content[0] is not a text item".into());
+                "content" => match value {
+                    Literal::Array(items) => match items.as_slice() {
+                        [Literal::Object(item)] if item.len() == 2 => {
+                            if value.item(0).and_then(|i| i.get("type"))
+                                != Some(&Literal::String("text".into()))
+                            {
+                                return Err("content[0] is not a text item".into());
+                            }
+                            text_arm(
+                                "content[0].text",
+                                value.item(0).and_then(|i| i.get("text")),
+                                &wrapper,
+                            )?;
                         }
-                        text_arm("content[0].text", item.get("text"), &wrapper)?;
-                    }
-                    _ => {
-                        return Err(
-                            format!("the client reads content {value}, not one text arm").into(),
-                        )
-                    }
+                        _ => {
+                            return Err(format!(
+                                "the client reads content {}, not one text arm",
+                                shown(value)
+                            ))
+                        }
+                    },
+                    _ => return Err("content is not an array".into()),
                 },
                 "contents" => {
-                    same(name, &json!({ "contents": value }), payload)?;
-                    let first = value.get(0).and_then(|i| i.get("text"));
+                    let served = Literal::Object(vec![("contents".to_string(), value.clone())]);
+                    same(name, &served, payload, numbers)?;
+                    let first = value.item(0).and_then(|i| i.get("text"));
                     text_arm("contents[0].text", first, &wrapper)?;
                 }
-                other => return Err(format!("the client reads result.{other}, unsigned").into()),
+                other => return Err(format!("the client reads result.{other}, unsigned")),
             }
         }
-        let served_error = members.get("isError").is_some();
-        let signed_error = payload.and_then(|p| p.get("isError")) == Some(&json!(true));
-        if signed_error && !served_error && !members.contains_key("contents") {
+        let served_error = members.iter().any(|(n, _)| n == "isError");
+        let resource = members.iter().any(|(n, _)| n == "contents");
+        if signed_error && !served_error && !resource {
             return Err("an isError payload is served as a success".into());
         }
         wrapper
     };
-    let time = |name: &str| wrapper.get(name).and_then(Value::as_u64);
     for name in ["iat", "nbf"] {
-        if time(name).is_some_and(|t| t > now + SKEW_SECONDS) {
-            return Err(format!("{name} is in the future").into());
+        if time(&wrapper, name).is_some_and(|t| t > now + SKEW_SECONDS) {
+            return Err(format!("{name} is in the future"));
         }
     }
-    if time("exp").is_some_and(|t| now >= t + SKEW_SECONDS) {
+    if time(&wrapper, "exp").is_some_and(|t| now >= t + SKEW_SECONDS) {
         return Err("exp has passed".into());
     }
     Ok(())
@@ -192,6 +249,11 @@ pub(crate) fn covered_reading(response: &Value, now: u64, unbounded: bool) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+
+    fn covered_value(response: &Value, now: u64) -> Result<(), String> {
+        covered(response.to_string().as_bytes(), now)
+    }
 
     fn token(wrapper: &Value) -> String {
         let b64 = canonfuzz_core::jws::base64url_encode;
@@ -211,7 +273,7 @@ mod tests {
 
     #[test]
     fn a_response_whose_every_read_member_is_signed_is_covered() {
-        assert_eq!(covered(&tool(&signed()), 100), Ok(()));
+        assert_eq!(covered_value(&tool(&signed()), 100), Ok(()));
     }
 
     #[test]
@@ -239,7 +301,7 @@ mod tests {
             ("both", both),
             ("expired", tool(&late)),
         ] {
-            assert!(covered(&response, 100).is_err(), "{what}");
+            assert!(covered_value(&response, 100).is_err(), "{what}");
         }
     }
 
@@ -249,7 +311,46 @@ mod tests {
         let mut trailing = tool(&signed());
         let jws = format!("e30.{}.AA", b64(format!("{} x", signed()).as_bytes()));
         trailing["result"]["_meta"][META_KEY]["jws"] = json!(jws);
-        let why = covered(&trailing, 100).unwrap_err();
+        let why = covered_value(&trailing, 100).unwrap_err();
         assert!(why.contains("not an object"), "{why}");
+    }
+
+    /// `text` with its first `from` replaced by `to`.
+    fn served_as(text: &str, from: &str, to: &str) -> Vec<u8> {
+        assert!(text.contains(from), "{text}");
+        text.replacen(from, to, 1).into_bytes()
+    }
+
+    #[test]
+    fn a_number_is_covered_only_by_its_exact_value() {
+        let wrapper = json!({"iat": 100, "payload": {"a": 12345678901234567000u64, "b": 0, "c": 100, "d": 1.0000000000000002}, "content_digest": digest("hi")});
+        let mut response = tool(&wrapper);
+        response["result"]["structuredContent"] = wrapper["payload"].clone();
+        let text = response.to_string();
+        assert_eq!(covered(text.as_bytes(), 100), Ok(()));
+        // Another way to write the same number is the same number.
+        assert_eq!(covered(&served_as(&text, ":100", ":1e2"), 100), Ok(()));
+        // Numbers that round to the signed double are other numbers to this client.
+        for (from, to) in [
+            (":12345678901234567000", ":12345678901234567891"),
+            (":0,", ":1e-400,"),
+            (":1.0000000000000002", ":1.00000000000000021"),
+        ] {
+            let why = covered(&served_as(&text, from, to), 100).unwrap_err();
+            assert!(why.contains("not what was signed"), "{to}: {why}");
+        }
+    }
+
+    #[test]
+    fn an_id_or_code_is_read_as_an_integer() {
+        let payload = json!({"id": 7, "error": {"code": -32602, "message": "m"}});
+        let wrapper = json!({"iat": 100, "payload": payload});
+        let response = json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32602, "message": "m", "data": {META_KEY: {"jws": token(&wrapper)}}}});
+        let text = response.to_string();
+        assert_eq!(covered(text.as_bytes(), 100), Ok(()));
+        for (from, to) in [("\"id\":7", "\"id\":7.0"), (":-32602", ":-32602e0")] {
+            let why = covered(&served_as(&text, from, to), 100).unwrap_err();
+            assert!(why.contains("as an integer"), "{to}: {why}");
+        }
     }
 }

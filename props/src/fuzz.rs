@@ -16,7 +16,6 @@ use canonfuzz_core::ink::InkError;
 use canonfuzz_core::jws::{Jwk, Jwks, JwsError, Profile, Verified};
 use canonfuzz_core::vmcp::{Clock, Verification};
 
-use crate::client_view::Refusal;
 use crate::impls::jcs::{rust_crates, CoreImpl};
 use crate::impls::Implementation;
 use crate::outcome::Outcome;
@@ -127,20 +126,7 @@ pub fn vmcp_check_with(
     if !verdict.is_valid() {
         return Ok(());
     }
-    // What a client reads, and the signed wrapper, read past serde_json's nesting limit too,
-    // and the values dropped on the stack they were read on.
-    let covered = crate::deep::read_at_any_depth([data], |[data], unbounded| {
-        let response = read_value(data, unbounded, Repeats::LastWins)?;
-        match crate::client_view::covered_reading(&response, FUZZ_NOW, unbounded) {
-            Err(Refusal::TooDeep(e)) => Err(e),
-            Err(Refusal::Uncovered(why)) => Ok(Err(why)),
-            Ok(()) => Ok(Ok(())),
-        }
-    })?;
-    match covered {
-        Ok(covered) => covered.map_err(|why| format!("called valid, but {why}")),
-        Err(e) => Err(format!("called valid a response serde_json refuses: {e}")),
-    }
+    crate::client_view::covered(data, FUZZ_NOW).map_err(|why| format!("called valid, but {why}"))
 }
 
 /// The salt every `ekl` input is fingerprinted with; the input is the document.
@@ -518,15 +504,18 @@ mod tests {
             key_index: None,
             wrapper: None,
             payload: None,
+            unsigned: Vec::new(),
         }
     }
 
     #[test]
-    fn a_verifier_calling_valid_what_serde_json_refuses_is_caught() {
-        for not_json in [&b"[01]"[..], b"{\"a\":1} x", b"\"\\ud800\""] {
+    fn a_verifier_calling_valid_what_is_not_a_response_is_caught() {
+        for not_json in [&b"[01]"[..], b"{\"a\":1} x"] {
             let why = vmcp_check_with(not_json, calls_everything_valid).unwrap_err();
-            assert!(why.contains("serde_json refuses"), "{why}");
+            assert!(why.contains("not JSON"), "{why}");
         }
+        let why = vmcp_check_with(b"\"\\ud800\"", calls_everything_valid).unwrap_err();
+        assert!(why.contains("not an object"), "{why}");
         // serde_json's Value refuses an object led by its marker's name, which the property's
         // reading takes as any other name: these unsigned responses are judged, and caught.
         for marked in [
@@ -582,6 +571,57 @@ mod tests {
             let response = served_tool(format!("e30.{}.AA", b64(wrapper)));
             let why = vmcp_check_with(&response, calls_everything_valid).unwrap_err();
             assert!(why.contains("not an object"), "{why}");
+        }
+    }
+
+    /// A tool result serving `served` as `structuredContent`, signed over `signed`.
+    fn served_number(signed: &str, served: &str) -> Vec<u8> {
+        use crate::test_server::{provenance, sha256_label, signer, IAT};
+        let payload: serde_json::Value = serde_json::from_str(signed).unwrap();
+        let wrapper = serde_json::json!({
+            "iat": IAT, "provenance": provenance(), "payload": payload,
+            "payload_digest": sha256_label(&crate::test_server::jcs(&payload)),
+            "content_digest": sha256_label(b"hi"),
+        });
+        let text = String::from_utf8(served_tool(signer().unwrap().sign(&wrapper))).unwrap();
+        text.replacen(
+            r#""structuredContent":{"a":1}"#,
+            &format!(r#""structuredContent":{served}"#),
+            1,
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn a_served_number_that_only_rounds_to_the_signed_one_is_never_called_valid() {
+        let verify = |data: &[u8]| {
+            canonfuzz_core::vmcp::verify_response(data, fuzz_jwks(), Clock::at(FUZZ_NOW))
+        };
+        let same = served_number(r#"{"v":100}"#, r#"{"v":1e2}"#);
+        assert!(verify(&same).is_valid());
+        assert_eq!(vmcp_check(&same), Ok(()));
+        for (signed, served) in [
+            (
+                r#"{"v":12345678901234567000}"#,
+                r#"{"v":12345678901234567891}"#,
+            ),
+            (
+                r#"{"v":1.0000000000000002}"#,
+                r#"{"v":1.00000000000000021}"#,
+            ),
+            (r#"{"v":0}"#, r#"{"v":1e-400}"#),
+        ] {
+            let response = served_number(signed, served);
+            assert_eq!(vmcp_check(&response), Ok(()), "{served}");
+            assert!(!verify(&response).is_valid(), "{served}");
+            // A verifier that reads the response as its canonical form compares doubles, and
+            // the property catches it calling these valid.
+            let why = vmcp_check_with(&response, |data, jwks, clock| {
+                let rounded = canonfuzz_core::jcs::canonicalize(data).unwrap_or_default();
+                canonfuzz_core::vmcp::verify_response(&rounded, jwks, clock)
+            })
+            .unwrap_err();
+            assert!(why.contains("not what was signed"), "{served}: {why}");
         }
     }
 

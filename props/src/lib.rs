@@ -14,6 +14,7 @@ pub mod fuzz;
 pub mod hex;
 pub mod impls;
 mod kept;
+pub mod literal;
 pub mod merkle_case;
 pub mod outcome;
 mod plain_value;

@@ -204,7 +204,7 @@ fn string(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<Vec<u16>,
 }
 
 /// Reads a string's code units into `units`, up to its closing quote or the grammar error.
-fn string_units(text: &[u8], i: &mut usize, units: &mut Vec<u16>) -> Result<(), ()> {
+pub(crate) fn string_units(text: &[u8], i: &mut usize, units: &mut Vec<u16>) -> Result<(), ()> {
     *i += 1;
     loop {
         let byte = *text.get(*i).ok_or(())?;
@@ -264,6 +264,19 @@ fn string_units(text: &[u8], i: &mut usize, units: &mut Vec<u16>) -> Result<(), 
 /// double range.
 fn number(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<(), ()> {
     let start = *i;
+    number_span(text, i)?;
+    let literal = std::str::from_utf8(text.get(start..*i).unwrap_or_default()).map_err(|_| ())?;
+    // serde_json's reading, correctly rounded here (float_roundtrip), refuses a magnitude
+    // past the largest double. The standard library's would not do: it misreads exponents
+    // from 655,360 up, which a long run of digits can bring back into range.
+    if serde_json::from_str::<f64>(literal).is_err() {
+        reading.problems.insert("number_out_of_range");
+    }
+    Ok(())
+}
+
+/// Moves `*i` past the number literal starting there, as RFC 8259's grammar has it.
+pub(crate) fn number_span(text: &[u8], i: &mut usize) -> Result<(), ()> {
     let digits = |i: &mut usize| {
         let from = *i;
         while matches!(text.get(*i), Some(b'0'..=b'9')) {
@@ -295,13 +308,6 @@ fn number(text: &[u8], i: &mut usize, reading: &mut Reading) -> Result<(), ()> {
         if !digits(i) {
             return Err(());
         }
-    }
-    let literal = std::str::from_utf8(text.get(start..*i).unwrap_or_default()).map_err(|_| ())?;
-    // serde_json's reading, correctly rounded here (float_roundtrip), refuses a magnitude
-    // past the largest double. The standard library's would not do: it misreads exponents
-    // from 655,360 up, which a long run of digits can bring back into range.
-    if serde_json::from_str::<f64>(literal).is_err() {
-        reading.problems.insert("number_out_of_range");
     }
     Ok(())
 }

@@ -39,6 +39,7 @@ macro_rules! byte_table {
 mod copy;
 mod error;
 mod escape;
+pub mod exact;
 mod number;
 mod order;
 mod parser;

@@ -1,11 +1,13 @@
-//! A read-only view into canonical JSON text: members, items and scalars of a document the
-//! canonicalizer has already accepted, without building a tree.
+//! A read-only view into JSON text the canonicalizer has already accepted — its canonical form,
+//! or the text as written with the whitespace between tokens removed ([`compact`]): members,
+//! items and scalars, without building a tree.
 //!
 //! Verifiers need a handful of members out of documents of any depth the canonicalizer allows.
 //! A tree reader either stops at its own nesting limit (refusing genuine documents) or recurses
 //! as deep as the input (risking the stack); this view does neither: it walks one level at a
-//! time and skips nested values by counting brackets. Every sub-value it hands out is itself
-//! canonical text, so two values are equal exactly when their bytes are.
+//! time and skips nested values by counting brackets. Over canonical text every sub-value it
+//! hands out is itself canonical, so two values are equal exactly when their bytes are; over
+//! compact text the sub-values are as written, and [`super::exact`] compares them.
 //!
 //! The view trusts only that its text came from the canonicalizer; on any other text it
 //! answers `None` rather than panicking.
@@ -95,38 +97,82 @@ fn value_end(text: &[u8], start: usize) -> Option<usize> {
     }
 }
 
-/// Decodes the canonical string literal `literal` (quotes included).
+/// Decodes the string literal `literal` (quotes included), every escape JSON has; `None` for
+/// a literal that is not a JSON string or holds an unpaired surrogate.
 fn decode_string(literal: &[u8]) -> Option<String> {
     let inner = literal.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
     let mut out = Vec::with_capacity(inner.len());
     let mut bytes = inner.iter().copied();
+    let hex4 = |bytes: &mut std::iter::Copied<std::slice::Iter<'_, u8>>| -> Option<u32> {
+        let mut code = 0u32;
+        for _ in 0..4 {
+            code = code * 16 + char::from(bytes.next()?).to_digit(16)?;
+        }
+        Some(code)
+    };
     while let Some(b) = bytes.next() {
         if b != b'\\' {
             out.push(b);
             continue;
         }
         let decoded = match bytes.next()? {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'/' => b'/',
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
             b'u' => {
-                let mut code = 0u32;
-                for _ in 0..4 {
-                    code = code * 16 + char::from(bytes.next()?).to_digit(16)?;
-                }
-                // Canonical text escapes only the C0 controls this way.
-                u8::try_from(code).ok().filter(|c| *c < 0x20)?
+                let unit = hex4(&mut bytes)?;
+                let code = match unit {
+                    0xd800..=0xdbff => {
+                        if bytes.next()? != b'\\' || bytes.next()? != b'u' {
+                            return None;
+                        }
+                        let low = hex4(&mut bytes)?;
+                        if !(0xdc00..=0xdfff).contains(&low) {
+                            return None;
+                        }
+                        0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)
+                    }
+                    other => other,
+                };
+                char::from_u32(code)?
             }
             _ => return None,
         };
-        out.push(decoded);
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(decoded.encode_utf8(&mut buf).as_bytes());
     }
     String::from_utf8(out).ok()
+}
+
+/// Each byte of JSON text with its offset and whether it is structure — outside every string
+/// and not a quote: what a scan for tokens of text already accepted needs, without reading it.
+pub fn structure(text: &[u8]) -> impl Iterator<Item = (usize, u8, bool)> + '_ {
+    let (mut in_string, mut escaped) = (false, false);
+    text.iter().enumerate().map(move |(i, &b)| {
+        let outside = !in_string && b != b'"';
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (_, false, b'"') => in_string = !in_string,
+            _ => {}
+        }
+        (i, b, outside)
+    })
+}
+
+/// `text` with the whitespace between its tokens removed and nothing else changed: a view of
+/// text the canonicalizer accepted but did not rewrite, whose numbers and strings stay as
+/// they were written.
+pub fn compact(text: &[u8]) -> Vec<u8> {
+    structure(text)
+        .filter(|&(_, b, outside)| !(outside && matches!(b, b' ' | b'\t' | b'\n' | b'\r')))
+        .map(|(_, b, _)| b)
+        .collect()
 }
 
 impl<'a> View<'a> {

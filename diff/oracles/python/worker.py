@@ -217,15 +217,51 @@ def b64url(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def exact_json(text):
+    """JSON as a client that keeps numbers exactly reads it: integers as int, every other
+    number as a Decimal of the digits written."""
+    from decimal import Decimal
+
+    return json.loads(text, parse_constant=refuse_constant, parse_float=Decimal)
+
+
+def exact_equal(a, b):
+    """Whether two values read by exact_json are the same, numbers by their exact value."""
+    from decimal import Decimal
+
+    pending = [(a, b)]
+    while pending:
+        x, y = pending.pop()
+        number = (int, Decimal)
+        if isinstance(x, bool) or isinstance(y, bool) or not (isinstance(x, number) and isinstance(y, number)):
+            if type(x) is not type(y):
+                return False
+            if isinstance(x, dict):
+                if x.keys() != y.keys():
+                    return False
+                pending.extend((x[k], y[k]) for k in x)
+            elif isinstance(x, list):
+                if len(x) != len(y):
+                    return False
+                pending.extend(zip(x, y))
+            elif x != y:
+                return False
+        elif Decimal(x) != Decimal(y):
+            return False
+    return True
+
+
 def vmcp_served(response):
-    """The parts of a response a client reads: kind, envelope holder, served payload, text."""
-    r = json.loads(response, parse_constant=refuse_constant, parse_int=json_number)
+    """The parts of a response a client reads: kind, envelope holder, served payload, text.
+    Numbers are read exactly, and an id or error code, which a client reads as an integer, must
+    be written as one."""
+    r = exact_json(response)
     must(isinstance(r, dict), "the response is not an object")
     frame = ("jsonrpc", "id", "result", "error")
     framed = any(k in r for k in frame)
     if framed:
         must(r.get("jsonrpc") == "2.0", 'jsonrpc is not "2.0"')
-        must("id" in r and (r["id"] is None or isinstance(r["id"], (str, int, float))) and not isinstance(r["id"], bool), "no usable id")
+        must("id" in r and (r["id"] is None or isinstance(r["id"], (str, int))) and not isinstance(r["id"], bool), "no usable id")
         must(("result" in r) != ("error" in r), "a response carries exactly one of result and error")
         must(all(k in frame for k in r), "unexpected member beside the JSON-RPC frame")
     if framed and "error" in r:
@@ -317,7 +353,8 @@ def vmcp(c):
         must(isinstance(wrapper.get("content_digest"), str) and isinstance(text, str), "no content_digest or text arm")
         must(label(text.encode("utf-8")) == wrapper["content_digest"], "content_digest differs")
     if served is not VMCP_ABSENT:
-        must(rfc8785.dumps(served) == payload, "the served structure is not the signed payload")
+        signed = exact_json(wrapper_text)["payload"]
+        must(exact_equal(served, signed), "the served structure is not the signed payload")
     if kind == "tool":
         signed_error = isinstance(wrapper["payload"], dict) and wrapper["payload"].get("isError") is True
         must(is_error == signed_error, "isError differs")

@@ -297,6 +297,139 @@ pub fn envelopes() -> Result<VectorFile, String> {
     )
 }
 
+/// Appends the forgeries of numbers served otherwise than signed, and the genuine responses
+/// that carry what the signature does not cover, each with where its verdict lists that.
+fn exact_and_unsigned(s: &Signer, tests: &mut Vec<VmcpTest>) -> Result<(), String> {
+    let jwks = s.jwks.clone();
+    let now = Setting {
+        jwks: &jwks,
+        now: NOW,
+        max_age: None,
+    };
+    let mut add =
+        |comment: &str, response: Result<Value, String>, failed: &[&str], unsigned: &[&str]| {
+            push(tests, "Forgery", comment, response, &now, failed);
+            if let Some(test) = tests.last_mut() {
+                test.unsigned = Some(unsigned.iter().map(|u| u.to_string()).collect());
+            }
+        };
+    // Numbers a client that reads them exactly reads otherwise than signed.
+    let numbers = json!({"count": 12345678901234567000u64, "floor": 0, "hundred": 100, "ratio": 1.0000000000000002});
+    let text = String::from_utf8_lossy(&jcs(&numbers)).into_owned();
+    let served = serde_json::to_string(&tool_response(
+        s,
+        &numbers,
+        &text,
+        s.sign(&tool_wrapper(&numbers, &text)),
+    ))
+    .map_err(|e| e.to_string())?;
+    let bent = |from: &str, to: &str| -> Result<String, String> {
+        served
+            .contains(from)
+            .then(|| served.replacen(from, to, 1))
+            .ok_or_else(|| format!("the response has no {from}"))
+    };
+    add("a served integer that rounds to the signed double: a client reading integers exactly reads 12345678901234567891, which nobody signed", Err(bent(r#""count":12345678901234567000"#, r#""count":12345678901234567891"#)?), &["served_payload"], &[]);
+    add("a served decimal that rounds to the signed double: a client keeping decimals reads 1.00000000000000021, which nobody signed", Err(bent(r#""ratio":1.0000000000000002"#, r#""ratio":1.00000000000000021"#)?), &["served_payload"], &[]);
+    add(
+        "1e-400 served for a signed 0: it rounds to 0, but is not 0",
+        Err(bent(r#""floor":0"#, r#""floor":1e-400"#)?),
+        &["served_payload"],
+        &[],
+    );
+    add(
+        "1e2 served for a signed 100: the same number, written another way",
+        Err(bent(r#""hundred":100"#, r#""hundred":1e2"#)?),
+        &[],
+        &[],
+    );
+    let error = serde_json::to_string(&error_response(s, &error_wrapper(&error_payload())))
+        .map_err(|e| e.to_string())?;
+    add(
+        "an error frame's id written 9.0 for a signed 9: a client reads ids as integers (§5)",
+        Err(error.replacen(r#""id":9"#, r#""id":9.0"#, 1)),
+        &["response_shape"],
+        &[],
+    );
+    add(
+        "an error frame's code written -32602.0: JSON-RPC codes are integers (§5.1)",
+        Err(error.replacen(r#""code":-32602"#, r#""code":-32602.0"#, 1)),
+        &["response_shape"],
+        &[],
+    );
+    let contents = json!([{"uri": "https://example.org/r/1", "text": "t", "annotations": {"priority": 0.30000000000000004}}]);
+    let payload = json!({ "contents": contents });
+    let wrapper = json!({"iat": IAT, "payload": payload, "payload_digest": sha256_label(&jcs(&payload)), "content_digest": sha256_label(b"t"), "provenance": provenance()});
+    let resource = json!({"jsonrpc": "2.0", "id": 8, "result": {"contents": contents, "_meta": {META_KEY: s.envelope(s.sign(&wrapper))}}});
+    let resource = serde_json::to_string(&resource).map_err(|e| e.to_string())?;
+    add(
+        "a resource's number served as one that rounds to the signed double",
+        Err(resource.replacen("0.30000000000000004", "0.300000000000000041", 1)),
+        &["served_payload"],
+        &["kind"],
+    );
+    add("a signed resources/read result: its payload has the shape a tools/call payload may have too, so its kind is listed", Err(resource.clone()), &[], &["kind"]);
+    // What the signature does not cover, listed beside a valid verdict.
+    let listing = listing();
+    let listing_text = String::from_utf8_lossy(&jcs(&listing)).into_owned();
+    let good = tool_response(
+        s,
+        &listing,
+        &listing_text,
+        s.sign(&tool_wrapper(&listing, &listing_text)),
+    );
+    let mut meta = good.clone();
+    meta["result"]["_meta"]["trace"] = json!({"id": "abc"});
+    meta["result"]["_meta"]["evil\nvalid"] = json!(1);
+    add("_meta members beside the envelope, one of them named to forge a line of output: listed as unsigned", Ok(meta), &[], &["result._meta"]);
+    let mut convenience = good.clone();
+    convenience["result"]["_meta"][META_KEY]["kid"] = json!("convenience-kid");
+    convenience["result"]["_meta"][META_KEY]["alg"] = json!("RS256");
+    add(
+        "the envelope's convenience members disagree with the JWS header, which wins (§2): listed",
+        Ok(convenience),
+        &[],
+        &["result._meta[\"org.jardenberg/verifiable-mcp\"]"],
+    );
+    let mut sibling = good.clone();
+    sibling["result"]["provenance"] = provenance();
+    add(
+        "the v0.1 provenance sibling beside a v0.2.1 result: allowed, unsigned, listed",
+        Ok(sibling),
+        &[],
+        &["result"],
+    );
+    let mut error_envelope: Value = serde_json::from_str(&error).map_err(|e| e.to_string())?;
+    error_envelope["error"]["data"][META_KEY]["spec"] = json!("0.1");
+    add(
+        "a convenience member inside the error frame's envelope: listed",
+        Ok(error_envelope),
+        &[],
+        &["error.data[\"org.jardenberg/verifiable-mcp\"]"],
+    );
+    let shared =
+        json!({"contents": [{"uri": "https://example.org/r/2", "text": "a tool's own answer"}]});
+    let shared_wrapper = json!({"iat": IAT, "payload": shared, "payload_digest": sha256_label(&jcs(&shared)), "content_digest": sha256_label(b"a tool's own answer"), "provenance": provenance()});
+    let as_resource = json!({"jsonrpc": "2.0", "id": 8, "result": {"contents": shared["contents"], "_meta": {META_KEY: s.envelope(s.sign(&shared_wrapper))}}});
+    add("a tools/call payload of the resource shape served as a resources/read: it verifies as either kind, so the kind is listed", Ok(as_resource), &[], &["kind"]);
+    let mut flood = good.clone();
+    for i in 0..40 {
+        flood["result"][format!("m{i}")] = json!(i);
+    }
+    add(
+        "forty unsigned members: the first eight named, the rest counted",
+        Ok(flood),
+        &["unsigned_member"],
+        &[],
+    );
+    let hostile = s.sign_bytes(
+        &json!({"alg": "EdDSA\nvalid", "kid": s.kid, "typ": TYP}),
+        &jcs(&tool_wrapper(&listing, &listing_text)),
+    );
+    add("an alg header whose line break would forge a \"valid\" line in a verifier's output; the envelope's alg and kid go unvouched by a JWS that does not verify", Ok(tool_response(s, &listing, &listing_text, hostile)), &["jws"], &["result._meta[\"org.jardenberg/verifiable-mcp\"]"]);
+    Ok(())
+}
+
 /// A vector file of `tests`, with the note for their negatives' flag.
 fn vector_file(
     tests: Vec<VmcpTest>,
@@ -614,6 +747,8 @@ pub fn forgeries() -> Result<VectorFile, String> {
         &now,
         &["unsigned_member", "served_payload"],
     );
+
+    exact_and_unsigned(&s, &mut tests)?;
 
     vector_file(
         tests,

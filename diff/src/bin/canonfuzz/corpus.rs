@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::conformance::run_corpus;
+use canonfuzz_diff::escape::{terminal, terminal_lines};
 use canonfuzz_diff::family::Family;
 use canonfuzz_diff::impls::External;
 use canonfuzz_diff::import::{import, SourceKind};
@@ -23,9 +24,9 @@ pub(crate) fn vectors(dir: PathBuf) -> ExitCode {
     }
     let report = run_corpus(&dir);
     for failure in &report.failures {
-        println!("{failure}");
+        println!("{}", terminal_lines(&failure.to_string()));
     }
-    println!("{}", report.summary());
+    println!("{}", terminal_lines(&report.summary()));
     if report.failures.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -53,26 +54,31 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>) -> ExitCode
     for miss in &replayed.misses {
         println!(
             "FAIL {} tcId {} {:?}\n    input:    {}\n    expected: {}\n    got:      {}",
-            miss.file, miss.tc_id, miss.flags, miss.input, miss.expected, miss.got
+            terminal(&miss.file),
+            miss.tc_id,
+            miss.flags,
+            terminal(&miss.input),
+            terminal(&miss.expected),
+            terminal(&miss.got)
         );
     }
     let width = replayed.files.keys().map(String::len).max().unwrap_or(0);
     println!();
     for (file, (passed, run)) in &replayed.files {
-        println!("{file:width$}  {passed}/{run}");
+        println!("{:width$}  {passed}/{run}", terminal(file));
     }
     let categories: Vec<String> = replayed
         .categories
         .iter()
-        .map(|(c, (passed, run))| format!("{c} {passed}/{run}"))
+        .map(|(c, (passed, run))| format!("{} {passed}/{run}", terminal(c)))
         .collect();
     println!("by category: {}", categories.join(", "));
     let (passed, run) = replayed.total();
     println!(
         "{} {} ({} family): {passed} of {run} passed, {} failed, {} left out (unsupported, or \
          no campaign input states them)",
-        implementation.name(),
-        implementation.version(),
+        terminal(implementation.name()),
+        terminal(&implementation.version()),
         family.name(),
         run - passed,
         replayed.left_out
@@ -107,7 +113,7 @@ pub(crate) fn merge(shards: &[PathBuf], into: Option<PathBuf>) -> ExitCode {
     match merge::merge(shards, &into) {
         Ok(added) => {
             for path in &added {
-                println!("added {path}");
+                println!("added {}", terminal(path));
             }
             println!("{} vectors merged into {}", added.len(), into.display());
             ExitCode::SUCCESS
@@ -152,7 +158,7 @@ pub(crate) fn triage(
                 None => match Harness::new(family, &[]) {
                     Ok((h, missing)) => {
                         for (name, why) in &missing {
-                            eprintln!("WARNING: {name} did not run: {why}");
+                            eprintln!("WARNING: {} did not run: {}", terminal(name), terminal(why));
                         }
                         harnesses.push(h);
                         harnesses.last()
@@ -166,7 +172,7 @@ pub(crate) fn triage(
             Ok(t) => {
                 println!("{} ({})", t.artifact.display(), t.target);
                 match &t.failure {
-                    Some(f) => println!("  reproduces: {f}"),
+                    Some(f) => println!("  reproduces: {}", terminal(f)),
                     None => println!("  no longer reproduces"),
                 }
                 println!(
@@ -175,11 +181,11 @@ pub(crate) fn triage(
                     excerpt(&t.minimized)
                 );
                 if let Some(signature) = &t.signature {
-                    println!("  {signature}");
+                    println!("  {}", terminal(signature));
                 }
                 match &t.vector {
                     Ok(v) => println!("  vector: {}", corpus.join(v).display()),
-                    Err(why) => println!("  no vector: {why}"),
+                    Err(why) => println!("  no vector: {}", terminal(why)),
                 }
             }
             Err(e) => return usage_error(e),
@@ -208,7 +214,7 @@ pub(crate) fn report(
     let corpus = corpus_dir(corpus);
     let built = report::conformance(impls, with, &corpus).map(|(matrix, missing)| {
         for (name, why) in &missing {
-            eprintln!("WARNING: {name} did not run: {why}");
+            eprintln!("WARNING: {} did not run: {}", terminal(name), terminal(why));
         }
         matrix
     });
@@ -226,7 +232,7 @@ pub(crate) fn report(
             if options.json {
                 println!("{:#}", matrix.json());
             } else {
-                print!("{}", matrix.summary());
+                print!("{}", terminal_lines(&matrix.summary()));
             }
             eprintln!(
                 "\nwrote {}, {} and {}",

@@ -7,6 +7,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use canonfuzz_diff::escape::terminal;
 use canonfuzz_diff::input;
 
 /// Why a command did not succeed.
@@ -25,12 +26,12 @@ impl Failure {
         match self {
             Failure::Rejected(message) => {
                 if let Some(m) = message {
-                    eprintln!("{m}");
+                    eprintln!("{}", terminal(&m));
                 }
                 ExitCode::from(1)
             }
             Failure::Usage(message) => {
-                eprintln!("canonfuzz: {message}");
+                eprintln!("canonfuzz: {}", terminal(&message));
                 ExitCode::from(2)
             }
         }

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
+use canonfuzz_diff::escape::terminal;
+
 use crate::exit::{read_or_exit, rejected, usage_error};
 
 #[derive(Subcommand)]
@@ -99,7 +101,7 @@ pub(crate) fn ink_decision(
                     serde_json::json!({"decision": "accepted", "details": details})
                 );
             } else {
-                println!("accepted {details}");
+                println!("accepted {}", terminal(&details.to_string()));
             }
             ExitCode::SUCCESS
         }
@@ -113,8 +115,9 @@ pub(crate) fn ink_decision(
                 );
             } else {
                 println!(
-                    "rejected: HTTP {status} {{\"error\":\"{}\",\"message\":{:?}}}",
-                    e.kind, e.message
+                    "rejected: HTTP {status} {{\"error\":\"{}\",\"message\":{}}}",
+                    e.kind,
+                    terminal(&format!("{:?}", e.message))
                 );
             }
             rejected()
@@ -159,7 +162,7 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
             .map(|a| {
                 let skipped: Vec<String> = a.key.skipped.iter().map(ToString::to_string).collect();
                 for entry in skipped.iter().filter(|_| !json) {
-                    eprintln!("note: skipped {entry}");
+                    eprintln!("note: skipped {}", terminal(entry));
                 }
                 serde_json::json!({"sender": a.sender, "keyId": a.key.key_id, "keyStatus": a.key.status, "skippedKeys": skipped})
             });

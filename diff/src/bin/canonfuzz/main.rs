@@ -475,10 +475,11 @@ fn main() -> ExitCode {
                     jwks,
                     now,
                     max_age,
+                    strict,
                     json,
                     file,
                 },
-        } => verify::vmcp_verify(&jwks, now, max_age, json, file.as_deref())
+        } => verify::vmcp_verify(&jwks, now, max_age, strict, json, file.as_deref())
             .unwrap_or_else(|code| code),
         Command::Jwk {
             command: JwkCommand::Thumbprint { file },

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use canonfuzz_core::ekl;
 use clap::Subcommand;
 
+use canonfuzz_diff::escape::terminal;
+
 use crate::exit::{read_or_exit, rejected, usage_error};
 
 #[derive(Subcommand)]
@@ -62,7 +64,7 @@ pub(crate) fn fingerprint(salt: &str, result: bool, file: Option<&Path>) -> Exit
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error[{}]: {e}", e.kind());
+            eprintln!("error[{}]: {}", e.kind(), terminal(&e.to_string()));
             rejected()
         }
     }

@@ -8,6 +8,8 @@ use clap::Subcommand;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use canonfuzz_diff::escape::terminal;
+
 use crate::exit::{read_or_exit, rejected, usage_error, Failure};
 
 #[derive(Subcommand)]
@@ -46,9 +48,11 @@ pub(crate) enum VmcpCommand {
     /// Verify an MCP tool result, resource or JSON-RPC response against the server's JWK set.
     ///
     /// Valid means the key the JWS names signed a canonical wrapper that is fresh at --now and
-    /// covers every member a client of that kind of response reads; members outside what the
-    /// specification lets a response carry are refused. Exits 0 when every rule holds, 1
-    /// naming every rule that failed, 2 on usage or I/O errors.
+    /// covers every member a client of that kind of response reads, numbers by their exact
+    /// value; members outside what the specification lets a response carry are refused, and
+    /// what it lets a response carry unsigned (`_meta` beside the envelope, framing, v0.1
+    /// siblings, a kind the payload does not bind) is listed, or with --strict refused. Exits
+    /// 0 when every rule holds, 1 naming every rule that failed, 2 on usage or I/O errors.
     Verify {
         /// The server's JWK set.
         #[arg(long, value_name = "FILE")]
@@ -60,6 +64,10 @@ pub(crate) enum VmcpCommand {
         /// The oldest acceptable iat, in seconds before now (default: any age).
         #[arg(long, value_name = "SECONDS")]
         max_age: Option<u64>,
+        /// Refuse everything the response carries that the signature does not cover, instead
+        /// of listing it.
+        #[arg(long)]
+        strict: bool,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -116,7 +124,7 @@ pub(crate) fn ed25519_verify(key: &str, sig: &str, message: Option<&Path>) -> Ex
             ExitCode::SUCCESS
         }
         Err(e) => {
-            println!("invalid: error[{}] {e}", e.kind());
+            println!("invalid: error[{}] {}", e.kind(), terminal(&e.to_string()));
             rejected()
         }
     }
@@ -190,7 +198,7 @@ pub(crate) fn jws_verify(
                 k.thumbprint().unwrap_or_else(|e| format!("(none: {e})"))
             });
             println!("valid");
-            println!("kid: {}", v.kid.as_deref().unwrap_or("(none)"));
+            println!("kid: {}", terminal(v.kid.as_deref().unwrap_or("(none)")));
             match keys {
                 Keys::Set(_) => println!(
                     "key: #{} in the set, RFC 7638 thumbprint {thumbprint}",
@@ -200,11 +208,14 @@ pub(crate) fn jws_verify(
                     println!("key: the pinned key, RFC 7638 thumbprint {thumbprint}")
                 }
             }
-            println!("payload: {}", String::from_utf8_lossy(&v.payload));
+            println!(
+                "payload: {}",
+                terminal(&String::from_utf8_lossy(&v.payload))
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {
-            println!("invalid: error[{}] {e}", e.kind());
+            println!("invalid: error[{}] {}", e.kind(), terminal(&e.to_string()));
             rejected()
         }
     })
@@ -214,6 +225,7 @@ pub(crate) fn vmcp_verify(
     jwks: &Path,
     now: Option<u64>,
     max_age: Option<u64>,
+    strict: bool,
     json: bool,
     file: Option<&Path>,
 ) -> Result<ExitCode, ExitCode> {
@@ -225,6 +237,7 @@ pub(crate) fn vmcp_verify(
             .map_or(0, |d| d.as_secs())
     });
     let v = vmcp::verify_response(&response, &set, vmcp::Clock { now, max_age });
+    let v = if strict { v.strict() } else { v };
     if json {
         let report = VmcpReport {
             failures: v
@@ -242,6 +255,16 @@ pub(crate) fn vmcp_verify(
                 .payload
                 .as_deref()
                 .and_then(|p| serde_json::from_slice::<&RawValue>(p).ok()),
+            unsigned: v
+                .unsigned
+                .iter()
+                .map(|u| UnsignedReport {
+                    more: u.more,
+                    names: &u.names,
+                    place: &u.place,
+                    what: u.what,
+                })
+                .collect(),
             valid: v.is_valid(),
         };
         match serde_json::to_string(&report) {
@@ -254,7 +277,7 @@ pub(crate) fn vmcp_verify(
             println!("kind: {}", kind.name());
         }
         if let Some(kid) = &v.kid {
-            println!("kid: {kid}");
+            println!("kid: {}", terminal(kid));
         }
         if let (Some(i), Some(key)) = (v.key_index, v.key_index.and_then(|i| set.keys.get(i))) {
             println!(
@@ -263,10 +286,15 @@ pub(crate) fn vmcp_verify(
             );
         }
         for f in &v.failures {
-            println!("failed [{}]: {}", f.rule.name(), f.message);
+            println!("failed [{}]: {}", f.rule.name(), terminal(&f.message));
+        }
+        if !strict {
+            for u in &v.unsigned {
+                println!("unsigned: {}", terminal(&u.describe()));
+            }
         }
         if let Some(p) = &v.payload {
-            println!("payload: {}", String::from_utf8_lossy(p));
+            println!("payload: {}", terminal(&String::from_utf8_lossy(p)));
         }
     }
     Ok(if v.is_valid() {
@@ -286,6 +314,7 @@ struct VmcpReport<'a> {
     kid: Option<&'a str>,
     kind: Option<&'static str>,
     payload: Option<&'a RawValue>,
+    unsigned: Vec<UnsignedReport<'a>>,
     valid: bool,
 }
 
@@ -294,6 +323,15 @@ struct VmcpReport<'a> {
 struct RuleFailure<'a> {
     message: &'a str,
     rule: &'static str,
+}
+
+/// What the signature does not cover, in [`VmcpReport`].
+#[derive(Serialize)]
+struct UnsignedReport<'a> {
+    more: usize,
+    names: &'a [String],
+    place: &'a str,
+    what: &'static str,
 }
 
 /// Prints the RFC 7638 thumbprint of the key in `file`.

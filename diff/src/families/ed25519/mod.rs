@@ -167,7 +167,7 @@ fn check(test: &Ed25519Test) -> Result<(), String> {
     let msg = field(&test.msg, "msg")?;
     let sig = field(&test.sig, "sig")?;
     let verdict = ed25519::verify(&key, &msg, &sig);
-    let comment = &test.comment;
+    let comment = crate::escape::terminal(&test.comment);
     match (verdict, test.result) {
         (Ok(()), Expectation::Valid | Expectation::Acceptable) => Ok(()),
         (Err(_), Expectation::Invalid | Expectation::Acceptable) => Ok(()),

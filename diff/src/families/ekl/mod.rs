@@ -232,7 +232,7 @@ impl Vectors for Ekl {
 /// Runs one adapter-profile test: a value's or tool result's fingerprint (and which body it
 /// covers), or a challenge proof — computed and checked — with the test's result.
 fn check(test: &EklTest) -> Result<(), String> {
-    let comment = &test.comment;
+    let comment = crate::escape::terminal(&test.comment);
     let got: Result<String, ekl::EklError> = match (&test.salt, &test.input, &test.credential) {
         (Some(salt), Some(input), _) => ekl::Salt::from_hex(salt).and_then(|salt| {
             if let Some(want) = &test.result_body {

@@ -148,7 +148,7 @@ impl Vectors for Jcs {
 fn check(test: &OutputTest, canonicalizer: &mut Canonicalizer) -> Result<(), String> {
     let input = test.input_bytes()?;
     let shown = excerpt(&input);
-    let comment = &test.comment;
+    let comment = crate::escape::terminal(&test.comment);
     match (canonicalizer.canonicalize(&input), test.result) {
         (Ok(out), Expectation::Valid | Expectation::Acceptable) => {
             let want = test.expected.as_deref().unwrap_or_default();

@@ -168,7 +168,7 @@ impl Vectors for Jws {
 /// Runs one JWS test: a token verified against its key set (valid: the payload is
 /// `expected`; invalid: the error's kind is `errorKind`), or a JWK's thumbprint.
 fn check(test: &JwsTest) -> Result<(), String> {
-    let comment = &test.comment;
+    let comment = crate::escape::terminal(&test.comment);
     if let (None, Some(jwk)) = (&test.token, &test.jwk) {
         let got = jws::Jwk::parse(jwk.to_string().as_bytes())
             .and_then(|k| k.thumbprint())

@@ -334,6 +334,21 @@ pub fn named_key_restricted(input: &[u8]) -> Result<bool, Unreadable> {
     }))
 }
 
+/// Whether a client that reads numbers exactly reads something unsigned in the response where
+/// a client that reads them as doubles reads only signed data: a served number that rounds to
+/// the signed double without being it, or an id or error code not written as the integer it
+/// is read as. Both clients are [`canonfuzz_props::client_view`]'s, apart from the core.
+pub fn served_number_read_otherwise(input: &[u8]) -> Result<bool, Unreadable> {
+    use canonfuzz_props::client_view::covered_by;
+    use canonfuzz_props::literal::Numbers;
+    let Some(case) = VmcpCase::read(input)? else {
+        return Ok(false);
+    };
+    let response = case.response.as_bytes();
+    Ok(covered_by(response, case.now, Numbers::Exact).is_err()
+        && covered_by(response, case.now, Numbers::Doubles).is_ok())
+}
+
 /// Whether the response nests arrays and objects deeper than the core's bound.
 pub fn response_nested_past_bound(input: &[u8]) -> Result<bool, Unreadable> {
     Ok(VmcpCase::read(input)?
@@ -375,6 +390,9 @@ struct Server<'a> {
     /// Members set on the wrapper (times, or overrides).
     extra: Map<String, Value>,
     header: Value,
+    /// A number the payload carries where a resource or an error frame has room for one:
+    /// `contents[0].annotations` or `error.data`, as `served_number`.
+    number: Option<Value>,
 }
 
 impl Server<'_> {
@@ -397,14 +415,20 @@ impl Server<'_> {
                     json!({"isError": true, "message": message}),
                 )
             }
-            Shape::Resource => (
-                Some(canonical.clone()),
-                json!({"contents": [{"uri": "https://example.org/r/1", "mimeType": "application/json", "text": canonical}]}),
-            ),
-            Shape::ErrorFrame => (
-                None,
-                json!({"id": self.id, "error": {"code": -32602, "message": format!("Invalid params: {}", excerpt(&canonical))}}),
-            ),
+            Shape::Resource => {
+                let mut item = json!({"uri": "https://example.org/r/1", "mimeType": "application/json", "text": canonical});
+                if let Some(n) = &self.number {
+                    item["annotations"] = json!({ NUMBER_NAME: n });
+                }
+                (Some(canonical.clone()), json!({ "contents": [item] }))
+            }
+            Shape::ErrorFrame => {
+                let mut error = json!({"code": -32602, "message": format!("Invalid params: {}", excerpt(&canonical))});
+                if let Some(n) = &self.number {
+                    error["data"] = json!({ NUMBER_NAME: n });
+                }
+                (None, json!({"id": self.id, "error": error}))
+            }
         }
     }
 
@@ -436,7 +460,10 @@ impl Server<'_> {
             }
             Shape::ErrorFrame => {
                 let mut error = payload["error"].clone();
-                error["data"] = envelope;
+                match error.get_mut("data").and_then(Value::as_object_mut) {
+                    Some(data) => data.extend(envelope.as_object().cloned().unwrap_or_default()),
+                    None => error["data"] = envelope,
+                }
                 return json!({"jsonrpc": "2.0", "id": self.id, "error": error});
             }
         };
@@ -495,6 +522,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         id: json!(rng.index(100)),
         extra: Map::new(),
         header: signer.header(&signer.kid),
+        number: None,
     };
     let mut jwks = signer.jwks.clone();
     let category = match rng.index(100) {
@@ -544,7 +572,7 @@ fn result_of(response: &mut Value) -> &mut Value {
 fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
     let mut r = server.response();
     let framed = server.shape != Shape::Bare;
-    match rng.index(17) {
+    match rng.index(18) {
         0 => {
             let name = rng.pick(&[
                 "notes",
@@ -707,9 +735,11 @@ fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
                 id: server.id.clone(),
                 extra,
                 header: server.header.clone(),
+                number: None,
             };
             return Ok(bent.response());
         }
+        16 => return Err(served_number(rng, server)),
         _ => {
             // A character inside the signature, so that its bits, not unused ones, change.
             if let Some(jws) = result_of(&mut r)["_meta"][META_KEY]["jws"].as_str() {
@@ -852,6 +882,65 @@ fn times(rng: &mut Rng, server: &mut Server, now: u64) {
     }
 }
 
+/// The member name of the number [`served_number`] serves.
+const NUMBER_NAME: &str = "served_number";
+
+/// Numbers as signed (canonical) and as served: written another way, the same number; or one
+/// that rounds to the signed double, another number to a client that reads numbers exactly.
+const SERVED_NUMBERS: [(&str, &str); 9] = [
+    ("100", "1e2"),
+    ("100", "100.0"),
+    ("0.5", "5e-1"),
+    ("0", "-0"),
+    ("12345678901234567000", "12345678901234567891"),
+    ("9007199254740992", "9007199254740993"),
+    ("1.0000000000000002", "1.00000000000000021"),
+    ("0", "1e-400"),
+    ("1e+21", "1000000000000000000001"),
+];
+
+/// A genuine response, as text, that serves a number otherwise than it was signed: in its
+/// payload (`structuredContent`, a resource's contents, an error frame's `data`) or, for an
+/// error frame, as its `id` or `code` written with a fraction or an exponent.
+fn served_number(rng: &mut Rng, server: &Server) -> String {
+    let (signed, served) = rng.pick(&SERVED_NUMBERS);
+    let number: Value = serde_json::from_str(signed).unwrap_or(Value::Null);
+    let data = match &server.data {
+        Value::Object(members) => {
+            let mut members = members.clone();
+            members.insert(NUMBER_NAME.into(), number.clone());
+            Value::Object(members)
+        }
+        other => json!({"result": other, NUMBER_NAME: number}),
+    };
+    let bent = Server {
+        signer: server.signer,
+        shape: server.shape,
+        data,
+        id: json!(7),
+        extra: server.extra.clone(),
+        header: server.header.clone(),
+        number: Some(number.clone()),
+    };
+    let text = bent.response().to_string();
+    let (from, to) = match (bent.shape, rng.index(3)) {
+        (Shape::ErrorFrame, 0) => (
+            "\"id\":7".to_string(),
+            rng.pick(&["\"id\":7.0", "\"id\":7e0"]).to_string(),
+        ),
+        (Shape::ErrorFrame, 1) => (
+            "\"code\":-32602".to_string(),
+            rng.pick(&["\"code\":-32602.0", "\"code\":-3.2602e4"])
+                .to_string(),
+        ),
+        _ => (
+            format!("\"{NUMBER_NAME}\":{number}"),
+            format!("\"{NUMBER_NAME}\":{served}"),
+        ),
+    };
+    text.replacen(&from, &to, 1)
+}
+
 /// A genuine response whose payload is nested deep, as text: deeper than some readers go,
 /// near the core's bound, or past it.
 fn deep(rng: &mut Rng, server: &Server) -> String {
@@ -925,6 +1014,7 @@ mod tests {
                 id: json!(5),
                 extra: Map::new(),
                 header: signer.header(&signer.kid),
+                number: None,
             };
             let case = VmcpCase {
                 jwks: signer.jwks.clone(),

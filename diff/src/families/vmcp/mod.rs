@@ -151,6 +151,10 @@ crate::vector_test! {
         /// The rules an invalid response breaks, by name.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub failed_rules: Vec<String>,
+        /// Where the verdict lists what the signature does not cover (`result._meta`,
+        /// `kind`...), when the test states it: exactly these places, in order.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub unsigned: Option<Vec<String>>,
     }
 }
 
@@ -184,7 +188,7 @@ impl Vectors for Vmcp {
 
 /// Runs one verifiable-mcp test: valid, or failing exactly the named rules.
 fn check(test: &VmcpTest) -> Result<(), String> {
-    let comment = &test.comment;
+    let comment = crate::escape::terminal(&test.comment);
     let jwks = test
         .jwks
         .as_ref()
@@ -243,6 +247,12 @@ fn check(test: &VmcpTest) -> Result<(), String> {
         return Err(format!(
             "{comment}\n    expected: {want}\n    got:      {got:?} {:?}",
             details()
+        ));
+    }
+    let listed: Vec<&str> = verdict.unsigned.iter().map(|u| u.place.as_str()).collect();
+    if let Some(want) = test.unsigned.as_ref().filter(|want| **want != listed) {
+        return Err(format!(
+            "{comment}\n    expected unsigned: {want:?}\n    got:               {listed:?}"
         ));
     }
     match (&test.expected, &verdict.payload) {

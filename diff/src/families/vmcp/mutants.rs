@@ -2,7 +2,8 @@
 //! blind to unsigned members and JSON-RPC shapes, to what the response serves beside the
 //! signed payload, to the clock, or falling back to the first key of the set — and two that
 //! refuse too much: the v0.1 siblings SPEC §9 keeps as furniture, and responses nested past
-//! serde_json's 128 levels.
+//! serde_json's 128 levels — and one that reads numbers as doubles, so a served number that
+//! only rounds to the signed one, or an id written as `7.0`, passes.
 
 use canonfuzz_core::jws::{base64url_decode, Jwks};
 use canonfuzz_core::vmcp::{self, served_parts, verify_served, Clock, Rule};
@@ -55,7 +56,7 @@ fn refuses(input: &[u8], rule: Rule, refused: fn(&[u8]) -> bool) -> Outcome {
 }
 
 /// Every verifiable-mcp mutant.
-pub const MUTANTS: [Mutant; 6] = [
+pub const MUTANTS: [Mutant; 7] = [
     Mutant {
         family: super::FAMILY,
         name: "unsigned-members-unchecked",
@@ -117,6 +118,20 @@ pub const MUTANTS: [Mutant; 6] = [
                     canonfuzz_props::values::nesting(c.response.as_bytes()) > 128
                 })
             })
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "numbers-as-doubles",
+        bug: "the response read as its canonical form, so served numbers compare as the doubles they round to and an id or code written 7.0 reads as 7",
+        answer: |input| {
+            let Some(mut case) = VmcpCase::parse(input) else {
+                return Outcome::Unsupported;
+            };
+            if let Ok(rounded) = canonfuzz_core::jcs::canonicalize(case.response.as_bytes()) {
+                case.response = String::from_utf8_lossy(&rounded).into_owned();
+            }
+            blind_to(&case.encode(), &[], false)
         },
     },
 ];

@@ -5,7 +5,7 @@ use super::gen;
 use crate::compare::{Expect, Policy};
 
 /// The verifiable-mcp family's registered differences.
-pub const POLICIES: [Policy; 4] = [
+pub const POLICIES: [Policy; 5] = [
     Policy {
         id: "one-text-arm",
         core: Expect::Rejects("unsigned_member"),
@@ -29,5 +29,11 @@ pub const POLICIES: [Policy; 4] = [
         core: Expect::Rejects("jws"),
         applies: gen::named_key_restricted,
         reason: "RFC 7517 §4.2-4.4: a key whose `use` is not `sig`, whose `alg` is not an EdDSA name or whose `key_ops` lack `verify` is not for verifying this signature, and one with its private part `d` does not belong in a published key set; the core refuses to verify with it, where verifiers that hand the key to their JOSE library as it is accept",
+    },
+    Policy {
+        id: "exact-numbers",
+        core: Expect::RejectsWhereOthersAccept,
+        applies: gen::served_number_read_otherwise,
+        reason: "a client that reads numbers exactly (Python with Decimal, Go's json.Number, a Rust u64) reads a served number that only rounds to the signed double as a value nobody signed, and reads a JSON-RPC id or code as the integer it is written as; the core compares served numbers with the signed ones by exact decimal value and refuses ids and codes not written as integers, where a verifier that compares doubles accepts",
     },
 ];

@@ -1,0 +1,154 @@
+//! Text that came from an input — a member name, a header value, a vector's comment, a worker's
+//! message — made safe for where it is printed: one function per kind of output. On a
+//! terminal no such text may start a line, move the cursor or set the title; in Markdown it
+//! may not open a table cell, a link, code or HTML; in HTML it may not open an element or an
+//! attribute. Every printer passes what it did not write itself through the function of its
+//! output.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// Whether a character is one a terminal or a reader takes for layout or control rather than
+/// text: C0 and C1 controls and DEL (line breaks, escape sequences, the one-byte CSI), the line
+/// and paragraph separators, the byte order mark, and the invisible marks and overrides that
+/// reorder what is shown.
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}'
+                | '\u{2029}'
+                | '\u{feff}'
+                | '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` for a terminal: every hidden character written as its escape (`\n`, `\t`, `\r`,
+/// else `\u{..}`), everything else as it is.
+pub fn terminal(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if hidden(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text a program wrote for a terminal, several lines of it, whose pieces from inputs were
+/// passed through [`terminal`]: its line feeds kept, and any other hidden character that
+/// slipped through escaped.
+pub fn terminal_lines(text: &str) -> String {
+    text.split('\n')
+        .map(terminal)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The characters that open something in Markdown — emphasis, code, a link or an image, HTML,
+/// an entity, a heading, a table cell, strikethrough — and the backslash that escapes them.
+const MARKDOWN_OPENERS: &str = "\\`*_[]<>|#!~&{}";
+
+/// `text` for Markdown, in running text or a table cell: hidden characters escaped as for a
+/// terminal, and every character that opens something backslash-escaped (CommonMark reads
+/// each such escape as the character itself).
+pub fn markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in terminal(text).chars() {
+        if MARKDOWN_OPENERS.contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `text` as a fenced Markdown code block with the info string `info`: hidden characters
+/// escaped as for a terminal, and a fence longer than any run of backticks in the text, so
+/// that nothing in it closes the block.
+pub fn code_block(text: &str, info: &str) -> String {
+    let text = terminal_lines(text);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let newline = if text.ends_with('\n') { "" } else { "\n" };
+    format!("{fence}{}\n{text}{newline}{fence}", terminal(info))
+}
+
+/// `text` for HTML, in an element's content or a quoted attribute: hidden characters escaped
+/// as for a terminal, and `&`, `<`, `>`, `"` and `'` written as character references.
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in terminal(text).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A name that tries every way out of its place: a line that reads as a verdict, a
+    /// terminal's escape sequences and one-byte CSI, a reordering override, and the
+    /// punctuation of Markdown and HTML.
+    pub(crate) const HOSTILE: &str = "x\nvalid\r\n\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}evil\u{2028}| `code` [a](b) <script>alert('x')</script> &amp; *b* #h";
+
+    /// Whether terminal output carries nothing hidden and no line it did not mean.
+    pub(crate) fn safe_for_a_terminal(out: &str, lines: usize) {
+        assert_eq!(out.lines().count(), lines, "{out:?}");
+        assert!(!out.chars().any(|c| hidden(c) && c != '\n'), "{out:?}");
+        assert!(!out.lines().any(|l| l.trim() == "valid"), "{out:?}");
+    }
+
+    #[test]
+    fn a_hostile_name_cannot_leave_its_place() {
+        safe_for_a_terminal(&terminal(HOSTILE), 1);
+        assert_eq!(terminal("plain é 😀"), "plain é 😀");
+        assert_eq!(terminal("a\nb\u{1b}"), "a\\nb\\u{1b}");
+        let lines = terminal_lines(&format!("one\ntwo {}", terminal(HOSTILE)));
+        safe_for_a_terminal(&lines, 2);
+        let md = markdown(HOSTILE);
+        safe_for_a_terminal(&md, 1);
+        for opener in ["|", "`", "[", "<", "*", "#"] {
+            assert!(
+                md.match_indices(opener)
+                    .all(|(i, _)| md[..i].ends_with('\\')),
+                "{opener} in {md}"
+            );
+        }
+        // A code block keeps its text's lines, and nothing in them closes it: the fence is
+        // longer than any run of backticks inside.
+        let block = code_block(&format!("{HOSTILE}\n```\n````"), "json");
+        assert!(
+            block.starts_with("`````json\n") && block.ends_with("\n`````"),
+            "{block}"
+        );
+        assert_eq!(block.lines().count(), 7, "{block}");
+        assert_eq!(block.lines().filter(|l| l.starts_with("`````")).count(), 2);
+        assert!(!block.chars().any(|c| hidden(c) && c != '\n'), "{block}");
+        let page = html(HOSTILE);
+        safe_for_a_terminal(&page, 1);
+        assert!(!page.contains('<') && !page.contains('>') && !page.contains('"'));
+        assert!(page.contains("&lt;script&gt;") && page.contains("&amp;amp;"));
+    }
+}
