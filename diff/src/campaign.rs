@@ -3,6 +3,7 @@
 //! result does not depend on timing or thread count), minimize it, and save it as a vector.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -247,7 +248,7 @@ impl Harness {
 
     /// [`Harness::outcomes`] of the implementations whose index `asked` picks; the others are
     /// recorded as unsupported.
-    fn outcomes_of(
+    pub fn outcomes_of(
         &self,
         inputs: &[&[u8]],
         asked: impl Fn(usize) -> bool + Sync,
@@ -699,6 +700,8 @@ pub struct Summary {
     pub categories: BTreeMap<&'static str, CategoryVotes>,
     /// The mutant planted in the core's place, if one was.
     pub plant: Option<&'static crate::mutants::Mutant>,
+    /// The implementations given with `--with`, whose bugs are shown first.
+    pub own: Vec<String>,
 }
 
 /// The cases of one generator category and who answered them.
@@ -744,6 +747,12 @@ impl Summary {
     pub fn end_to_end_cases_per_second(&self) -> f64 {
         let waited = self.elapsed + self.shrink_elapsed;
         self.cases as f64 / waited.as_secs_f64().max(1e-9)
+    }
+
+    /// The bugs its findings show, most severe first.
+    pub fn bugs(&self) -> Vec<crate::bugs::Bug> {
+        let observations = crate::bugs::observations(self.family, &self.findings, &self.impls);
+        crate::bugs::group(self.family, observations)
     }
 
     /// What the campaign's cases add up to, from every case's own verdict.
@@ -989,6 +998,52 @@ fn progress_bar(config: &Config) -> ProgressBar {
     bar
 }
 
+/// Seconds between the progress lines of a campaign whose standard error is no terminal.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// Prints the progress bar's state as a line every [`PROGRESS_EVERY`] until `stopped`: a
+/// campaign logged to a file or a CI job shows that it moves, and how fast.
+fn progress_lines(bar: &ProgressBar, stopped: &std::sync::atomic::AtomicBool) {
+    let mut last = Instant::now();
+    while !stopped.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(100));
+        if last.elapsed() < PROGRESS_EVERY {
+            continue;
+        }
+        last = Instant::now();
+        let (done, total) = (bar.position(), bar.length().unwrap_or(0));
+        let rate = bar.per_sec();
+        let eta = match total.checked_sub(done) {
+            Some(left) if rate > 0.0 && total > 0 => format!(", ETA {:.0}s", left as f64 / rate),
+            _ => String::new(),
+        };
+        eprintln!(
+            "canonfuzz: {done}/{total} cases, {rate:.0} cases/s, {} findings{eta}",
+            bar.message()
+        );
+    }
+}
+
+/// Whether an implementation was taken out of the comparison and the campaign is to stop for
+/// it; each one taken out is recorded once in `taken_out`.
+fn out_of_comparison(
+    harness: &Harness,
+    taken_out: &Mutex<Vec<(String, String)>>,
+    allow_missing: bool,
+) -> bool {
+    let Ok(mut out) = taken_out.lock() else {
+        return true;
+    };
+    for imp in harness.implementations() {
+        if let Some(why) = imp.taken_out() {
+            if !out.iter().any(|(name, _)| name == imp.name()) {
+                out.push((imp.name().to_string(), why));
+            }
+        }
+    }
+    !out.is_empty() && !allow_missing
+}
+
 /// Runs a campaign.
 pub fn run(config: &Config) -> Result<Summary, String> {
     let (mut harness, missing) = Harness::choose(config.family, &config.impls, &config.with)?;
@@ -1071,72 +1126,106 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     let repeats = Repeats::default();
     let n = harness.implementations().len();
     let tally = Mutex::new(Tally::new(n));
+    let taken_out: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+    let stopped = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let batch = next_batch.fetch_add(1, Ordering::Relaxed);
-                let start = batch * BATCH;
-                let end = match limit {
-                    Some(l) if start >= l => break,
-                    Some(l) => (start + BATCH).min(l),
-                    None => start + BATCH,
-                };
-                if deadline.is_some_and(|d| Instant::now() >= d)
-                    || INTERRUPTED.load(Ordering::Relaxed)
-                {
-                    break;
-                }
-                let cases: Vec<(u64, Category, Vec<u8>)> = (start..end)
-                    .map(|local| {
-                        let index = local * shards + shard;
-                        let (category, input) = config.family.generate(config.seed, index);
-                        (index, category, input)
-                    })
-                    .collect();
-                let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
-                let results = repeats.answer(&inputs, |asked| harness.run(asked));
-                let Ok(mut t) = tally.lock() else { break };
-                for (case, (outcomes, evaluation)) in cases.iter().zip(results) {
-                    let first_met = |evaluation: &Evaluation| {
-                        let known_path =
-                            findings::vector_path(config.family, &evaluation.signature);
-                        let has_vector = config
-                            .known
-                            .as_ref()
-                            .is_some_and(|dir| dir.join(&known_path).exists());
-                        FirstMet {
-                            new: !has_vector && !remembered.contains_key(&evaluation.signature),
-                            vector: has_vector.then_some(known_path),
-                        }
-                    };
-                    let tally = &mut *t;
-                    let met =
-                        tally.record(harness.members(), case, outcomes, evaluation, first_met);
-                    let finding = met.and_then(|signature| tally.findings.get(&signature));
-                    if let (Some(dir), Some(finding)) = (&config.out, finding) {
-                        save_as_found(
-                            dir,
-                            config.family,
-                            finding,
-                            config.seed,
-                            &roster,
-                            &mut tally.created,
-                            &mut tally.errors,
-                        );
-                    }
-                }
-                let found = t.findings.len();
-                drop(t);
-                bar.inc(end - start);
-                if let Some(d) = config.duration {
-                    let elapsed = started.elapsed().as_secs_f64().max(1e-3);
-                    bar.set_length((bar.position() as f64 * d.as_secs_f64() / elapsed) as u64);
-                }
-                bar.set_message(found.to_string());
-            });
+        if config.progress && !std::io::stderr().is_terminal() {
+            scope.spawn(|| progress_lines(&bar, &stopped));
         }
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| loop {
+                    let batch = next_batch.fetch_add(1, Ordering::Relaxed);
+                    let start = batch * BATCH;
+                    let end = match limit {
+                        Some(l) if start >= l => break,
+                        Some(l) => (start + BATCH).min(l),
+                        None => start + BATCH,
+                    };
+                    if deadline.is_some_and(|d| Instant::now() >= d)
+                        || INTERRUPTED.load(Ordering::Relaxed)
+                        || out_of_comparison(&harness, &taken_out, config.allow_missing)
+                    {
+                        break;
+                    }
+                    let cases: Vec<(u64, Category, Vec<u8>)> = (start..end)
+                        .map(|local| {
+                            let index = local * shards + shard;
+                            let (category, input) = config.family.generate(config.seed, index);
+                            (index, category, input)
+                        })
+                        .collect();
+                    let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
+                    let results = repeats.answer(&inputs, |asked| harness.run(asked));
+                    let Ok(mut t) = tally.lock() else { break };
+                    for (case, (outcomes, evaluation)) in cases.iter().zip(results) {
+                        // A finding is known by the answers of the registered implementations
+                        // alone: one given with --with changes no finding of theirs to new.
+                        let registered = n - config.with.len();
+                        let known_signature = if config.with.is_empty() {
+                            None
+                        } else {
+                            let (members, answers) = (
+                                harness.members().get(..registered).unwrap_or_default(),
+                                outcomes.get(..registered).unwrap_or_default(),
+                            );
+                            Some(evaluate(config.family, &case.2, members, answers).signature)
+                        };
+                        let first_met = |evaluation: &Evaluation| {
+                            let signature =
+                                known_signature.as_ref().unwrap_or(&evaluation.signature);
+                            let known_path = findings::vector_path(config.family, signature);
+                            let has_vector = config
+                                .known
+                                .as_ref()
+                                .is_some_and(|dir| dir.join(&known_path).exists());
+                            FirstMet {
+                                new: !has_vector && !remembered.contains_key(signature),
+                                vector: has_vector.then_some(known_path),
+                            }
+                        };
+                        let tally = &mut *t;
+                        let met =
+                            tally.record(harness.members(), case, outcomes, evaluation, first_met);
+                        let finding = met.and_then(|signature| tally.findings.get(&signature));
+                        if let (Some(dir), Some(finding)) = (&config.out, finding) {
+                            save_as_found(
+                                dir,
+                                config.family,
+                                finding,
+                                config.seed,
+                                &roster,
+                                &mut tally.created,
+                                &mut tally.errors,
+                            );
+                        }
+                    }
+                    let found = t.findings.len();
+                    drop(t);
+                    bar.inc(end - start);
+                    if let Some(d) = config.duration {
+                        let elapsed = started.elapsed().as_secs_f64().max(1e-3);
+                        bar.set_length((bar.position() as f64 * d.as_secs_f64() / elapsed) as u64);
+                    }
+                    bar.set_message(found.to_string());
+                })
+            })
+            .collect();
+        for worker in workers {
+            let _ = worker.join();
+        }
+        stopped.store(true, Ordering::Relaxed);
     });
     bar.finish_and_clear();
+    let mut missing = missing;
+    for (name, why) in taken_out.into_inner().unwrap_or_default() {
+        if !config.allow_missing {
+            return Err(format!(
+                "{name} was taken out of the comparison: {why}; fix it, or pass --allow-missing to compare without it"
+            ));
+        }
+        missing.push((name, format!("taken out while the campaign ran: {why}")));
+    }
     let elapsed = started.elapsed();
     let cases_cpu: Duration = harness.cpu().into_iter().flatten().sum();
     let shrink_started = Instant::now();
@@ -1173,6 +1262,20 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                 Some(v) => vector_input(config.family, &dir.join(v)),
                 None => remembered.get(&f.signature).map(|r| r.input.clone()),
             };
+        }
+    }
+    // A known finding whose vector's input still shows it stands for it with its answers:
+    // its bugs are then shown by the minimized input, not by the case that met it again.
+    let known: Vec<&mut Finding> = found
+        .iter_mut()
+        .filter(|f| f.known_input.is_some())
+        .collect();
+    let inputs: Vec<Vec<u8>> = known.iter().filter_map(|f| f.known_input.clone()).collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    for (f, (outcomes, evaluation)) in known.into_iter().zip(harness.run(&refs)) {
+        if evaluation.signature == f.signature {
+            f.minimized = f.known_input.clone().unwrap_or_default();
+            (f.outcomes, f.evaluation) = (outcomes, evaluation);
         }
     }
     if let Some(e) = tally.errors.first() {
@@ -1243,6 +1346,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         interrupted: INTERRUPTED.load(Ordering::Relaxed),
         planned: limit,
         plant: config.plant,
+        own: config.with.iter().map(|w| w.name.clone()).collect(),
     })
 }
 

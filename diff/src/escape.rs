@@ -104,6 +104,20 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// `text` as a name for a file or an anchor: ASCII letters and digits in lower case, every
+/// other run of characters one hyphen.
+pub fn slug(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -150,5 +164,14 @@ pub(crate) mod tests {
         safe_for_a_terminal(&page, 1);
         assert!(!page.contains('<') && !page.contains('>') && !page.contains('"'));
         assert!(page.contains("&lt;script&gt;") && page.contains("&amp;amp;"));
+    }
+
+    #[test]
+    fn a_slug_keeps_letters_and_digits_and_nothing_a_path_could_read() {
+        assert_eq!(
+            super::slug("I-JSON: writes a \\u escape"),
+            "i-json-writes-a-u-escape"
+        );
+        assert_eq!(super::slug("../../etc/passwd"), "etc-passwd");
     }
 }

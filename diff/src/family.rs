@@ -229,6 +229,25 @@ pub trait Spec: Sync {
         self.categories().first().copied()
     }
 
+    /// The rule `actual` breaks where `expected` was due on `input`, and the shape of the
+    /// difference, in words that name the behaviour rather than the input; `None` leaves the
+    /// bug filed under the case's category with a shape from the answers' kinds.
+    fn difference(
+        &self,
+        _input: &[u8],
+        _expected: &Outcome,
+        _actual: &Outcome,
+    ) -> Option<crate::bugs::Difference> {
+        None
+    }
+
+    /// Who is to fix `implementation` answering `actual` where `expected` was due: the
+    /// implementation, or the layer it is driven through when that layer lost what the
+    /// implementation would have needed to answer right.
+    fn blame(&self, implementation: &str, _expected: &Outcome, _actual: &Outcome) -> String {
+        implementation.to_string()
+    }
+
     /// How the family's vector tests are read and run against the core.
     fn vectors(&self) -> &dyn CheckTest;
 

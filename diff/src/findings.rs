@@ -33,7 +33,11 @@ pub fn regression_path(family: Family, minimized: &[u8]) -> String {
 /// The expected outcome of a finding and where that expectation comes from. A policy gives its
 /// own answer; otherwise the consensus (or the reference group's answer) does. An expected
 /// rejection carries no kind when the policy is about which of several problems is named.
-fn expected(family: Family, finding: &Finding, impls: &[ImplStats]) -> Option<(Outcome, String)> {
+pub fn expected(
+    family: Family,
+    finding: &Finding,
+    impls: &[ImplStats],
+) -> Option<(Outcome, String)> {
     let e = &finding.evaluation;
     let answer_of = |pick: &dyn Fn(&ImplStats) -> bool| {
         impls

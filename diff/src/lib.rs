@@ -1,6 +1,7 @@
 //! canonfuzz-diff: the conformance corpus and its runner, importers for third-party vectors,
 //! and the pieces of the `canonfuzz` command line.
 
+pub mod bugs;
 pub mod campaign;
 pub mod canon;
 pub mod compare;

@@ -221,13 +221,13 @@ pub fn build(harness: &Harness, families: Vec<FamilyTable>, dir: &Path) -> Resul
 }
 
 /// The whole report over the corpus at `dir`: the JCS implementations selected by `impls`
-/// (empty selects all) and those `with` names, and every family's table, with the
-/// implementations that could not run.
+/// (empty selects all) and those `with` names, and every family's table; with the JCS
+/// harness, which upstream reports minimize with, and the implementations that could not run.
 pub fn conformance(
     impls: &[String],
     with: &[External],
     dir: &Path,
-) -> Result<(Matrix, Missing), String> {
+) -> Result<(Matrix, Harness, Missing), String> {
     let (jcs, mut missing) = Harness::choose(crate::families::jcs::FAMILY, impls, with)?;
     let mut tables = Vec::new();
     for family in Family::all() {
@@ -237,7 +237,7 @@ pub fn conformance(
             tables.push(table);
         }
     }
-    Ok((build(&jcs, tables, dir)?, missing))
+    Ok((build(&jcs, tables, dir)?, jcs, missing))
 }
 
 /// The current time as `YYYY-MM-DD HH:MM UTC`.
@@ -452,17 +452,10 @@ impl Table {
 
 /// The anchor of one cell's failures.
 fn anchor(part: &str, implementation: &str, category: &str) -> String {
-    let slug: String = format!("{part}-{implementation}-{category}")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("miss-{slug}")
+    format!(
+        "miss-{}",
+        crate::escape::slug(&format!("{part}-{implementation}-{category}"))
+    )
 }
 
 impl Matrix {

@@ -52,6 +52,12 @@ const SECTIONS: [(&str, &str, &str); 4] = [
     ("third_parties_disagree", "third parties disagree", "36"),
 ];
 
+/// The verdicts that fail a campaign, whose findings are always listed one by one.
+const FAILURES: [&str; 2] = [UNJUDGED, "core_diverges"];
+
+/// Bugs listed in full, two lines each, so that the list fits a screen; the rest are counted.
+const SHOWN_BUGS: usize = 12;
+
 /// Whether a finding's answers are all rejections, differing only in the kind they name.
 fn labels_only(finding: &Finding) -> bool {
     finding
@@ -146,8 +152,9 @@ fn finding_word(count: usize) -> &'static str {
     }
 }
 
-/// The summary as text, for an 80-column terminal.
-pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
+/// The summary as text, for an 80-column terminal; `only` narrows its bugs to one
+/// implementation's.
+pub fn render(summary: &Summary, detail: Detail, paint: Paint, only: Option<&str>) -> String {
     let mut out = String::new();
     let ran = match (summary.interrupted, summary.planned) {
         (true, Some(planned)) => format!("{} of {planned} cases (interrupted)", summary.cases),
@@ -227,6 +234,7 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint) -> String {
     }
     if detail != Detail::Quiet {
         findings(&mut out, summary, detail, paint);
+        bugs(&mut out, summary, detail, paint, only);
         table(&mut out, summary);
     }
     for (name, why) in &summary.missing {
@@ -274,6 +282,10 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
     }
     let dir = format!("{}/findings/", summary.family.name());
     for (verdict, heading, colour) in SECTIONS {
+        // The campaign's own failures are listed by finding; the rest are read as bugs.
+        if detail != Detail::Verbose && !FAILURES.contains(&verdict) {
+            continue;
+        }
         let mut these: Vec<&Finding> = summary
             .findings
             .iter()
@@ -365,6 +377,91 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
                 "  ... and {folded} more where all reject, naming other error kinds (-v lists them)"
             );
         }
+    }
+}
+
+/// The campaign's bugs, most severe first (an implementation given with `--with` before the
+/// others, `only` narrowing them to one implementation's): per bug, who is blamed, the rule and
+/// the shape, the cases, and its smallest example with the expected answer against the one
+/// given, from where they part. At most [`SHOWN_BUGS`] unless verbose; the rest counted.
+fn bugs(out: &mut String, summary: &Summary, detail: Detail, paint: Paint, only: Option<&str>) {
+    let mut bugs = summary.bugs();
+    let found = bugs.len();
+    if let Some(name) = only {
+        bugs.retain(|b| b.concerns(name));
+    }
+    let own = |b: &crate::bugs::Bug| !summary.own.iter().any(|n| b.concerns(n));
+    bugs.sort_by_key(|b| own(b));
+    let without = summary
+        .findings
+        .iter()
+        .filter(|f| {
+            f.evaluation.consensus.is_none() && !FAILURES.contains(&f.evaluation.verdict.name())
+        })
+        .count();
+    let narrowed = only.map_or(String::new(), |n| format!(" of {}", terminal(n)));
+    let _ = writeln!(
+        out,
+        "\n{} — {} of {found}{narrowed}, most severe first",
+        paint.paint("1", "bugs"),
+        bugs.len(),
+    );
+    if bugs.is_empty() {
+        let _ = writeln!(out, "  none");
+    }
+    let shown = if detail == Detail::Verbose {
+        bugs.len()
+    } else {
+        SHOWN_BUGS
+    };
+    let mut severity = None;
+    for bug in bugs.iter().take(shown) {
+        if severity != Some(bug.key.severity) {
+            severity = Some(bug.key.severity);
+            let _ = writeln!(out, "  {}:", bug.key.severity.words());
+        }
+        let marker = if bug.new {
+            paint.paint("32", "new")
+        } else {
+            "   ".to_string()
+        };
+        let via = match bug.implementations.iter().any(|i| *i != bug.key.blamed) {
+            true => format!(
+                " (via {})",
+                bug.implementations
+                    .iter()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            false => String::new(),
+        };
+        let head = format!(
+            "{}{via}, {}: {}",
+            bug.key.blamed, bug.key.rule, bug.key.shape
+        );
+        let _ = writeln!(out, "  {marker} {}", clip(&terminal(&head), WIDTH - 6));
+        let (want, got) = crate::bugs::parted(&bug.example.expected, &bug.example.actual);
+        let example = format!(
+            "{} {}: {} expected {} got {}",
+            bug.cases,
+            if bug.cases == 1 { "case" } else { "cases" },
+            clip(&excerpt(&bug.example.input), 24),
+            clip(&terminal(&want), 16),
+            clip(&terminal(&got), 16)
+        );
+        let _ = writeln!(out, "        {}", clip(&example, WIDTH - 8));
+    }
+    if bugs.len() > shown {
+        out.push_str(&wrap(&format!(
+            "... and {} more bugs: --only NAME shows one implementation's, -v all of them, --summary-json each with its vectors",
+            bugs.len() - shown
+        )));
+    }
+    if without > 0 {
+        out.push_str(&wrap(&format!(
+            "{without} findings without a consensus to judge them by are not counted as bugs (-v lists them)"
+        )));
     }
 }
 
@@ -464,6 +561,7 @@ pub fn to_json(summary: &Summary) -> Value {
         "planted": summary.plant.map(|m| m.name),
         "voters": summary.voters,
         "categories": summary.categories,
+        "bugs": summary.bugs().iter().map(crate::bugs::Bug::to_json).collect::<Vec<_>>(),
         "findings": summary.findings.iter().map(|f| json!({
             "signature": f.signature,
             "diverging": f.evaluation.diverging,
@@ -533,6 +631,7 @@ mod tests {
             interrupted: false,
             planned: Some(10),
             plant: None,
+            own: Vec::new(),
         }
     }
 
@@ -559,19 +658,69 @@ mod tests {
                 false,
             ),
         ]);
-        let normal = render(&s, Detail::Normal, Paint(false));
+        let normal = render(&s, Detail::Normal, Paint(false), None);
+        // Normally the core's divergences are listed by finding, the rest read as bugs.
         assert!(!normal.contains("labels.json"), "{normal}");
-        assert!(normal.contains("and 1 more where all reject"), "{normal}");
+        assert!(!normal.contains("answers.json"), "{normal}");
         assert!(normal.contains("core.json"), "{normal}");
-        let shown = normal.lines().find(|l| l.contains("answers.json")).unwrap();
-        assert!(shown.trim_start().starts_with("new "), "{shown}");
         assert!(normal.lines().all(|l| l.chars().count() <= 80), "{normal}");
-        let verbose = render(&s, Detail::Verbose, Paint(false));
+        let verbose = render(&s, Detail::Verbose, Paint(false), None);
+        assert!(verbose.contains("and 1 more where all reject") || verbose.contains("labels.json"));
         assert!(verbose.contains("labels.json") && verbose.contains("jcs: labels"));
-        let quiet = render(&s, Detail::Quiet, Paint(false));
+        let shown = verbose
+            .lines()
+            .find(|l| l.contains("answers.json"))
+            .unwrap();
+        assert!(shown.trim_start().starts_with("new "), "{shown}");
+        let quiet = render(&s, Detail::Quiet, Paint(false), None);
         assert!(!quiet.contains("core.json") && quiet.contains("1 where the core diverges"));
         assert!(!normal.contains('\x1b'));
-        assert!(render(&s, Detail::Normal, Paint(true)).contains("\x1b[1;31m"));
+        assert!(render(&s, Detail::Normal, Paint(true), None).contains("\x1b[1;31m"));
+    }
+
+    #[test]
+    fn the_bugs_fit_a_screen_lead_with_ones_own_and_narrow_to_one_implementation() {
+        let ok = |t: &str| Outcome::Ok(t.as_bytes().to_vec());
+        let mut findings = Vec::new();
+        // Twenty behaviours of b, each an escape written another way, and one of mine.
+        for i in 0..20u8 {
+            let want = format!("[\"\\u00{:02x}\"]", i + 0x10);
+            let input = want.clone();
+            let mut f = finding(
+                Verdict::ThirdParties,
+                vec![ok(&want), ok(&input.to_uppercase())],
+                &input,
+                true,
+            );
+            f.evaluation.consensus = Some(ok(&want));
+            f.count = u64::from(i) + 1;
+            findings.push(f);
+        }
+        let mut s = summary(findings);
+        let text = render(&s, Detail::Normal, Paint(false), None);
+        let bugs = text.lines().filter(|l| l.contains("b, escapes:")).count();
+        assert_eq!(bugs, 1, "one behaviour, one bug: {text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert_eq!(to_json(&s)["bugs"].as_array().unwrap().len(), 1);
+        assert_eq!(to_json(&s)["bugs"][0]["cases"], 210);
+        // An implementation of one's own: its bugs come first.
+        s.impls.push(ImplStats {
+            name: "mine".into(),
+            ..ImplStats::default()
+        });
+        for f in &mut s.findings {
+            f.outcomes.push(ok("[\"x\"]"));
+        }
+        s.own = vec!["mine".into()];
+        let text = render(&s, Detail::Normal, Paint(false), None);
+        let first = text.lines().position(|l| l.contains("mine,")).unwrap();
+        let other = text.lines().position(|l| l.contains("b, escapes")).unwrap();
+        assert!(first < other, "{text}");
+        let only = render(&s, Detail::Normal, Paint(false), Some("b"));
+        assert!(
+            !only.contains("mine,") && only.contains("b, escapes"),
+            "{only}"
+        );
     }
 
     #[test]
@@ -579,12 +728,12 @@ mod tests {
         let mut s = summary(Vec::new());
         s.impls[0].busy = std::time::Duration::from_millis(300);
         s.impls[1].busy = std::time::Duration::from_millis(2_500);
-        let text = render(&s, Detail::Normal, Paint(false));
+        let text = render(&s, Detail::Normal, Paint(false), None);
         assert!(text.contains("costliest: b, 2.5 s answering"), "{text}");
         assert!(!text.contains("CPU-s in all"), "{text}");
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         s.impls[0].busy = std::time::Duration::from_secs(9);
-        let text = render(&s, Detail::Normal, Paint(false));
+        let text = render(&s, Detail::Normal, Paint(false), None);
         assert!(text.contains("costliest: core, 9.0 s"), "{text}");
         assert_eq!(to_json(&s)["implementations"][0]["busy_s"], 9.0);
         assert_eq!(to_json(&s)["implementations"][1]["cpu_s"], Value::Null);
@@ -594,7 +743,7 @@ mod tests {
         s.impls[1].cpu = Some(std::time::Duration::from_millis(2_500));
         s.impls[1].busy = std::time::Duration::from_secs(20);
         s.cases_cpu = std::time::Duration::from_millis(2_000);
-        let text = render(&s, Detail::Normal, Paint(false));
+        let text = render(&s, Detail::Normal, Paint(false), None);
         assert!(text.contains("costliest: core, 9.0 s answering"), "{text}");
         assert!(
             text.contains(
@@ -605,7 +754,7 @@ mod tests {
         );
         assert_eq!(to_json(&s)["cases_cpu_s"], 2.0);
         s.impls[1].cpu = Some(std::time::Duration::from_secs(12));
-        let text = render(&s, Detail::Normal, Paint(false));
+        let text = render(&s, Detail::Normal, Paint(false), None);
         assert!(text.contains("costliest: b, 12.0 s of CPU"), "{text}");
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         assert_eq!(to_json(&s)["implementations"][1]["cpu_s"], 12.0);
@@ -621,7 +770,7 @@ mod tests {
             true,
         )]);
         s.shrink_elapsed = std::time::Duration::from_millis(1_500);
-        let text = render(&s, Detail::Normal, Paint(false));
+        let text = render(&s, Detail::Normal, Paint(false), None);
         assert!(text.contains("10 cases in 1.0s (10 cases/s)"), "{text}");
         assert!(
             text.contains("1 new finding minimized in 1.5s (4 cases/s end to end)"),
@@ -637,10 +786,10 @@ mod tests {
     #[test]
     fn cases_judged_from_an_earlier_answer_are_counted_apart() {
         let mut s = summary(Vec::new());
-        let text = render(&s, Detail::Normal, Paint(false));
+        let text = render(&s, Detail::Normal, Paint(false), None);
         assert!(!text.contains("repeated"), "{text}");
         s.repeated = 3;
-        let text = render(&s, Detail::Normal, Paint(false));
+        let text = render(&s, Detail::Normal, Paint(false), None);
         assert!(
             text.contains("3 cases repeated an earlier input and were judged from its answers"),
             "{text}"
@@ -661,7 +810,7 @@ mod tests {
         s.impls[1].version = HOSTILE.into();
         s.missing = vec![(HOSTILE.into(), HOSTILE.into())];
         for detail in [Detail::Quiet, Detail::Normal, Detail::Verbose] {
-            let out = render(&s, detail, Paint(false));
+            let out = render(&s, detail, Paint(false), None);
             let lines = out.lines().count();
             safe_for_a_terminal(&out, lines);
         }

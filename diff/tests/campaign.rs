@@ -517,8 +517,8 @@ fn a_campaign_creates_the_corpus_it_saves_into() {
 }
 
 /// A JCS campaign of `cases` cases from `seed` saving into `dir/corpus`, green, with its
-/// summary written to `dir/<summary>`: its standard output, its findings' signatures, and
-/// its findings as the summary gives them.
+/// summary written to `dir/<summary>`: its standard output (verbose, every finding listed),
+/// its findings' signatures, and its findings as the summary gives them.
 fn campaign_into(
     dir: &Path,
     cases: &str,
@@ -529,6 +529,7 @@ fn campaign_into(
     let corpus = dir.join("corpus");
     let out = canonfuzz(&[
         "diff",
+        "-v",
         "--cases",
         cases,
         "--seed",

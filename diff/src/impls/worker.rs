@@ -13,6 +13,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering as AtomicOrdering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -285,7 +286,17 @@ pub struct WorkerImpl {
     ended_cpu: Mutex<Duration>,
     /// Answer lines per input: one, or a host's one per library.
     width: usize,
+    /// Garbage answers in a row, over every process: a worker that does not speak the
+    /// protocol is taken out after [`GARBAGE_LIMIT`] rather than restarted on every input.
+    garbage: AtomicU32,
+    /// Why the worker was taken out, once it was.
+    out: OnceLock<String>,
 }
+
+/// Garbage answers in a row after which a worker is taken out: more than any crash-prone
+/// library gives (a crash restarts the process and is counted apart), few enough that a
+/// command that does not speak the protocol stops a campaign within seconds.
+pub const GARBAGE_LIMIT: u32 = 8;
 
 impl WorkerImpl {
     pub(super) fn new(
@@ -314,6 +325,8 @@ impl WorkerImpl {
             returned: Condvar::new(),
             hello: OnceLock::new(),
             ended_cpu: Mutex::new(Duration::ZERO),
+            garbage: AtomicU32::new(0),
+            out: OnceLock::new(),
             width: match &launch {
                 Launch::Host { libraries, .. } => libraries.len(),
                 Launch::Library { .. } | Launch::Command(_) => 1,
@@ -673,6 +686,9 @@ fn request_len(input: &[u8], framed: bool) -> usize {
     }
 }
 
+/// How a garbage answer's outcome begins.
+const GARBAGE: &str = "answered garbage";
+
 /// Reads one protocol answer; anything else is garbage. An answer whose text escapes a lone
 /// surrogate (a lax library's output, which no Unicode text holds) is read with U+FFFD in its
 /// place. A verifier's `rejected` is not classified: its reasons are not compared.
@@ -708,10 +724,7 @@ fn read_answer(line: &[u8]) -> Outcome {
             "crashed" => Outcome::Crashed(error.message),
             _ => Outcome::Rejected(error.kind),
         },
-        _ => Outcome::Crashed(format!(
-            "answered garbage: {:?}",
-            String::from_utf8_lossy(line)
-        )),
+        _ => Outcome::Crashed(format!("{GARBAGE}: {:?}", String::from_utf8_lossy(line))),
     }
 }
 
@@ -820,6 +833,21 @@ impl WorkerImpl {
         self.returned.notify_one();
     }
 
+    /// Counts a failed answer towards taking the worker out when it was garbage, and takes it
+    /// out at the [`GARBAGE_LIMIT`]th in a row.
+    fn count_garbage(&self, why: &str) {
+        if !why.starts_with(GARBAGE) {
+            self.garbage.store(0, AtomicOrdering::Relaxed);
+            return;
+        }
+        if self.garbage.fetch_add(1, AtomicOrdering::Relaxed) + 1 >= GARBAGE_LIMIT {
+            let _ = self.out.set(format!(
+                "it answered {GARBAGE_LIMIT} inputs in a row with lines that are not the worker protocol (the last: {}); check that the command speaks it (README, \"Testing your own implementation\")",
+                why.strip_prefix(GARBAGE).unwrap_or(why).trim_start_matches(':').trim()
+            ));
+        }
+    }
+
     /// Runs inputs the worker's form of the protocol can carry, restarting the worker after a
     /// crash or hang; `width` outcomes an input, in order. An input the worker fails on fails
     /// whole: the answers it had from the worker so far are dropped.
@@ -827,6 +855,10 @@ impl WorkerImpl {
         let width = self.width;
         let mut outcomes = Vec::with_capacity(inputs.len() * width);
         while outcomes.len() < inputs.len() * width {
+            if self.out.get().is_some() {
+                outcomes.resize(inputs.len() * width, Outcome::Unsupported);
+                break;
+            }
             let rest = inputs.get(outcomes.len() / width..).unwrap_or_default();
             let mut process = match self.checkout() {
                 Ok(p) => p,
@@ -852,8 +884,12 @@ impl WorkerImpl {
                 for _ in 0..width {
                     let failed = match process.answers.next(self.timeout) {
                         Ok(line) => match parse_answer(line) {
-                            Outcome::Crashed(why) => Outcome::Crashed(why),
+                            Outcome::Crashed(why) => {
+                                self.count_garbage(&why);
+                                Outcome::Crashed(why)
+                            }
                             outcome => {
+                                self.garbage.store(0, AtomicOrdering::Relaxed);
                                 outcomes.push(outcome);
                                 continue;
                             }
@@ -1048,6 +1084,10 @@ impl Implementation for WorkerImpl {
 
     fn group(&self) -> &str {
         &self.group
+    }
+
+    fn taken_out(&self) -> Option<String> {
+        self.out.get().cloned()
     }
 
     fn available(&self) -> Result<(), String> {

@@ -47,6 +47,13 @@ pub trait Implementation: Send + Sync {
     fn cpu(&self) -> Option<std::time::Duration> {
         None
     }
+    /// Why the implementation was taken out of the comparison while it ran (a worker that
+    /// answered too many inputs in a row with lines that are not the protocol), if it was:
+    /// from then on its answers are unsupported, and a campaign stops unless told to go on
+    /// without it.
+    fn taken_out(&self) -> Option<String> {
+        None
+    }
     /// The host that answers this implementation's inputs together with other
     /// implementations', and this one's place among them, when one does: asked of all its
     /// implementations at once, a host reads each input once for every one of them.

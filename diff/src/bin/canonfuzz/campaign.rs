@@ -14,6 +14,7 @@ pub(crate) fn diff(
     config: &Config,
     summary_json: Option<&Path>,
     detail: summary::Detail,
+    only: Option<&str>,
 ) -> ExitCode {
     // The first Ctrl-C ends the campaign with a summary of what ran; a second ends the process.
     let _ = ctrlc::set_handler(|| {
@@ -43,6 +44,7 @@ pub(crate) fn diff(
         &summary,
         detail,
         summary::Paint::for_terminal(terminal),
+        only,
     ));
     let mut json = summary::to_json(&summary);
     match report::family_table(config.family, &config.impls, &corpus_dir(None)) {

@@ -212,16 +212,20 @@ pub(crate) fn report(
     with: &[External],
 ) -> ExitCode {
     let corpus = corpus_dir(corpus);
-    let built = report::conformance(impls, with, &corpus).map(|(matrix, missing)| {
+    let built = report::conformance(impls, with, &corpus).map(|(matrix, harness, missing)| {
         for (name, why) in &missing {
             eprintln!("WARNING: {} did not run: {}", terminal(name), terminal(why));
         }
-        matrix
+        (matrix, harness)
     });
-    let written = built.and_then(|m| {
+    let written = built.and_then(|(m, harness)| {
         let paths = m.write(&options.out)?;
         let upstream = if options.upstream {
-            Some(upstream::write(&m, &options.out.join("upstream"))?)
+            Some(upstream::write(
+                &m,
+                &harness,
+                &options.out.join("upstream"),
+            )?)
         } else {
             None
         };

@@ -156,7 +156,8 @@ enum Command {
         /// unless NAME@GROUP names one. Repeatable.
         #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
         with: Vec<External>,
-        /// Corpus directory findings are saved into.
+        /// Corpus directory findings are saved into (default: the repository's corpus/; with
+        /// --with, none unless this is given).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Save no vectors.
@@ -173,6 +174,10 @@ enum Command {
         /// of a quorum (exit 2); the summary names the groups that did not vote.
         #[arg(long)]
         allow_missing: bool,
+        /// Show the bugs of this implementation only (its own and those of the layer it is
+        /// driven through).
+        #[arg(long, value_name = "NAME")]
+        only: Option<String>,
         /// Plant one of the self-test's mutants (`canonfuzz selftest` lists them) in the core's
         /// place, to see that these settings turn red on a known bug: the campaign should exit
         /// 1. Saves nothing.
@@ -428,6 +433,7 @@ fn main() -> ExitCode {
             shard,
             summary_json,
             allow_missing,
+            only,
             plant,
         } => {
             let family = match Family::named(&family) {
@@ -438,7 +444,9 @@ fn main() -> ExitCode {
                 Ok(plant) => plant,
                 Err(e) => return usage_error(e),
             };
-            let known = out.clone();
+            // Findings are known by the corpus they are saved into, or with --with by the
+            // repository's, whose findings stay known whatever else is compared.
+            let known = out.clone().filter(|_| with.is_empty());
             let config = Config {
                 family,
                 cases,
@@ -448,15 +456,35 @@ fn main() -> ExitCode {
                     2 * std::thread::available_parallelism().map_or(2, |n| n.get())
                 }),
                 impls,
+                // An implementation of one's own writes nothing into the repository's corpus
+                // unless --out says where.
+                out: match (no_save, out, with.is_empty()) {
+                    (true, _, _) | (false, None, false) => None,
+                    (false, out, _) => Some(corpus_dir(out)),
+                },
                 with,
-                out: (!no_save).then(|| corpus_dir(out)),
                 shard,
                 progress: !cli.quiet,
                 allow_missing,
                 known: Some(corpus_dir(known)),
                 plant,
             };
-            campaign::diff(&config, summary_json.as_deref(), detail)
+            if let Some(name) = &only {
+                let known: Vec<String> = family
+                    .implementations()
+                    .iter()
+                    .map(|i| i.name().to_string())
+                    .chain(config.with.iter().map(|w| w.name.clone()))
+                    .collect();
+                if !known.contains(name) {
+                    return usage_error(format!(
+                        "--only {name:?}: no implementation of the {} family is called that; choose one of {}",
+                        family.name(),
+                        known.join(", ")
+                    ));
+                }
+            }
+            campaign::diff(&config, summary_json.as_deref(), detail, only.as_deref())
         }
         Command::Jws {
             command:

@@ -23,6 +23,11 @@ pub struct Driver {
     pub name: &'static str,
     /// What reads the input and what canonicalizes it.
     pub how: &'static str,
+    /// The host parser that turns the text into the values the library is given, when the
+    /// library does not read text itself: what that parser loses before the library sees
+    /// the value (duplicate names, the grammar's strictness) is the parser's, not the
+    /// library's.
+    pub parser: Option<&'static str>,
     /// The reproduction's language.
     pub language: Language,
     /// What installs the library, pinned.
@@ -38,6 +43,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "serde_jcs",
         how: "parsed by serde_json::from_slice, then serde_jcs::to_vec",
+        parser: Some("serde_json"),
         language: Language::Rust,
         setup: "serde_jcs = \"=0.2.0\"",
         body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(serde_jcs::to_vec(&value).unwrap()).unwrap());",
@@ -45,6 +51,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "serde_json_canonicalizer",
         how: "parsed by serde_json::from_slice, then serde_json_canonicalizer::to_vec",
+        parser: Some("serde_json"),
         language: Language::Rust,
         setup: "serde_json_canonicalizer = \"=0.4.1\"",
         body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(serde_json_canonicalizer::to_vec(&value).unwrap()).unwrap());",
@@ -52,6 +59,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "json-canon",
         how: "parsed by serde_json::from_slice, then json_canon::to_vec",
+        parser: Some("serde_json"),
         language: Language::Rust,
         setup: "json-canon = \"=0.1.3\"",
         body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(json_canon::to_vec(&value).unwrap()).unwrap());",
@@ -59,6 +67,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "canon-json",
         how: "parsed by serde_json::from_slice, then CanonJsonSerialize::to_canon_json_vec",
+        parser: Some("serde_json"),
         language: Language::Rust,
         setup: "canon-json = \"=0.2.1\"",
         body: "use canon_json::CanonJsonSerialize;\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(value.to_canon_json_vec().unwrap()).unwrap());",
@@ -66,6 +75,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "acdp-jcs",
         how: "parsed by serde_json::from_str (preserve_order), then acdp_jcs::try_canonicalize_value",
+        parser: Some("serde_json"),
         language: Language::Rust,
         setup: "acdp-jcs = \"=0.21.0\"",
         body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(acdp_jcs::try_canonicalize_value(&value).unwrap()).unwrap());",
@@ -73,6 +83,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "json-syntax",
         how: "parsed by json_syntax::Value::parse_str, then canonicalize() and compact_print()",
+        parser: None,
         language: Language::Rust,
         setup: "json-syntax = { version = \"=0.12.5\", features = [\"canonicalize\"] }",
         body: "use json_syntax::{Parse, Print};\n    let (mut value, _) = json_syntax::Value::parse_str(text).unwrap();\n    value.canonicalize();\n    println!(\"{}\", value.compact_print());",
@@ -80,6 +91,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "node-canonicalize",
         how: "parsed by JSON.parse, then canonicalize()",
+        parser: Some("JSON.parse"),
         language: Language::Node,
         setup: "npm install canonicalize@5.1.0",
         body: "const { default: canonicalize } = await import('canonicalize');\nconsole.log(canonicalize(JSON.parse(text)));",
@@ -87,6 +99,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "node-json-canonicalize",
         how: "parsed by JSON.parse, then canonicalize() of json-canonicalize",
+        parser: Some("JSON.parse"),
         language: Language::Node,
         setup: "npm install json-canonicalize@3.0.1",
         body: "const { canonicalize } = await import('json-canonicalize');\nconsole.log(canonicalize(JSON.parse(text)));",
@@ -94,6 +107,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "node-json-canon",
         how: "parsed by JSON.parse, then json-canon's default export",
+        parser: Some("JSON.parse"),
         language: Language::Node,
         setup: "npm install json-canon@1.0.1",
         body: "const { default: serialize } = await import('json-canon');\nconsole.log(serialize(JSON.parse(text)));",
@@ -101,6 +115,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "node-truestamp-canonify",
         how: "parsed by JSON.parse, then canonify()",
+        parser: Some("JSON.parse"),
         language: Language::Node,
         setup: "npm install @truestamp/canonify@2.1.0",
         body: "const { canonify } = await import('@truestamp/canonify');\nconsole.log(canonify(JSON.parse(text)));",
@@ -108,6 +123,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "python-rfc8785",
         how: "parsed by json.loads (NaN and Infinity refused), then rfc8785.dumps",
+        parser: Some("json.loads"),
         language: Language::Python,
         setup: "pip install rfc8785==0.1.4",
         body: "import rfc8785\nprint(rfc8785.dumps(json.loads(text, parse_constant=refuse)).decode())",
@@ -115,6 +131,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "python-jcs",
         how: "parsed by json.loads (NaN and Infinity refused), then jcs.canonicalize",
+        parser: Some("json.loads"),
         language: Language::Python,
         setup: "pip install jcs==0.2.1",
         body: "import jcs\nprint(jcs.canonicalize(json.loads(text, parse_constant=refuse)).decode())",
@@ -122,6 +139,7 @@ pub const DRIVERS: [Driver; 13] = [
     Driver {
         name: "python-jsoncanon",
         how: "parsed by json.loads (NaN and Infinity refused), then jsoncanon.canonicalize",
+        parser: Some("json.loads"),
         language: Language::Python,
         setup: "pip install jsoncanon==0.2.4",
         body: "import jsoncanon\nprint(jsoncanon.canonicalize(json.loads(text, parse_constant=refuse)).decode())",

@@ -2,6 +2,7 @@
 //! crates in process and the Node and Python libraries as workers, on documents aimed at
 //! number formatting, UTF-16 member order, string escapes, structure and damage.
 
+pub mod difference;
 pub mod drivers;
 pub mod gen;
 pub mod mutants;
@@ -47,6 +48,19 @@ impl Spec for Jcs {
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
         gen::case(seed, index)
+    }
+
+    fn difference(
+        &self,
+        input: &[u8],
+        expected: &Outcome,
+        actual: &Outcome,
+    ) -> Option<crate::bugs::Difference> {
+        difference::difference(input, expected, actual)
+    }
+
+    fn blame(&self, implementation: &str, expected: &Outcome, actual: &Outcome) -> String {
+        difference::blame(implementation, expected, actual)
     }
 
     fn category_of(&self, _input: &[u8], core: &Outcome) -> Option<Category> {

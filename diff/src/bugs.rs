@@ -1,0 +1,527 @@
+//! From findings to bugs: the unit a person reads. A finding is one signature of answers over
+//! every implementation; a bug is one thing one party does wrong — the implementation, or the
+//! layer it is driven through, that caused it, the rule it breaks and the shape of the
+//! difference — however many findings and vectors show it. The key is computed from the input
+//! and the two answers alone, never from the list of implementations compared, so adding an
+//! implementation changes no bug of the others.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::campaign::{Finding, ImplStats};
+use crate::compare::agree;
+use crate::family::Family;
+use crate::outcome::Outcome;
+
+/// How much a bug costs its users, most first: the order bugs are listed and reported in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// It panicked, died, answered garbage or hung: a bug of its own, shown with its message.
+    Crash,
+    /// It wrote other bytes for a valid input: every signature over them breaks.
+    WrongBytes,
+    /// It accepted what the rules refuse.
+    AcceptsInvalid,
+    /// It refused what the rules accept, not at a stated limit.
+    RefusesValid,
+    /// It refused at a limit the rules let an implementation set.
+    AtLimit,
+    /// It refused as it should, naming another problem: which one a document with several
+    /// is refused for, or how a message maps to a kind, is no rule of the protocols, so an
+    /// implementation's such answers make one bug, whatever the kinds.
+    OtherProblem,
+}
+
+impl Severity {
+    /// A stable name, for JSON output and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Crash => "crash",
+            Severity::WrongBytes => "wrong-bytes",
+            Severity::AcceptsInvalid => "accepts-invalid",
+            Severity::RefusesValid => "refuses-valid",
+            Severity::OtherProblem => "other-problem",
+            Severity::AtLimit => "at-limit",
+        }
+    }
+
+    /// The words a person reads.
+    pub fn words(self) -> &'static str {
+        match self {
+            Severity::Crash => "crashes",
+            Severity::WrongBytes => "wrong bytes for a valid input",
+            Severity::AcceptsInvalid => "accepts what must be refused",
+            Severity::RefusesValid => "refuses what is valid",
+            Severity::OtherProblem => "names another problem",
+            Severity::AtLimit => "refuses at a stated limit",
+        }
+    }
+}
+
+/// What a family says of a difference between an expected and an actual answer: the rule it
+/// breaks and its shape, in words that stay the same for every input showing the same
+/// behaviour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The rule, as the family's vectors categorize it (e.g. `numbers`).
+    pub rule: String,
+    /// The shape (e.g. "pads the exponent with zeros").
+    pub shape: String,
+}
+
+/// What identifies one bug.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BugKey {
+    /// How much it costs.
+    pub severity: Severity,
+    /// Who is to fix it: the implementation, or the layer it is driven through.
+    pub blamed: String,
+    /// The rule it breaks.
+    pub rule: String,
+    /// The shape of the difference.
+    pub shape: String,
+}
+
+/// One implementation's answer that differs from the expected one, on one input.
+#[derive(Debug, Clone)]
+pub struct Observation {
+    /// The implementation.
+    pub implementation: String,
+    /// The input.
+    pub input: Vec<u8>,
+    /// What it should have answered; a rejection of kind `""` stands for any rejection.
+    pub expected: Outcome,
+    /// What it answered.
+    pub actual: Outcome,
+    /// The rule to file it under when the family cannot tell one from the answers.
+    pub category: String,
+    /// The vector holding it, relative to the corpus.
+    pub vector: Option<String>,
+    /// The cases it stands for.
+    pub cases: u64,
+    /// Whether the corpus held no record of it.
+    pub new: bool,
+}
+
+/// Whether `actual` is what `expected` asks for: equal, or a rejection where any will do.
+pub fn meets(expected: &Outcome, actual: &Outcome) -> bool {
+    agree(expected, actual)
+        || matches!((expected, actual), (Outcome::Rejected(e), Outcome::Rejected(_)) if e.is_empty())
+}
+
+/// A crash message with its numbers and addresses blanked, so that the same panic on inputs of
+/// other sizes is one bug.
+fn crash_shape(message: &str) -> String {
+    // What a message quotes (an input, a line answered) is the case's, not the bug's.
+    let message = message
+        .split('"')
+        .next()
+        .unwrap_or(message)
+        .trim_end_matches([' ', ':']);
+    let mut out = String::new();
+    let mut digits = false;
+    for c in message.chars().take(120) {
+        if c.is_ascii_digit() {
+            if !digits {
+                out.push('N');
+            }
+            digits = true;
+        } else {
+            digits = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The severity and the family-independent shape of a difference, or `None` when `actual`
+/// meets `expected` or drops out of the comparison.
+fn classify(expected: &Outcome, actual: &Outcome) -> Option<(Severity, String)> {
+    if meets(expected, actual) {
+        return None;
+    }
+    Some(match (expected, actual) {
+        (_, Outcome::Unsupported)
+        | (Outcome::Unsupported | Outcome::Crashed(_) | Outcome::TimedOut, _) => return None,
+        (_, Outcome::Crashed(why)) => (Severity::Crash, format!("crashes: {}", crash_shape(why))),
+        (_, Outcome::TimedOut) => (Severity::Crash, "does not answer in time".to_string()),
+        (Outcome::Ok(_), Outcome::Ok(_)) => {
+            (Severity::WrongBytes, "writes other bytes".to_string())
+        }
+        (Outcome::Rejected(kind), Outcome::Ok(_)) if kind == "depth_limit" => (
+            Severity::AtLimit,
+            "accepts nesting past the limit".to_string(),
+        ),
+        (Outcome::Rejected(kind), Outcome::Ok(_)) if kind.is_empty() => (
+            Severity::AcceptsInvalid,
+            "accepts what must be refused".to_string(),
+        ),
+        (Outcome::Rejected(kind), Outcome::Ok(_)) => (
+            Severity::AcceptsInvalid,
+            format!("accepts what is refused as {kind}"),
+        ),
+        (Outcome::Ok(_), Outcome::Rejected(kind)) if kind == "depth_limit" => (
+            Severity::AtLimit,
+            "refuses at its nesting limit".to_string(),
+        ),
+        (Outcome::Ok(_), Outcome::Rejected(kind)) => (
+            Severity::RefusesValid,
+            format!("refuses a valid input as {kind}"),
+        ),
+        (Outcome::Rejected(_), Outcome::Rejected(_)) => (
+            Severity::OtherProblem,
+            "refuses, naming another problem".to_string(),
+        ),
+    })
+}
+
+/// The bug `observation` shows, or `None` when its answer meets the expected one.
+pub fn key(family: Family, observation: &Observation) -> Option<BugKey> {
+    let (expected, actual) = (&observation.expected, &observation.actual);
+    let (severity, generic) = classify(expected, actual)?;
+    let difference = family
+        .difference(&observation.input, expected, actual)
+        .filter(|_| severity != Severity::Crash);
+    let (rule, shape) = match (severity, difference) {
+        (Severity::OtherProblem, _) => ("rejections".to_string(), generic),
+        (_, Some(d)) => (d.rule, d.shape),
+        (_, None) => (observation.category.clone(), generic),
+    };
+    Some(BugKey {
+        severity,
+        blamed: family.blame(&observation.implementation, expected, actual),
+        rule,
+        shape,
+    })
+}
+
+/// One bug and everything that shows it.
+#[derive(Debug, Clone)]
+pub struct Bug {
+    /// What identifies it.
+    pub key: BugKey,
+    /// The implementations that show it (more than one when a shared layer is blamed).
+    pub implementations: BTreeSet<String>,
+    /// The cases that showed it.
+    pub cases: u64,
+    /// The vectors that hold it, relative to the corpus.
+    pub vectors: BTreeSet<String>,
+    /// Its smallest example.
+    pub example: Observation,
+    /// Whether every observation of it is new: a bug met again in a new input stays known.
+    pub new: bool,
+}
+
+impl Bug {
+    /// Whether `name` shows this bug or is blamed for it.
+    pub fn concerns(&self, name: &str) -> bool {
+        self.key.blamed == name || self.implementations.contains(name)
+    }
+
+    /// The bug as JSON, for `--summary-json` and `report --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "severity": self.key.severity.name(),
+            "blamed": self.key.blamed,
+            "implementations": self.implementations,
+            "rule": self.key.rule,
+            "shape": self.key.shape,
+            "cases": self.cases,
+            "new": self.new,
+            "vectors": self.vectors,
+            "example": {
+                "implementation": self.example.implementation,
+                "input": String::from_utf8_lossy(&self.example.input),
+                "expected": self.example.expected.to_json(),
+                "actual": self.example.actual.to_json(),
+            },
+        })
+    }
+}
+
+/// The bugs `observations` show, most severe first, then by cases.
+pub fn group(family: Family, observations: Vec<Observation>) -> Vec<Bug> {
+    let mut bugs: BTreeMap<BugKey, Bug> = BTreeMap::new();
+    for o in observations {
+        let Some(key) = key(family, &o) else {
+            continue;
+        };
+        match bugs.get_mut(&key) {
+            Some(bug) => {
+                bug.implementations.insert(o.implementation.clone());
+                bug.cases += o.cases;
+                bug.vectors.extend(o.vector.clone());
+                bug.new &= o.new;
+                let smaller =
+                    (o.input.len(), &o.input) < (bug.example.input.len(), &bug.example.input);
+                if smaller {
+                    bug.example = o;
+                }
+            }
+            None => {
+                bugs.insert(
+                    key.clone(),
+                    Bug {
+                        key,
+                        implementations: BTreeSet::from([o.implementation.clone()]),
+                        cases: o.cases,
+                        vectors: o.vector.iter().cloned().collect(),
+                        new: o.new,
+                        example: o,
+                    },
+                );
+            }
+        }
+    }
+    let mut bugs: Vec<Bug> = bugs.into_values().collect();
+    bugs.sort_by(|a, b| {
+        (a.key.severity, std::cmp::Reverse(a.cases))
+            .cmp(&(b.key.severity, std::cmp::Reverse(b.cases)))
+    });
+    bugs
+}
+
+/// `expected`, or where it is a rejection of any kind (a policy about which of several
+/// problems is named), the core's rejection: the problem a bug is then said to be about.
+pub fn named_rejection(expected: Outcome, core: Option<&Outcome>) -> Outcome {
+    match (&expected, core) {
+        (Outcome::Rejected(any), Some(Outcome::Rejected(kind))) if any.is_empty() => {
+            Outcome::Rejected(kind.clone())
+        }
+        _ => expected,
+    }
+}
+
+/// Every implementation's answer in `findings` that differs from the finding's expected one,
+/// over `impls` (the outcomes' order). A finding with no expected answer (no consensus) gives
+/// only its crashes and hangs, which are bugs whatever the others answer.
+pub fn observations(family: Family, findings: &[Finding], impls: &[ImplStats]) -> Vec<Observation> {
+    let mut out = Vec::new();
+    let core = impls.iter().position(|i| i.name == crate::compare::CORE);
+    for f in findings {
+        let core = core.and_then(|k| f.outcomes.get(k));
+        let expected =
+            crate::findings::expected(family, f, impls).map(|(o, _)| named_rejection(o, core));
+        for (imp, actual) in impls.iter().zip(&f.outcomes) {
+            let failed = matches!(actual, Outcome::Crashed(_) | Outcome::TimedOut);
+            let expected = match &expected {
+                Some(e) => e.clone(),
+                None if failed => Outcome::Rejected(String::new()),
+                None => continue,
+            };
+            out.push(Observation {
+                implementation: imp.name.clone(),
+                input: f.minimized.clone(),
+                expected,
+                actual: actual.clone(),
+                category: f.category.name.to_string(),
+                vector: f.vector.clone(),
+                cases: f.count,
+                new: f.new,
+            });
+        }
+    }
+    out
+}
+
+/// Characters of context shown before the first difference of two outputs.
+const CONTEXT: usize = 10;
+
+/// The expected and the actual answer as a person compares them: two outputs from a little
+/// before the byte where they first differ, an ellipsis marking a cut; anything else in words.
+pub fn parted(expected: &Outcome, actual: &Outcome) -> (String, String) {
+    let words = |o: &Outcome| match o {
+        Outcome::Ok(_) => "accepted".to_string(),
+        Outcome::Rejected(k) if k.is_empty() => "a rejection".to_string(),
+        Outcome::Rejected(k) => format!("error {k}"),
+        Outcome::Crashed(why) => format!("crashed: {why}"),
+        Outcome::TimedOut => "no answer in time".to_string(),
+        Outcome::Unsupported => "unsupported".to_string(),
+    };
+    let (Outcome::Ok(a), Outcome::Ok(b)) = (expected, actual) else {
+        let show = |o: &Outcome| match o {
+            Outcome::Ok(bytes) => crate::vector::readable(bytes),
+            other => words(other),
+        };
+        return (show(expected), show(actual));
+    };
+    let at = first_difference(a, b);
+    let from = |text: &[u8]| {
+        let head = String::from_utf8_lossy(text.get(..at).unwrap_or(text));
+        let skip = head.chars().count().saturating_sub(CONTEXT);
+        let rest = crate::vector::readable(text);
+        let cut: String = rest.chars().skip(skip).collect();
+        if skip > 0 {
+            format!("…{cut}")
+        } else {
+            cut
+        }
+    };
+    (from(a), from(b))
+}
+
+/// The byte offset where `a` and `b` first differ.
+pub fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::{jcs, jws};
+
+    fn seen(implementation: &str, input: &str, expected: Outcome, actual: Outcome) -> Observation {
+        Observation {
+            implementation: implementation.to_string(),
+            input: input.as_bytes().to_vec(),
+            expected,
+            actual,
+            category: "documents".to_string(),
+            vector: None,
+            cases: 1,
+            new: true,
+        }
+    }
+
+    fn ok(text: &str) -> Outcome {
+        Outcome::Ok(text.as_bytes().to_vec())
+    }
+
+    fn rejected(kind: &str) -> Outcome {
+        Outcome::Rejected(kind.to_string())
+    }
+
+    #[test]
+    fn one_behaviour_on_many_inputs_is_one_bug_and_two_are_two() {
+        // RFC 8785 §3.2.2.3: ECMAScript writes 4e-9 and 1e-7; a library padding the
+        // exponent writes 4e-09 and 1e-07, one bug however many inputs show it.
+        let bugs = group(
+            jcs::FAMILY,
+            vec![
+                seen("lib", "[4e-9]", ok("[4e-9]"), ok("[4e-09]")),
+                seen(
+                    "lib",
+                    "{\"a\":1e-7}",
+                    ok("{\"a\":1e-7}"),
+                    ok("{\"a\":1e-07}"),
+                ),
+                seen(
+                    "lib",
+                    "[1e21]",
+                    ok("[1e+21]"),
+                    ok("[1000000000000000000000]"),
+                ),
+                seen("lib", "[1]", ok("[1]"), ok("[1]")),
+            ],
+        );
+        assert_eq!(bugs.len(), 2, "{bugs:#?}");
+        assert!(bugs.iter().all(|b| b.key.rule == "numbers"));
+        let padded = bugs.iter().find(|b| b.cases == 2).unwrap();
+        assert_eq!(padded.example.input, b"[4e-9]");
+        assert_ne!(bugs[0].key.shape, bugs[1].key.shape);
+    }
+
+    #[test]
+    fn severity_orders_wrong_bytes_above_acceptance_above_refusal_at_a_limit() {
+        let bugs = group(
+            jcs::FAMILY,
+            vec![
+                seen("a", "[[1]]", ok("[[1]]"), rejected("depth_limit")),
+                seen(
+                    "a",
+                    "{\"\":\"\\ud800\"}",
+                    rejected("lone_surrogate"),
+                    ok("{\"\":\"\\ud800\"}"),
+                ),
+                seen("a", "[4e-9]", ok("[4e-9]"), ok("[4e-09]")),
+                seen(
+                    "a",
+                    "[1]",
+                    ok("[1]"),
+                    Outcome::Crashed("index 32 out of range for 31".into()),
+                ),
+            ],
+        );
+        let order: Vec<Severity> = bugs.iter().map(|b| b.key.severity).collect();
+        assert_eq!(
+            order,
+            [
+                Severity::Crash,
+                Severity::WrongBytes,
+                Severity::AcceptsInvalid,
+                Severity::AtLimit
+            ]
+        );
+        assert_eq!(bugs[0].key.shape, "crashes: index N out of range for N");
+    }
+
+    #[test]
+    fn duplicate_names_are_blamed_on_the_parser_that_merges_them_not_the_library() {
+        let input = "{\"a\":1,\"a\":2}";
+        let via_parse = seen(
+            "node-canonicalize",
+            input,
+            rejected("duplicate_key"),
+            ok("{\"a\":2}"),
+        );
+        let reads_text = seen(
+            "json-syntax",
+            input,
+            rejected("duplicate_key"),
+            ok("{\"a\":2}"),
+        );
+        assert_eq!(key(jcs::FAMILY, &via_parse).unwrap().blamed, "JSON.parse");
+        assert_eq!(key(jcs::FAMILY, &reads_text).unwrap().blamed, "json-syntax");
+        // What the library does with the value it is given stays the library's.
+        let numbers = seen(
+            "node-canonicalize",
+            "[1e400]",
+            rejected("number_out_of_range"),
+            ok("[null]"),
+        );
+        assert_eq!(
+            key(jcs::FAMILY, &numbers).unwrap().blamed,
+            "node-canonicalize"
+        );
+        // Two libraries through one parser: one bug of the parser, both named.
+        let other = seen(
+            "node-json-canon",
+            input,
+            rejected("duplicate_key"),
+            ok("{\"a\":2}"),
+        );
+        let bugs = group(jcs::FAMILY, vec![via_parse, other]);
+        assert_eq!(bugs.len(), 1);
+        assert_eq!(bugs[0].implementations.len(), 2);
+    }
+
+    #[test]
+    fn an_answer_that_meets_the_expected_one_is_no_bug() {
+        assert!(key(
+            jcs::FAMILY,
+            &seen("a", "x", rejected(""), rejected("syntax"))
+        )
+        .is_none());
+        assert!(key(
+            jcs::FAMILY,
+            &seen("a", "x", rejected("syntax"), rejected("other"))
+        )
+        .is_none());
+        assert!(key(jcs::FAMILY, &seen("a", "x", ok("1"), Outcome::Unsupported)).is_none());
+        let other = key(
+            jcs::FAMILY,
+            &seen("a", "x", rejected("syntax"), rejected("depth_limit")),
+        );
+        assert_eq!(other.unwrap().severity, Severity::OtherProblem);
+    }
+
+    #[test]
+    fn a_family_without_its_own_words_files_a_difference_under_the_case_category() {
+        let mut o = seen("jose", "x", rejected("base64"), ok("{}"));
+        o.category = "base64url".to_string();
+        let key = key(jws::FAMILY, &o).unwrap();
+        assert_eq!(
+            (key.rule.as_str(), key.shape.as_str(), key.blamed.as_str()),
+            ("base64url", "accepts what is refused as base64", "jose")
+        );
+    }
+}
