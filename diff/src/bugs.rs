@@ -327,10 +327,11 @@ pub fn observations(family: Family, findings: &[Finding], impls: &[ImplStats]) -
 const CONTEXT: usize = 10;
 
 /// The expected and the actual answer as a person compares them: two outputs from a little
-/// before the byte where they first differ, an ellipsis marking a cut; anything else in words.
-pub fn parted(expected: &Outcome, actual: &Outcome) -> (String, String) {
+/// before the character where they first differ, an ellipsis marking a cut, with that
+/// character's column in both; anything else in words, and no column.
+pub fn parted(expected: &Outcome, actual: &Outcome) -> (String, String, Option<usize>) {
     let words = |o: &Outcome| match o {
-        Outcome::Ok(_) => "accepted".to_string(),
+        Outcome::Ok(bytes) => crate::vector::readable(bytes),
         Outcome::Rejected(k) if k.is_empty() => "a rejection".to_string(),
         Outcome::Rejected(k) => format!("error {k}"),
         Outcome::Crashed(why) => format!("crashed: {why}"),
@@ -338,25 +339,28 @@ pub fn parted(expected: &Outcome, actual: &Outcome) -> (String, String) {
         Outcome::Unsupported => "unsupported".to_string(),
     };
     let (Outcome::Ok(a), Outcome::Ok(b)) = (expected, actual) else {
-        let show = |o: &Outcome| match o {
-            Outcome::Ok(bytes) => crate::vector::readable(bytes),
-            other => words(other),
-        };
-        return (show(expected), show(actual));
+        return (words(expected), words(actual), None);
     };
-    let at = first_difference(a, b);
+    // Back to the start of the character the difference falls in, so both texts are cut on
+    // the same character boundary.
+    let mut at = first_difference(a, b);
+    while at > 0 && a.get(at).is_some_and(|c| (0x80..0xc0).contains(c)) {
+        at -= 1;
+    }
+    let before = crate::vector::readable(a.get(..at).unwrap_or(a))
+        .chars()
+        .count();
+    let skip = before.saturating_sub(CONTEXT);
     let from = |text: &[u8]| {
-        let head = String::from_utf8_lossy(text.get(..at).unwrap_or(text));
-        let skip = head.chars().count().saturating_sub(CONTEXT);
-        let rest = crate::vector::readable(text);
-        let cut: String = rest.chars().skip(skip).collect();
+        let cut: String = crate::vector::readable(text).chars().skip(skip).collect();
         if skip > 0 {
             format!("…{cut}")
         } else {
             cut
         }
     };
-    (from(a), from(b))
+    let column = before - skip + usize::from(skip > 0);
+    (from(a), from(b), Some(column))
 }
 
 /// The byte offset where `a` and `b` first differ.
@@ -492,6 +496,27 @@ mod tests {
         let bugs = group(jcs::FAMILY, vec![via_parse, other]);
         assert_eq!(bugs.len(), 1);
         assert_eq!(bugs[0].implementations.len(), 2);
+    }
+
+    #[test]
+    fn the_column_marks_the_first_character_that_differs_however_far_in() {
+        for (want, got, marked) in [
+            (
+                "{\"aaaaaaaaaaaaaaaa\":4e-9}",
+                "{\"aaaaaaaaaaaaaaaa\":4e-09}",
+                ('9', '0'),
+            ),
+            ("[\"é\u{10000}x\"]", "[\"é\u{10000}y\"]", ('x', 'y')),
+            ("[\"\u{e9}\"]", "[\"\u{e8}\"]", ('é', 'è')),
+        ] {
+            let (shown_want, shown_got, column) = parted(&ok(want), &ok(got));
+            let at = |text: &str| text.chars().nth(column.unwrap());
+            assert_eq!(
+                (at(&shown_want), at(&shown_got)),
+                (Some(marked.0), Some(marked.1))
+            );
+        }
+        assert_eq!(parted(&ok("1"), &rejected("syntax")).2, None);
     }
 
     #[test]

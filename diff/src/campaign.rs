@@ -1127,6 +1127,12 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     let n = harness.implementations().len();
     let tally = Mutex::new(Tally::new(n));
     let taken_out: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+    let registered: Vec<Member> = harness
+        .members()
+        .iter()
+        .filter(|m| !config.with.iter().any(|w| w.name == m.name))
+        .cloned()
+        .collect();
     let stopped = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
         if config.progress && !std::io::stderr().is_terminal() {
@@ -1161,16 +1167,18 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                     for (case, (outcomes, evaluation)) in cases.iter().zip(results) {
                         // A finding is known by the answers of the registered implementations
                         // alone: one given with --with changes no finding of theirs to new.
-                        let registered = n - config.with.len();
-                        let known_signature = if config.with.is_empty() {
-                            None
-                        } else {
-                            let (members, answers) = (
-                                harness.members().get(..registered).unwrap_or_default(),
-                                outcomes.get(..registered).unwrap_or_default(),
-                            );
-                            Some(evaluate(config.family, &case.2, members, answers).signature)
-                        };
+                        // Asked only of a case that meets a finding first.
+                        let first = !t.findings.contains_key(&evaluation.signature);
+                        let known_signature = (first && registered.len() < n).then(|| {
+                            let answers: Vec<Outcome> = harness
+                                .members()
+                                .iter()
+                                .zip(&outcomes)
+                                .filter(|(m, _)| registered.contains(m))
+                                .map(|(_, o)| o.clone())
+                                .collect();
+                            evaluate(config.family, &case.2, &registered, &answers).signature
+                        });
                         let first_met = |evaluation: &Evaluation| {
                             let signature =
                                 known_signature.as_ref().unwrap_or(&evaluation.signature);
@@ -1217,6 +1225,8 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         stopped.store(true, Ordering::Relaxed);
     });
     bar.finish_and_clear();
+    // One taken out during the last batches is recorded too.
+    out_of_comparison(&harness, &taken_out, config.allow_missing);
     let mut missing = missing;
     for (name, why) in taken_out.into_inner().unwrap_or_default() {
         if !config.allow_missing {

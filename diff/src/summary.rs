@@ -390,8 +390,8 @@ fn bugs(out: &mut String, summary: &Summary, detail: Detail, paint: Paint, only:
     if let Some(name) = only {
         bugs.retain(|b| b.concerns(name));
     }
-    let own = |b: &crate::bugs::Bug| !summary.own.iter().any(|n| b.concerns(n));
-    bugs.sort_by_key(|b| own(b));
+    // The order is kept within each side: most severe first.
+    bugs.sort_by_key(|b| !summary.own.iter().any(|n| b.concerns(n)));
     let without = summary
         .findings
         .iter()
@@ -441,7 +441,7 @@ fn bugs(out: &mut String, summary: &Summary, detail: Detail, paint: Paint, only:
             bug.key.blamed, bug.key.rule, bug.key.shape
         );
         let _ = writeln!(out, "  {marker} {}", clip(&terminal(&head), WIDTH - 6));
-        let (want, got) = crate::bugs::parted(&bug.example.expected, &bug.example.actual);
+        let (want, got, _) = crate::bugs::parted(&bug.example.expected, &bug.example.actual);
         let example = format!(
             "{} {}: {} expected {} got {}",
             bug.cases,

@@ -50,6 +50,17 @@ pub fn string_token(input: &[u8], pos: &mut usize) -> Option<Vec<u8>> {
     }
 }
 
+/// The number or literal token at `pos` (its bytes unchecked), with `pos` moved past it;
+/// `None` when no such token starts there.
+pub fn scalar_token<'a>(input: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    let start = *pos;
+    let token_byte = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.');
+    while input.get(*pos).is_some_and(token_byte) {
+        *pos += 1;
+    }
+    input.get(start..*pos).filter(|t| !t.is_empty())
+}
+
 fn value(input: &[u8], pos: &mut usize, depth: usize) -> Option<Node> {
     if depth > MAX_DEPTH {
         return None;
@@ -109,17 +120,7 @@ fn value(input: &[u8], pos: &mut usize, depth: usize) -> Option<Node> {
                 }
             }
         }
-        b => {
-            let start = *pos;
-            let token_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.');
-            if !token_byte(b) {
-                return None;
-            }
-            while input.get(*pos).is_some_and(|&b| token_byte(b)) {
-                *pos += 1;
-            }
-            input.get(start..*pos).map(|t| Node::Scalar(t.to_vec()))
-        }
+        _ => scalar_token(input, pos).map(|t| Node::Scalar(t.to_vec())),
     }
 }
 

@@ -218,3 +218,35 @@ fn an_adapter_goes_through_vectors_and_the_report() {
         "{header}"
     );
 }
+
+#[test]
+fn ones_own_implementation_turns_no_known_finding_new_and_writes_nothing_unasked() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let listing = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(corpus.join("jcs/findings"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let manifest = || std::fs::read(corpus.join("manifest.json")).unwrap();
+    let (before, manifest_before) = (listing(), manifest());
+    let sorted = format!("mine=python3 {}", adapter("python_json_sorted.py"));
+    // Without --no-save and without --out: with --with, nothing is saved.
+    let out = Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(["diff", "--family", "jcs", "--cases", "3000", "-q"])
+        .args(["--with", &sorted, "--summary-json", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    assert_eq!((listing(), manifest()), (before, manifest_before));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = summary["findings"].as_array().unwrap();
+    // The findings among the registered implementations are known as they were without it.
+    let known = findings.iter().filter(|f| f["new"] == false).count();
+    assert!(known * 2 > findings.len(), "{known} of {}", findings.len());
+    // And its bugs are its own, listed with it.
+    let bugs = summary["bugs"].as_array().unwrap();
+    assert!(bugs.iter().any(|b| b["blamed"] == "mine"), "{bugs:?}");
+}

@@ -70,6 +70,11 @@ fn every_subcommand_exits_by_the_one_rule() {
         ),
         // Usage, I/O or harness failure.
         (vec!["canon", missing], "", 2),
+        (
+            vec!["diff", "--cases", "2000", "-q", "--with", "mute=cat"],
+            "",
+            2,
+        ),
         (vec!["canon", "--jsonl", missing], "", 2),
         (
             vec!["jws", "verify", "--jwks", missing, "e30.e30.AA"],

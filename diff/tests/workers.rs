@@ -94,3 +94,25 @@ fn libraries_slow_on_deep_nesting_are_not_asked_past_their_limit() {
         assert_eq!(unsupported, [true, true, true], "{}", imp.name());
     }
 }
+
+#[test]
+fn a_worker_answering_garbage_in_a_row_is_taken_out_and_one_that_recovers_is_not() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
+    let faulty =
+        worker::python("faulty", "none", "cpython").with_script(script, Duration::from_secs(2));
+    let garbage = worker::GARBAGE_LIMIT as usize;
+    // One short of the limit, then a good answer: the count starts again.
+    let mut inputs: Vec<&[u8]> = vec![b"garbage"; garbage - 1];
+    inputs.push(b"a");
+    inputs.extend(vec![b"garbage" as &[u8]; garbage - 1]);
+    let outcomes = faulty.run_batch(&inputs);
+    assert_eq!(outcomes[garbage - 1], Outcome::Ok(b"a".to_vec()));
+    assert_eq!(faulty.taken_out(), None);
+    // The limit reached in a row: taken out, named, and asked nothing more.
+    let outcomes = faulty.run_batch(&[b"garbage", b"b"]);
+    assert!(matches!(outcomes[0], Outcome::Crashed(_)), "{outcomes:?}");
+    assert_eq!(outcomes[1], Outcome::Unsupported);
+    let why = faulty.taken_out().expect("taken out at the limit");
+    assert!(why.contains("not the worker protocol"), "{why}");
+    assert_eq!(faulty.run_batch(&[b"c"]), vec![Outcome::Unsupported]);
+}
