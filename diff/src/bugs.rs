@@ -212,6 +212,11 @@ pub struct Bug {
 }
 
 impl Bug {
+    /// Its rule and shape, the words `vectors --allow` takes to allow it.
+    pub fn allowance(&self) -> String {
+        format!("{}: {}", self.key.rule, self.key.shape)
+    }
+
     /// Whether `name` shows this bug or is blamed for it.
     pub fn concerns(&self, name: &str) -> bool {
         self.key.blamed == name || self.implementations.contains(name)

@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 
 /// Whether a character is one a terminal or a reader takes for layout or control rather than
 /// text: C0 and C1 controls and DEL (line breaks, escape sequences, the one-byte CSI), the line
-/// and paragraph separators, the byte order mark, and the invisible marks and overrides that
-/// reorder what is shown.
+/// and paragraph separators, the byte order mark, the invisible marks and overrides that
+/// reorder what is shown, and the two noncharacters no XML document may hold.
 fn hidden(c: char) -> bool {
     c.is_control()
         || matches!(
@@ -24,6 +24,8 @@ fn hidden(c: char) -> bool {
                 | '\u{200f}'
                 | '\u{202a}'..='\u{202e}'
                 | '\u{2066}'..='\u{2069}'
+                | '\u{fffe}'
+                | '\u{ffff}'
         )
 }
 

@@ -15,6 +15,7 @@ pub mod impls;
 pub mod import;
 pub mod ink;
 pub mod input;
+pub mod junit;
 pub mod manifest;
 pub mod merge;
 pub mod mutants;

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::bugs::{self, Bug, BugKey, Observation};
 use crate::family::Family;
 use crate::impls::Implementation;
 use crate::manifest::Manifest;
@@ -119,6 +120,8 @@ pub struct Miss {
     pub replay: Replay,
     /// The answer, whole.
     pub outcome: Outcome,
+    /// The category it is counted under.
+    pub category: &'static str,
 }
 
 impl Miss {
@@ -134,6 +137,32 @@ impl Miss {
             got: outcome.to_string(),
             replay: replay.clone(),
             outcome: outcome.clone(),
+            category: category(test, replay.error_kind.as_deref()),
+        }
+    }
+
+    /// The miss as an observation of `implementation`'s bugs: what the test asks of the
+    /// answer, as an outcome (a rejection of kind `""` where any will do, an empty output
+    /// where any acceptance will), against the answer.
+    pub fn observation(&self, implementation: &str) -> Observation {
+        let expected = match (self.replay.result, &self.replay.output) {
+            (Expectation::Valid, Some(out)) => Outcome::Ok(out.clone()),
+            (Expectation::Valid, None) => Outcome::Ok(Vec::new()),
+            (Expectation::Invalid, _) => {
+                Outcome::Rejected(self.replay.error_kind.clone().unwrap_or_default())
+            }
+            // Either answer will do: only a crash misses, whatever is written here.
+            (Expectation::Acceptable, _) => Outcome::Rejected(String::new()),
+        };
+        Observation {
+            implementation: implementation.to_string(),
+            input: self.replay.input.clone(),
+            expected,
+            actual: self.outcome.clone(),
+            category: self.category.to_string(),
+            vector: Some(self.file.clone()),
+            cases: 1,
+            new: false,
         }
     }
 
@@ -153,6 +182,17 @@ impl Miss {
 /// Passed and run, for a file or a category.
 pub type Counts = (u64, u64);
 
+/// A test that was run, passed or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ran {
+    /// The file, relative to the corpus.
+    pub file: String,
+    /// The test.
+    pub tc_id: u64,
+    /// Its comment.
+    pub comment: String,
+}
+
 /// What an implementation did over the corpus.
 #[derive(Debug, Clone, Default)]
 pub struct Replayed {
@@ -162,6 +202,8 @@ pub struct Replayed {
     pub categories: BTreeMap<&'static str, Counts>,
     /// Tests it could not be given (unsupported) or that no campaign input states.
     pub left_out: u64,
+    /// Every test it was run on, in corpus order.
+    pub ran: Vec<Ran>,
     /// Every test it did not pass.
     pub misses: Vec<Miss>,
 }
@@ -172,6 +214,49 @@ impl Replayed {
         self.files
             .values()
             .fold((0, 0), |(p, r), (fp, fr)| (p + fp, r + fr))
+    }
+
+    /// The bugs its misses show, most severe first, `implementation` of `family` named as
+    /// the one observed; a test that any rejection passes stands for the problem `core`
+    /// names in its input.
+    pub fn bugs(
+        &self,
+        family: Family,
+        implementation: &str,
+        core: &dyn Implementation,
+    ) -> Vec<(Bug, Vec<&Miss>)> {
+        let mut observations: Vec<Observation> = self
+            .misses
+            .iter()
+            .map(|m| m.observation(implementation))
+            .collect();
+        let open: Vec<usize> = (0..observations.len())
+            .filter(|&i| observations[i].expected == Outcome::Rejected(String::new()))
+            .collect();
+        for chunk in open.chunks(256) {
+            let inputs: Vec<&[u8]> = chunk
+                .iter()
+                .map(|&i| observations[i].input.as_slice())
+                .collect();
+            for (&i, answer) in chunk.iter().zip(core.run_batch(&inputs)) {
+                let named = bugs::named_rejection(observations[i].expected.clone(), Some(&answer));
+                observations[i].expected = named;
+            }
+        }
+        let keys: Vec<Option<BugKey>> = observations.iter().map(|o| bugs::key(family, o)).collect();
+        bugs::group(family, observations)
+            .into_iter()
+            .map(|bug| {
+                let misses = self
+                    .misses
+                    .iter()
+                    .zip(&keys)
+                    .filter(|(_, k)| k.as_ref() == Some(&bug.key))
+                    .map(|(m, _)| m)
+                    .collect();
+                (bug, misses)
+            })
+            .collect()
     }
 }
 
@@ -263,6 +348,11 @@ pub fn replay_corpus(
                     counts.0 += u64::from(passed);
                     counts.1 += 1;
                 }
+                replayed.ran.push(Ran {
+                    file: entry.path.clone(),
+                    tc_id: test.tc_id,
+                    comment: test.comment.clone(),
+                });
                 if !passed {
                     replayed
                         .misses
@@ -297,6 +387,33 @@ mod tests {
         let replayed = replay_corpus(jcs::FAMILY, &mutant.implementation(), &corpus()).unwrap();
         assert!(!replayed.misses.is_empty());
         assert!(replayed.categories["ordering"].0 < replayed.categories["ordering"].1);
+        // Its misses are one bug: the order RFC 8785 §3.2.3 asks for, broken one way.
+        let core = jcs::FAMILY.implementations().remove(0);
+        let bugs = replayed.bugs(jcs::FAMILY, "mutant", core.as_ref());
+        assert_eq!(bugs.len(), 1, "{bugs:#?}");
+        let (bug, misses) = &bugs[0];
+        assert_eq!(bug.key.rule, "ordering");
+        assert_eq!(misses.len(), replayed.misses.len());
+        assert_eq!(bug.cases as usize, misses.len());
+    }
+
+    #[test]
+    fn a_library_is_not_held_to_what_its_host_parser_lost() {
+        // serde_jcs is given serde_json's value, which keeps the last of duplicate names:
+        // the duplicate-name tests it misses are serde_json's bug, not its own.
+        let (_, library) = resolve("serde_jcs", Some(jcs::FAMILY)).unwrap();
+        let replayed = replay_corpus(jcs::FAMILY, library.as_ref(), &corpus()).unwrap();
+        let core = jcs::FAMILY.implementations().remove(0);
+        let bugs = replayed.bugs(jcs::FAMILY, "serde_jcs", core.as_ref());
+        let duplicates = bugs
+            .iter()
+            .find(|(b, _)| b.key.shape == "accepts a duplicate member name")
+            .map(|(b, _)| b)
+            .unwrap();
+        assert_eq!(duplicates.key.blamed, "serde_json");
+        assert!(bugs
+            .iter()
+            .all(|(b, _)| b.key.blamed != "serde_jcs" || b.key.rule != "I-JSON"));
     }
 
     #[test]

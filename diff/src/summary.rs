@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::bugs::Bug;
 use crate::campaign::{Finding, ImplStats, Summary};
 use crate::compare::{Verdict, UNJUDGED};
 use crate::escape::terminal;
@@ -56,7 +57,7 @@ const SECTIONS: [(&str, &str, &str); 4] = [
 const FAILURES: [&str; 2] = [UNJUDGED, "core_diverges"];
 
 /// Bugs listed in full, two lines each, so that the list fits a screen; the rest are counted.
-const SHOWN_BUGS: usize = 12;
+pub const SHOWN_BUGS: usize = 12;
 
 /// Whether a finding's answers are all rejections, differing only in the kind they name.
 fn labels_only(finding: &Finding) -> bool {
@@ -414,8 +415,32 @@ fn bugs(out: &mut String, summary: &Summary, detail: Detail, paint: Paint, only:
     } else {
         SHOWN_BUGS
     };
+    write_bugs(out, bugs.iter().take(shown), paint, "case");
+    if bugs.len() > shown {
+        out.push_str(&wrap(&format!(
+            "... and {} more bugs: --only NAME shows one implementation's, -v all of them, --summary-json each with its vectors",
+            bugs.len() - shown
+        )));
+    }
+    if without > 0 {
+        out.push_str(&wrap(&format!(
+            "{without} findings without a consensus to judge them by are not counted as bugs (-v lists them)"
+        )));
+    }
+}
+
+/// `bugs` in the order given, two lines each: who is blamed (and through which
+/// implementations), the rule and the shape; then how many of `unit` (cases, tests) show it
+/// and its smallest example, the expected answer against the one given from where they
+/// part. A heading for each severity; a new bug marked.
+pub fn write_bugs<'a>(
+    out: &mut String,
+    bugs: impl Iterator<Item = &'a Bug>,
+    paint: Paint,
+    unit: &str,
+) {
     let mut severity = None;
-    for bug in bugs.iter().take(shown) {
+    for bug in bugs {
         if severity != Some(bug.key.severity) {
             severity = Some(bug.key.severity);
             let _ = writeln!(out, "  {}:", bug.key.severity.words());
@@ -443,25 +468,14 @@ fn bugs(out: &mut String, summary: &Summary, detail: Detail, paint: Paint, only:
         let _ = writeln!(out, "  {marker} {}", clip(&terminal(&head), WIDTH - 6));
         let (want, got, _) = crate::bugs::parted(&bug.example.expected, &bug.example.actual);
         let example = format!(
-            "{} {}: {} expected {} got {}",
+            "{} {unit}{}: {} expected {} got {}",
             bug.cases,
-            if bug.cases == 1 { "case" } else { "cases" },
+            if bug.cases == 1 { "" } else { "s" },
             clip(&excerpt(&bug.example.input), 24),
             clip(&terminal(&want), 16),
             clip(&terminal(&got), 16)
         );
         let _ = writeln!(out, "        {}", clip(&example, WIDTH - 8));
-    }
-    if bugs.len() > shown {
-        out.push_str(&wrap(&format!(
-            "... and {} more bugs: --only NAME shows one implementation's, -v all of them, --summary-json each with its vectors",
-            bugs.len() - shown
-        )));
-    }
-    if without > 0 {
-        out.push_str(&wrap(&format!(
-            "{without} findings without a consensus to judge them by are not counted as bugs (-v lists them)"
-        )));
     }
 }
 

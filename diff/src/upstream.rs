@@ -15,10 +15,10 @@ use crate::escape::{code_block, markdown, slug};
 use crate::families::jcs::drivers::{driver, Driver};
 use crate::families::jcs::FAMILY;
 use crate::outcome::Outcome;
-use crate::replay::{Miss, CATEGORIES};
+use crate::replay::CATEGORIES;
 use crate::report::Matrix;
 use crate::shrink::minimize;
-use crate::vector::{readable, to_hex, Expectation};
+use crate::vector::{readable, to_hex};
 
 /// Candidates the minimizer may try for one report's example.
 const BUDGET: usize = 2_000;
@@ -43,18 +43,6 @@ pub struct Unsent {
     pub parsers: Vec<Bug>,
     /// Refusals at a stated limit, and refusals naming another problem: no rule is broken.
     pub allowed: Vec<Bug>,
-}
-
-/// What a vector asks of the answer to its input, as an outcome; `None` when either a
-/// rejection or the canonical text will do, which only a crash can miss.
-fn expected_outcome(miss: &Miss) -> Outcome {
-    match (miss.replay.result, &miss.replay.output) {
-        (Expectation::Valid, Some(out)) => Outcome::Ok(out.clone()),
-        (Expectation::Invalid, _) => {
-            Outcome::Rejected(miss.replay.error_kind.clone().unwrap_or_default())
-        }
-        _ => Outcome::Rejected(String::new()),
-    }
 }
 
 /// Every campaign finding a registered library misses, as observations of its bugs; a vector
@@ -95,16 +83,7 @@ fn missed(matrix: &Matrix) -> Vec<Observation> {
                 .into_iter()
                 .flatten()
             {
-                out.push(Observation {
-                    implementation: column.name.clone(),
-                    input: miss.replay.input.clone(),
-                    expected: expected_outcome(miss),
-                    actual: miss.outcome.clone(),
-                    category: category.to_string(),
-                    vector: Some(miss.file.clone()),
-                    cases: 1,
-                    new: false,
-                });
+                out.push(miss.observation(&column.name));
             }
         }
     }

@@ -165,15 +165,64 @@ fn external_specs_are_read_or_refused_with_the_form_they_take() {
 #[test]
 fn an_adapter_goes_through_vectors_and_the_report() {
     let sorted = format!("sorted=python3 {}", adapter("python_json_sorted.py"));
-    let out = common::canonfuzz(&["vectors", "--impl", &sorted], b"");
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("junit.xml");
+    let junit_arg = junit.to_str().unwrap();
+    let out = common::canonfuzz(&["vectors", "--impl", &sorted, "--junit", junit_arg], b"");
     let stdout = common::text(&out.stdout);
-    // It fails what RFC 8785 asks and Python's json module does otherwise, and says where.
+    // It fails what RFC 8785 asks and Python's json module does otherwise, read as bugs:
+    // ECMAScript writes 1e-7 where Python writes 1e-07 (RFC 8785 §3.2.2.3).
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("FAIL jcs/"), "{stdout}");
+    assert!(
+        stdout.contains("sorted, numbers: pads the exponent with zeros"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("FAIL jcs/"), "{stdout}");
     assert!(stdout.contains("by category: "), "{stdout}");
     assert!(stdout.contains("sorted python-json-sorted 3."), "{stdout}");
-    let dir = tempfile::tempdir().unwrap();
-    let dir_arg = dir.path().to_str().unwrap();
+    // Verbose, every failing test.
+    let out = common::canonfuzz(&["vectors", "-v", "--impl", &sorted], b"");
+    assert!(common::text(&out.stdout).contains("FAIL jcs/"));
+    // A CI service reads every test, and each failure names its bug.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let root = doc.root_element();
+    let failures: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .filter_map(|n| n.attribute("message"))
+        .collect();
+    assert_eq!(
+        root.attribute("failures"),
+        Some(failures.len().to_string().as_str())
+    );
+    assert!(failures.contains(&"sorted, numbers: pads the exponent with zeros"));
+    // Allowing every bug it shows, by the words the output names them with, passes the run
+    // and reports their tests as skipped.
+    let mut allowances: Vec<&str> = failures
+        .iter()
+        .filter_map(|m| m.split_once(", ").map(|(_, rest)| rest))
+        .collect();
+    allowances.sort_unstable();
+    allowances.dedup();
+    let mut args = vec!["vectors", "--impl", &sorted, "--junit", junit_arg];
+    for allowance in &allowances {
+        args.extend(["--allow", allowance]);
+    }
+    let out = common::canonfuzz(&args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stdout));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert_eq!(doc.root_element().attribute("failures"), Some("0"));
+    assert_eq!(
+        doc.root_element().attribute("skipped"),
+        Some(failures.len().to_string().as_str())
+    );
+    // Allowing all but one still fails.
+    let out = common::canonfuzz(&args[..args.len() - 2], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let report = dir.path().join("report");
+    let dir_arg = report.to_str().unwrap();
     let out = common::canonfuzz(
         &[
             "report",
@@ -208,7 +257,7 @@ fn an_adapter_goes_through_vectors_and_the_report() {
         .map(|c| c["failures"].as_array().unwrap().len())
         .sum::<usize>();
     assert!(failed > 0, "the adapter's failures are not listed");
-    let markdown = std::fs::read_to_string(dir.path().join("conformance.md")).unwrap();
+    let markdown = std::fs::read_to_string(report.join("conformance.md")).unwrap();
     let header = markdown
         .lines()
         .find(|l| l.starts_with("| category |"))

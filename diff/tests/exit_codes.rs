@@ -112,6 +112,18 @@ fn every_subcommand_exits_by_the_one_rule() {
         (vec!["vectors", "--impl", "core"], "", 2),
         (vec!["vectors", "--impl", "nonesuch"], "", 2),
         (vec!["vectors", "--impl", "broken=exit 3"], "", 2),
+        (vec!["vectors", "--junit", "j.xml"], "", 2),
+        (
+            vec![
+                "vectors",
+                "--impl",
+                &plain_core,
+                "--junit",
+                "/nonexistent/j.xml",
+            ],
+            "",
+            2,
+        ),
         (vec!["manifest", missing], "", 2),
         (vec!["merge", missing, "--into", &out], "", 2),
         (vec!["seeds", "--corpus", missing, "--out", &out], "", 2),

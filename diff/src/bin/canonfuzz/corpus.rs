@@ -1,8 +1,10 @@
 //! The corpus commands: `vectors`, `manifest`, `merge`, `seeds`, `triage`, `report`, `import`.
 
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use canonfuzz_diff::bugs::Bug;
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::escape::{terminal, terminal_lines};
@@ -10,8 +12,9 @@ use canonfuzz_diff::family::Family;
 use canonfuzz_diff::impls::External;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
+use canonfuzz_diff::summary::{write_bugs, Detail, Paint, SHOWN_BUGS};
 use canonfuzz_diff::vector::excerpt;
-use canonfuzz_diff::{fuzzing, merge, replay, report, triage, upstream};
+use canonfuzz_diff::{fuzzing, junit, merge, replay, report, triage, upstream};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
 
@@ -34,8 +37,18 @@ pub(crate) fn vectors(dir: PathBuf) -> ExitCode {
     }
 }
 
-/// Runs the implementation `spec` names over the corpus `dir`.
-pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>) -> ExitCode {
+/// What `vectors --impl` is asked to show and write besides its counts.
+pub(crate) struct Asked {
+    /// How much to print.
+    pub detail: Detail,
+    /// Where to write a JUnit XML report.
+    pub junit: Option<PathBuf>,
+    /// The bugs to allow, by rule and shape.
+    pub allow: Vec<String>,
+}
+
+/// Runs the implementation `spec` names over the corpus `dir`: its bugs, then its counts.
+pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Asked) -> ExitCode {
     let family = match family.map(Family::named).transpose() {
         Ok(f) => f,
         Err(e) => return usage_error(e),
@@ -51,22 +64,38 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>) -> ExitCode
         Ok(r) => r,
         Err(e) => return usage_error(e),
     };
-    for miss in &replayed.misses {
-        println!(
-            "FAIL {} tcId {} {:?}\n    input:    {}\n    expected: {}\n    got:      {}",
-            terminal(&miss.file),
-            miss.tc_id,
-            miss.flags,
-            terminal(&miss.input),
-            terminal(&miss.expected),
-            terminal(&miss.got)
-        );
+    let name = implementation.name();
+    let core = family.implementations().remove(0);
+    let bugs = replayed.bugs(family, name, core.as_ref());
+    let allowed = |bug: &Bug| asked.allow.contains(&bug.allowance());
+    if let Some(path) = &asked.junit {
+        let title = format!("canonfuzz vectors: {name} ({} family)", family.name());
+        let xml = junit::report(&title, &replayed, &bugs, allowed);
+        if let Err(e) = std::fs::write(path, xml) {
+            return usage_error(format!("cannot write {}: {e}", path.display()));
+        }
     }
-    let width = replayed.files.keys().map(String::len).max().unwrap_or(0);
-    println!();
-    for (file, (passed, run)) in &replayed.files {
-        println!("{:width$}  {passed}/{run}", terminal(file));
+    if asked.detail == Detail::Verbose {
+        for miss in &replayed.misses {
+            println!(
+                "FAIL {} tcId {} {:?}\n    input:    {}\n    expected: {}\n    got:      {}",
+                terminal(&miss.file),
+                miss.tc_id,
+                miss.flags,
+                terminal(&miss.input),
+                terminal(&miss.expected),
+                terminal(&miss.got)
+            );
+        }
+        let width = replayed.files.keys().map(String::len).max().unwrap_or(0);
+        println!();
+        for (file, (passed, run)) in &replayed.files {
+            println!("{:width$}  {passed}/{run}", terminal(file));
+        }
     }
+    let (failing, allowing): (Vec<&Bug>, Vec<&Bug>) =
+        bugs.iter().map(|(b, _)| b).partition(|b| !allowed(b));
+    print!("{}", bug_list(&failing, &allowing, asked));
     let categories: Vec<String> = replayed
         .categories
         .iter()
@@ -77,17 +106,54 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>) -> ExitCode
     println!(
         "{} {} ({} family): {passed} of {run} passed, {} failed, {} left out (unsupported, or \
          no campaign input states them)",
-        terminal(implementation.name()),
+        terminal(name),
         terminal(&implementation.version()),
         family.name(),
         run - passed,
         replayed.left_out
     );
-    if replayed.misses.is_empty() {
+    if failing.is_empty() {
         ExitCode::SUCCESS
     } else {
         rejected()
     }
+}
+
+/// The bugs that fail the run, at most a screenful unless verbose, then the allowed ones by
+/// the words that allow them, and any `--allow` that allowed nothing.
+fn bug_list(failing: &[&Bug], allowing: &[&Bug], asked: &Asked) -> String {
+    let mut out = String::new();
+    let paint = Paint::for_terminal(std::io::stdout().is_terminal());
+    let shown = match asked.detail {
+        Detail::Verbose => failing.len(),
+        _ => SHOWN_BUGS,
+    };
+    out.push_str(&format!("\nbugs — {}, most severe first\n", failing.len()));
+    write_bugs(&mut out, failing.iter().copied().take(shown), paint, "test");
+    if failing.len() > shown {
+        out.push_str(&format!(
+            "  ... and {} more: -v lists them all\n",
+            failing.len() - shown
+        ));
+    }
+    for bug in allowing {
+        out.push_str(&format!(
+            "allowed: {} ({} test{})\n",
+            terminal(&bug.allowance()),
+            bug.cases,
+            if bug.cases == 1 { "" } else { "s" }
+        ));
+    }
+    for allow in &asked.allow {
+        if !allowing.iter().any(|b| b.allowance() == *allow) {
+            out.push_str(&format!(
+                "note: --allow {:?} allows no bug of this run; remove it\n",
+                terminal(allow)
+            ));
+        }
+    }
+    out.push('\n');
+    out
 }
 
 /// Rebuilds the manifest of the corpus `dir`.

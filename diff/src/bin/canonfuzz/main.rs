@@ -94,8 +94,10 @@ enum Command {
     /// with `N passed, N failed`.
     ///
     /// With --impl, runs an implementation instead of the core, registered or your own, over
-    /// every test of its family that a campaign input can state, and prints its counts per
-    /// file and per category and every test it did not pass. Exits 0 when it passed all, 1
+    /// every test of its family that a campaign input can state, and prints the bugs the
+    /// tests it did not pass show (-v: every such test, and the counts per file), then its
+    /// counts per category. --junit writes every test's verdict for a CI service; --allow
+    /// accepts a bug by its rule and shape. Exits 0 when it passed all but allowed bugs, 1
     /// when it did not, 2 when it could not run.
     Vectors {
         /// The corpus directory.
@@ -109,6 +111,13 @@ enum Command {
         /// for NAME=COMMAND, jcs).
         #[arg(long, value_parser = PossibleValuesParser::new(Family::names()))]
         family: Option<String>,
+        /// Write a JUnit XML report to FILE: a suite per vector file, a case per test.
+        #[arg(long, value_name = "FILE", requires = "implementation")]
+        junit: Option<PathBuf>,
+        /// Allow a bug, by the RULE: SHAPE the output names it with (repeatable): its tests
+        /// are reported as skipped and do not fail the run.
+        #[arg(long, value_name = "RULE: SHAPE", requires = "implementation")]
+        allow: Vec<String>,
     },
     /// Rebuild corpus/manifest.json from the vector files present.
     ///
@@ -412,13 +421,24 @@ fn main() -> ExitCode {
         Command::Vectors {
             dir,
             implementation: None,
-            family: _,
+            ..
         } => corpus::vectors(corpus_dir(dir)),
         Command::Vectors {
             dir,
             implementation: Some(spec),
             family,
-        } => corpus::replay(corpus_dir(dir), &spec, family.as_deref()),
+            junit,
+            allow,
+        } => corpus::replay(
+            corpus_dir(dir),
+            &spec,
+            family.as_deref(),
+            &corpus::Asked {
+                detail,
+                junit,
+                allow,
+            },
+        ),
         Command::Manifest { dir } => corpus::manifest(dir),
         Command::Diff {
             family,
