@@ -1024,6 +1024,18 @@ fn progress_lines(bar: &ProgressBar, stopped: &std::sync::atomic::AtomicBool) {
     }
 }
 
+/// The independence groups other than the core's with a member of `harness` not named in
+/// `out`: those that voted to the end.
+fn voting_groups(harness: &Harness, out: &[&str]) -> BTreeSet<String> {
+    harness
+        .members()
+        .iter()
+        .filter(|m| !out.contains(&m.name.as_str()))
+        .map(|m| m.group.clone())
+        .filter(|g| g != impls::CORE_GROUP)
+        .collect()
+}
+
 /// Whether an implementation was taken out of the comparison and the campaign is to stop for
 /// it; each one taken out is recorded once in `taken_out`.
 fn out_of_comparison(
@@ -1070,18 +1082,13 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             .filter(|g| g != impls::CORE_GROUP)
             .collect()
     };
-    let quorum = Quorum {
+    let mut quorum = Quorum {
         needed: groups(impls::choose(
             config.family.implementations(),
             &config.impls,
             &config.with,
         )?),
-        present: harness
-            .members()
-            .iter()
-            .map(|m| m.group.clone())
-            .filter(|g| g != impls::CORE_GROUP)
-            .collect(),
+        present: voting_groups(&harness, &[]),
         narrowed: !config.impls.is_empty(),
         allow_missing: config.allow_missing,
     };
@@ -1236,6 +1243,8 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         }
         missing.push((name, format!("taken out while the campaign ran: {why}")));
     }
+    let out: Vec<&str> = missing.iter().map(|(name, _)| name.as_str()).collect();
+    quorum.present = voting_groups(&harness, &out);
     let elapsed = started.elapsed();
     let cases_cpu: Duration = harness.cpu().into_iter().flatten().sum();
     let shrink_started = Instant::now();

@@ -299,3 +299,42 @@ fn ones_own_implementation_turns_no_known_finding_new_and_writes_nothing_unasked
     let bugs = summary["bugs"].as_array().unwrap();
     assert!(bugs.iter().any(|b| b["blamed"] == "mine"), "{bugs:?}");
 }
+
+#[test]
+fn an_implementation_taken_out_is_not_counted_as_voting() {
+    // `cat` echoes each request: never the protocol. With --allow-missing the campaign goes
+    // on without it, and says it compared without its group.
+    let out = common::canonfuzz(
+        &[
+            "diff",
+            "--cases",
+            "2000",
+            "-q",
+            "--impls",
+            "serde_jcs",
+            "--with",
+            "junk=cat",
+            "--allow-missing",
+            "--summary-json",
+            "-",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let quorum = &json["quorum"];
+    assert!(quorum["needed"]
+        .as_array()
+        .unwrap()
+        .contains(&"junk".into()));
+    assert!(!quorum["present"]
+        .as_array()
+        .unwrap()
+        .contains(&"junk".into()));
+    assert_eq!(quorum["absent"], serde_json::json!(["junk"]));
+    let missing = json["missing"].as_array().unwrap();
+    assert!(missing
+        .iter()
+        .any(|m| m["name"] == "junk" && m["reason"].as_str().unwrap().contains("taken out")));
+    assert!(common::text(&out.stderr).contains("compared without junk"));
+}

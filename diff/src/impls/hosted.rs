@@ -184,6 +184,15 @@ impl Implementation for Hosted {
         false
     }
 
+    /// Out when its own worker is, or when the host is: a host taken out answers nothing
+    /// for any of its libraries.
+    fn taken_out(&self) -> Option<String> {
+        self.host
+            .together
+            .taken_out()
+            .or_else(|| self.alone().taken_out())
+    }
+
     fn uses(&self) -> Option<String> {
         self.host.together.uses()
     }
@@ -310,6 +319,25 @@ mod tests {
             ),
             "{flat:?}"
         );
+    }
+
+    #[test]
+    fn a_host_that_cannot_speak_takes_each_of_its_libraries_out() {
+        let host = Arc::new(faulty(&["first", "second"]));
+        let libraries: Vec<Hosted> = (0..2)
+            .map(|place| Hosted {
+                host: Arc::clone(&host),
+                place,
+            })
+            .collect();
+        let garbage: Vec<&[u8]> = vec![b"garbage"; worker::GARBAGE_LIMIT as usize];
+        host.run_together(&garbage[1..]);
+        assert!(libraries.iter().all(|l| l.taken_out().is_none()));
+        host.run_together(&garbage[..1]);
+        for library in &libraries {
+            let why = library.taken_out().expect("taken out with its host");
+            assert!(why.contains("not the worker protocol"), "{why}");
+        }
     }
 
     /// The two libraries' shares of `host`'s time once it has burnt 300 ms more answering
