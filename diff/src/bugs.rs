@@ -7,10 +7,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::campaign::{Finding, ImplStats};
+use crate::campaign::{Finding, Harness, ImplStats};
 use crate::compare::agree;
 use crate::family::Family;
 use crate::outcome::Outcome;
+use crate::shrink::minimize;
 
 /// How much a bug costs its users, most first: the order bugs are listed and reported in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -236,6 +237,7 @@ impl Bug {
             "example": {
                 "implementation": self.example.implementation,
                 "input": String::from_utf8_lossy(&self.example.input),
+                "input_hex": crate::vector::to_hex(&self.example.input),
                 "expected": self.example.expected.to_json(),
                 "actual": self.example.actual.to_json(),
             },
@@ -326,6 +328,61 @@ pub fn observations(family: Family, findings: &[Finding], impls: &[ImplStats]) -
         }
     }
     out
+}
+
+/// Candidates the minimizer may try for one bug's example.
+const BUDGET: usize = 2_000;
+
+/// The smallest input on which the implementation of `bug`'s example still shows that bug,
+/// found with `harness` (of the bug's family), the core's answer standing for the expected
+/// one: the example a person fixing that implementation reads. The example as it is when the
+/// core's answer to it is not the one expected there (then there is nothing to judge
+/// candidates by).
+pub fn smallest(harness: &Harness, bug: &Bug) -> Observation {
+    let family = harness.family();
+    let names: Vec<&str> = harness.implementations().iter().map(|i| i.name()).collect();
+    let (Some(core), Some(library)) = (
+        names.iter().position(|n| *n == crate::compare::CORE),
+        names.iter().position(|n| *n == bug.example.implementation),
+    ) else {
+        return bug.example.clone();
+    };
+    let ask = |inputs: &[Vec<u8>]| -> Vec<Option<(Observation, BugKey)>> {
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        harness
+            .outcomes_of(&refs, |k| k == core || k == library)
+            .into_iter()
+            .zip(inputs)
+            .map(|(outcomes, input)| {
+                let observation = Observation {
+                    input: input.clone(),
+                    expected: outcomes.get(core)?.clone(),
+                    actual: outcomes.get(library)?.clone(),
+                    ..bug.example.clone()
+                };
+                let key = key(family, &observation)?;
+                Some((observation, key))
+            })
+            .collect()
+    };
+    let original = ask(std::slice::from_ref(&bug.example.input))
+        .pop()
+        .flatten();
+    if original.as_ref().map(|(_, key)| key) != Some(&bug.key) {
+        return bug.example.clone();
+    }
+    let mut judge = |candidates: &[Vec<u8>]| -> Vec<bool> {
+        ask(candidates)
+            .into_iter()
+            .map(|seen| seen.is_some_and(|(_, key)| key == bug.key))
+            .collect()
+    };
+    let input = minimize(&bug.example.input, &mut judge, BUDGET);
+    ask(&[input])
+        .pop()
+        .flatten()
+        .filter(|(_, key)| *key == bug.key)
+        .map_or_else(|| bug.example.clone(), |(o, _)| o)
 }
 
 /// Characters of context shown before the first difference of two outputs.

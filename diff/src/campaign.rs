@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::bugs::{BugKey, Observation};
 use crate::compare::{
     agree, agreement_signature, evaluate, signature_of, Evaluation, Member, Verdict, UNJUDGED,
 };
@@ -702,6 +703,9 @@ pub struct Summary {
     pub plant: Option<&'static crate::mutants::Mutant>,
     /// The implementations given with `--with`, whose bugs are shown first.
     pub own: Vec<String>,
+    /// Each bug's example minimized for the implementation it is shown for, by its key;
+    /// a bug not here is shown by its smallest finding.
+    pub examples: BTreeMap<BugKey, Observation>,
 }
 
 /// The cases of one generator category and who answered them.
@@ -752,7 +756,13 @@ impl Summary {
     /// The bugs its findings show, most severe first.
     pub fn bugs(&self) -> Vec<crate::bugs::Bug> {
         let observations = crate::bugs::observations(self.family, &self.findings, &self.impls);
-        crate::bugs::group(self.family, observations)
+        let mut bugs = crate::bugs::group(self.family, observations);
+        for bug in &mut bugs {
+            if let Some(example) = self.examples.get(&bug.key) {
+                bug.example = example.clone();
+            }
+        }
+        bugs
     }
 
     /// What the campaign's cases add up to, from every case's own verdict.
@@ -1022,6 +1032,42 @@ fn progress_lines(bar: &ProgressBar, stopped: &std::sync::atomic::AtomicBool) {
             bar.message()
         );
     }
+}
+
+/// Each bug of `found`'s example minimized for the implementation it is shown for: the
+/// findings were minimized to keep every implementation's answer, a bug's example need only
+/// keep its own. None when the campaign was interrupted.
+fn smallest_examples(
+    harness: &Harness,
+    found: &[Finding],
+    impls: &[ImplStats],
+    config: &Config,
+    jobs: usize,
+) -> BTreeMap<BugKey, Observation> {
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return BTreeMap::new();
+    }
+    let bugs = crate::bugs::group(
+        config.family,
+        crate::bugs::observations(config.family, found, impls),
+    );
+    let bar = progress_bar(&Config {
+        cases: Some(bugs.len() as u64),
+        ..config.clone()
+    });
+    let examples = Mutex::new(BTreeMap::new());
+    in_order(2 * jobs, bugs, |bug| {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            return;
+        }
+        let example = crate::bugs::smallest(harness, &bug);
+        if let Ok(mut examples) = examples.lock() {
+            examples.insert(bug.key, example);
+        }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    examples.into_inner().unwrap_or_default()
 }
 
 /// The independence groups other than the core's with a member of `harness` not named in
@@ -1346,6 +1392,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         )?;
         crate::manifest::Manifest::build(dir)?.write(dir)?;
     }
+    let examples = smallest_examples(&harness, &found, &impls, &config, jobs);
     Ok(Summary {
         family: config.family,
         seed: config.seed,
@@ -1366,6 +1413,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         planned: limit,
         plant: config.plant,
         own: config.with.iter().map(|w| w.name.clone()).collect(),
+        examples,
     })
 }
 

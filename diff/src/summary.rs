@@ -646,6 +646,7 @@ mod tests {
             planned: Some(10),
             plant: None,
             own: Vec::new(),
+            examples: Default::default(),
         }
     }
 

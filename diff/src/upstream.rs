@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::bugs::{self, Bug, BugKey, Observation, Severity};
+use crate::bugs::{self, Bug, Observation, Severity};
 use crate::campaign::Harness;
 use crate::escape::{code_block, markdown, slug};
 use crate::families::jcs::drivers::{driver, Driver};
@@ -17,11 +17,7 @@ use crate::families::jcs::FAMILY;
 use crate::outcome::Outcome;
 use crate::replay::CATEGORIES;
 use crate::report::Matrix;
-use crate::shrink::minimize;
 use crate::vector::{readable, to_hex};
-
-/// Candidates the minimizer may try for one report's example.
-const BUDGET: usize = 2_000;
 
 /// One report: the library it goes to, the file it is written to, and its text.
 #[derive(Debug, Clone)]
@@ -90,55 +86,6 @@ fn missed(matrix: &Matrix) -> Vec<Observation> {
     out
 }
 
-/// The smallest input on which `implementation` still shows `bug`, the core's answer standing
-/// for the expected one; the bug's example when the core's answer to it is not the one the
-/// vector expects (then there is nothing to judge candidates by).
-fn smallest(harness: &Harness, bug: &Bug) -> Observation {
-    let names: Vec<&str> = harness.implementations().iter().map(|i| i.name()).collect();
-    let (Some(core), Some(library)) = (
-        names.iter().position(|n| *n == crate::compare::CORE),
-        names.iter().position(|n| *n == bug.example.implementation),
-    ) else {
-        return bug.example.clone();
-    };
-    let ask = |inputs: &[Vec<u8>]| -> Vec<Option<(Observation, BugKey)>> {
-        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        harness
-            .outcomes_of(&refs, |k| k == core || k == library)
-            .into_iter()
-            .zip(inputs)
-            .map(|(outcomes, input)| {
-                let observation = Observation {
-                    input: input.clone(),
-                    expected: outcomes.get(core)?.clone(),
-                    actual: outcomes.get(library)?.clone(),
-                    ..bug.example.clone()
-                };
-                let key = bugs::key(FAMILY, &observation)?;
-                Some((observation, key))
-            })
-            .collect()
-    };
-    let original = ask(std::slice::from_ref(&bug.example.input))
-        .pop()
-        .flatten();
-    if original.as_ref().map(|(_, key)| key) != Some(&bug.key) {
-        return bug.example.clone();
-    }
-    let mut judge = |candidates: &[Vec<u8>]| -> Vec<bool> {
-        ask(candidates)
-            .into_iter()
-            .map(|seen| seen.is_some_and(|(_, key)| key == bug.key))
-            .collect()
-    };
-    let input = minimize(&bug.example.input, &mut judge, BUDGET);
-    ask(&[input])
-        .pop()
-        .flatten()
-        .filter(|(_, key)| *key == bug.key)
-        .map_or_else(|| bug.example.clone(), |(o, _)| o)
-}
-
 /// Every upstream report the matrix's campaign findings call for, most severe first, with
 /// the bugs no library is sent; each example minimized for its library with `harness`.
 pub fn reports(matrix: &Matrix, harness: &Harness) -> (Vec<Upstream>, Unsent) {
@@ -153,7 +100,7 @@ pub fn reports(matrix: &Matrix, harness: &Harness) -> (Vec<Upstream>, Unsent) {
             unsent.allowed.push(bug);
             continue;
         }
-        bug.example = smallest(harness, &bug);
+        bug.example = bugs::smallest(harness, &bug);
         let version = matrix
             .implementations
             .iter()
@@ -314,6 +261,7 @@ pub fn write(matrix: &Matrix, harness: &Harness, dir: &Path) -> Result<(PathBuf,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bugs::BugKey;
     use crate::campaign::Harness;
     use crate::families::jcs;
     use crate::impls::{worker, CoreImpl};

@@ -653,3 +653,36 @@ fn a_finding_no_vector_can_state_is_remembered_and_not_minimized_again() {
     assert!(!shown(&first_again).is_empty(), "{first_again}");
     assert_eq!(shown(&stdout), shown(&first_again));
 }
+
+#[test]
+fn each_bugs_example_is_minimized_for_the_implementation_it_is_shown_for() {
+    // The default campaign's findings are minimized to keep every implementation's answer;
+    // a bug's example need only keep one implementation's difference.
+    let out = canonfuzz(&["diff", "--no-save", "-q", "--summary-json", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut inputs: std::collections::BTreeMap<&str, usize> = Default::default();
+    for f in summary["findings"].as_array().unwrap() {
+        if let Some(vector) = f["vector"].as_str() {
+            inputs.insert(vector, f["input_hex"].as_str().unwrap().len() / 2);
+        }
+    }
+    let mut shorter = 0;
+    for bug in summary["bugs"].as_array().unwrap() {
+        let example = bug["example"]["input_hex"].as_str().unwrap().len() / 2;
+        let smallest_finding = bug["vectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| inputs.get(v.as_str().unwrap()))
+            .min()
+            .copied()
+            .unwrap_or(usize::MAX);
+        assert!(example <= smallest_finding, "{bug}");
+        shorter += usize::from(example < smallest_finding);
+    }
+    assert!(
+        shorter > 0,
+        "no example was minimized for its implementation"
+    );
+}
