@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::campaign::{Finding, Harness, ImplStats};
 use crate::compare::agree;
-use crate::family::Family;
+use crate::family::{Answer, Family};
 use crate::outcome::Outcome;
 use crate::shrink::minimize;
 
@@ -179,8 +179,14 @@ fn classify(expected: &Outcome, actual: &Outcome) -> Option<(Severity, String)> 
 pub fn key(family: Family, observation: &Observation) -> Option<BugKey> {
     let (expected, actual) = (&observation.expected, &observation.actual);
     let (severity, generic) = classify(expected, actual)?;
+    let answer = Answer {
+        implementation: &observation.implementation,
+        input: &observation.input,
+        expected,
+        actual,
+    };
     let difference = family
-        .difference(&observation.input, expected, actual)
+        .difference(&answer)
         .filter(|_| severity != Severity::Crash);
     let (rule, shape) = match (severity, difference) {
         (Severity::OtherProblem, _) => ("rejections".to_string(), generic),
@@ -189,7 +195,7 @@ pub fn key(family: Family, observation: &Observation) -> Option<BugKey> {
     };
     Some(BugKey {
         severity,
-        blamed: family.blame(&observation.implementation, expected, actual),
+        blamed: family.blame(&answer),
         rule,
         shape,
     })

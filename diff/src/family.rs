@@ -175,6 +175,20 @@ fn pointed(value: &serde_json::Value, path: &[String], found: &mut Vec<String>) 
 /// A family's table over the corpus, from the implementations of a harness.
 pub type CorpusTable = fn(&Harness, &Path) -> Result<FamilyTable, String>;
 
+/// One implementation's answer that differs from the expected one, as a family reads it to
+/// say what the bug is and whose.
+#[derive(Debug, Clone, Copy)]
+pub struct Answer<'a> {
+    /// The implementation that answered.
+    pub implementation: &'a str,
+    /// The input it was given.
+    pub input: &'a [u8],
+    /// What it should have answered; a rejection of kind `""` stands for any rejection.
+    pub expected: &'a Outcome,
+    /// What it answered.
+    pub actual: &'a Outcome,
+}
+
 /// Everything canonfuzz knows about one family. A new family implements this in its own
 /// folder and adds one line to [`crate::families::ALL`].
 pub trait Spec: Sync {
@@ -229,23 +243,17 @@ pub trait Spec: Sync {
         self.categories().first().copied()
     }
 
-    /// The rule `actual` breaks where `expected` was due on `input`, and the shape of the
+    /// The rule `answer` breaks, where `answer.expected` was due, and the shape of the
     /// difference, in words that name the behaviour rather than the input; `None` leaves the
     /// bug filed under the case's category with a shape from the answers' kinds.
-    fn difference(
-        &self,
-        _input: &[u8],
-        _expected: &Outcome,
-        _actual: &Outcome,
-    ) -> Option<crate::bugs::Difference> {
+    fn difference(&self, _answer: &Answer<'_>) -> Option<crate::bugs::Difference> {
         None
     }
 
-    /// Who is to fix `implementation` answering `actual` where `expected` was due: the
-    /// implementation, or the layer it is driven through when that layer lost what the
-    /// implementation would have needed to answer right.
-    fn blame(&self, implementation: &str, _expected: &Outcome, _actual: &Outcome) -> String {
-        implementation.to_string()
+    /// Who is to fix `answer`: its implementation, or the layer it is driven through when
+    /// that layer lost what the implementation would have needed to answer right.
+    fn blame(&self, answer: &Answer<'_>) -> String {
+        answer.implementation.to_string()
     }
 
     /// How the family's vector tests are read and run against the core.

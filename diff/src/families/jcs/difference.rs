@@ -4,6 +4,7 @@
 //! library is driven through a host parser that lost what it would have needed.
 
 use crate::bugs::Difference;
+use crate::family::Answer;
 use crate::outcome::Outcome;
 use crate::tree;
 
@@ -17,11 +18,31 @@ const LOST_IN_PARSING: [&str; 3] = ["syntax", "invalid_utf8", "duplicate_key"];
 /// find them in.
 const TEXT_ERRORS: [&str; 2] = ["syntax", "invalid_utf8"];
 
+/// The member name serde_json's `Value` takes, with serde_json's `raw_value` feature on, for
+/// a marker: the object is read as the JSON text its member's string holds, or refused when
+/// the member is not a string. Cargo turns a feature on for every crate of a build once one
+/// crate asks for it (the harness's core does), so every library given serde_json's values
+/// in such a build reads another document than the one it was given.
+const RAW_VALUE_MARKER: &str = "$serde_json::private::RawValue";
+
+/// Whether `answer` comes through serde_json from an input holding a member named
+/// [`RAW_VALUE_MARKER`]: then serde_json, not the library, chose what was read.
+fn read_as_raw_value(answer: &Answer<'_>) -> bool {
+    driver(answer.implementation).and_then(|d| d.parser) == Some("serde_json")
+        && tokens(answer.input).windows(2).any(|pair| {
+            matches!(pair, [name, colon]
+                if name.kind == Kind::String
+                    && colon.raw == b":"
+                    && meaning(name) == RAW_VALUE_MARKER)
+        })
+}
+
 /// The implementation, or the host parser it is driven through when the rule is one that
 /// parser applies (or fails to) before the library is called.
-pub fn blame(implementation: &str, expected: &Outcome, actual: &Outcome) -> String {
-    let parser = driver(implementation).and_then(|d| d.parser);
-    match (parser, expected, actual) {
+pub fn blame(answer: &Answer<'_>) -> String {
+    let parser = driver(answer.implementation).and_then(|d| d.parser);
+    match (parser, answer.expected, answer.actual) {
+        (Some(parser), _, _) if read_as_raw_value(answer) => parser.to_string(),
         (Some(parser), Outcome::Rejected(kind), Outcome::Ok(_))
             if LOST_IN_PARSING.contains(&kind.as_str()) =>
         {
@@ -32,7 +53,7 @@ pub fn blame(implementation: &str, expected: &Outcome, actual: &Outcome) -> Stri
         {
             parser.to_string()
         }
-        _ => implementation.to_string(),
+        _ => answer.implementation.to_string(),
     }
 }
 
@@ -48,12 +69,21 @@ fn rule_of(kind: &str) -> &'static str {
 }
 
 /// The rule and shape of a difference between what RFC 8785 asks for and what was answered.
-pub fn difference(input: &[u8], expected: &Outcome, actual: &Outcome) -> Option<Difference> {
+pub fn difference(answer: &Answer<'_>) -> Option<Difference> {
     let d = |rule: &str, shape: String| Difference {
         rule: rule.to_string(),
         shape,
     };
-    match (expected, actual) {
+    let input = answer.input;
+    if read_as_raw_value(answer) {
+        return Some(d(
+            "documents",
+            format!(
+                "reads a member named {RAW_VALUE_MARKER} as the JSON text it holds (its raw_value feature)"
+            ),
+        ));
+    }
+    match (answer.expected, answer.actual) {
         (Outcome::Ok(want), Outcome::Ok(got)) => {
             let (rule, shape) = written(input, want, got);
             Some(d(rule, shape))
@@ -351,11 +381,12 @@ mod tests {
     use super::*;
 
     fn shape(input: &str, want: &str, got: &str) -> (String, String) {
-        let d = difference(
-            input.as_bytes(),
-            &Outcome::Ok(want.as_bytes().to_vec()),
-            &Outcome::Ok(got.as_bytes().to_vec()),
-        )
+        let d = difference(&Answer {
+            implementation: "lib",
+            input: input.as_bytes(),
+            expected: &Outcome::Ok(want.as_bytes().to_vec()),
+            actual: &Outcome::Ok(got.as_bytes().to_vec()),
+        })
         .unwrap();
         (d.rule, d.shape)
     }
@@ -470,11 +501,12 @@ mod tests {
     #[test]
     fn refusals_of_valid_numbers_are_one_behaviour() {
         let refused = |input: &str| {
-            difference(
-                input.as_bytes(),
-                &Outcome::Ok(input.as_bytes().to_vec()),
-                &Outcome::Rejected("other".into()),
-            )
+            difference(&Answer {
+                implementation: "lib",
+                input: input.as_bytes(),
+                expected: &Outcome::Ok(input.as_bytes().to_vec()),
+                actual: &Outcome::Rejected("other".into()),
+            })
             .unwrap()
         };
         assert_eq!(
@@ -483,5 +515,50 @@ mod tests {
         );
         assert_eq!(refused("[9007199254740996]").rule, "numbers");
         assert_eq!(refused("[\"x\"]").rule, "documents");
+    }
+
+    #[test]
+    fn serde_json_is_blamed_for_the_member_name_its_raw_value_feature_reads() {
+        use serde_json::Value;
+        // serde_json itself, no library between: with raw_value on (as in this build), an
+        // object whose member is the marker is read as the text of its string, or refused.
+        let marked = r#"{"$serde_json::private::RawValue":"[]"}"#;
+        let read: Value = serde_json::from_str(marked).unwrap();
+        assert_eq!(read, serde_json::json!([]));
+        assert!(serde_json::from_str::<Value>(r#"{"$serde_json::private::RawValue":0}"#).is_err());
+        // So a serde_json-driven library's answers on it are serde_json's bug, one however
+        // they come out; a library reading text itself keeps its own.
+        let key_of = |implementation: &str, input: &str, actual: Outcome| {
+            let observation = crate::bugs::Observation {
+                implementation: implementation.to_string(),
+                input: input.as_bytes().to_vec(),
+                expected: Outcome::Ok(input.as_bytes().to_vec()),
+                actual,
+                category: "documents".to_string(),
+                vector: None,
+                cases: 1,
+                new: true,
+            };
+            crate::bugs::key(super::super::FAMILY, &observation).unwrap()
+        };
+        let canon_json = key_of("canon-json", marked, Outcome::Ok(b"[]".to_vec()));
+        let serde_jcs = key_of(
+            "serde_jcs",
+            r#"{"$serde_json::private::RawValue":0}"#,
+            Outcome::Rejected("syntax".into()),
+        );
+        assert_eq!(canon_json.blamed, "serde_json");
+        assert_eq!(serde_jcs.blamed, "serde_json");
+        assert_eq!(canon_json.shape, serde_jcs.shape);
+        assert!(canon_json.shape.contains("$serde_json::private::RawValue"));
+        // As a value, not a name, the marker is a string like any other.
+        let valued = key_of(
+            "canon-json",
+            r#"["$serde_json::private::RawValue"]"#,
+            Outcome::Ok(b"[]".to_vec()),
+        );
+        assert_eq!(valued.blamed, "canon-json");
+        let syntax = key_of("json-syntax", marked, Outcome::Ok(b"[]".to_vec()));
+        assert_eq!(syntax.blamed, "json-syntax");
     }
 }

@@ -11,7 +11,7 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
-use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
+use crate::family::{Answer, Category, CheckTest, Family, Field, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{hosted, rust_crates, worker, CoreImpl, Implementation, RUST_SERDE_JSON_GROUP};
 use crate::mutants::Mutant;
@@ -50,17 +50,12 @@ impl Spec for Jcs {
         gen::case(seed, index)
     }
 
-    fn difference(
-        &self,
-        input: &[u8],
-        expected: &Outcome,
-        actual: &Outcome,
-    ) -> Option<crate::bugs::Difference> {
-        difference::difference(input, expected, actual)
+    fn difference(&self, answer: &Answer<'_>) -> Option<crate::bugs::Difference> {
+        difference::difference(answer)
     }
 
-    fn blame(&self, implementation: &str, expected: &Outcome, actual: &Outcome) -> String {
-        difference::blame(implementation, expected, actual)
+    fn blame(&self, answer: &Answer<'_>) -> String {
+        difference::blame(answer)
     }
 
     fn category_of(&self, _input: &[u8], core: &Outcome) -> Option<Category> {
