@@ -2,6 +2,7 @@
 //! the Rust verifiers in process and Node's and Python's as workers, on honest signatures and
 //! the points, encodings and scalars where RFC 8032, ZIP-215 and lax decoders part ways.
 
+pub mod difference;
 pub mod gen;
 pub mod impls;
 pub mod mutants;
@@ -11,7 +12,7 @@ pub mod report;
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, CorpusTable, Family, Field, Spec, Vectors};
+use crate::family::{Answer, Category, CheckTest, CorpusTable, Family, Field, Spec, Vectors};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
@@ -62,6 +63,10 @@ impl Spec for Ed25519 {
             Box::new(worker::node("noble-ed25519", "@noble/ed25519", "noble")),
             Box::new(worker::python("pynacl", "pynacl", impls::LIBSODIUM_GROUP)),
         ]
+    }
+
+    fn difference(&self, answer: &Answer<'_>) -> Option<crate::bugs::Difference> {
+        difference::difference(answer)
     }
 
     fn rules(&self) -> Rules {
