@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::bugs::{self, Severity};
 use crate::campaign::{Harness, Missing};
 use crate::escape::{html, markdown};
 use crate::family::Family;
@@ -115,7 +116,7 @@ pub const PARTS: [(&str, &str, &str); 2] = [
     (
         "conformance",
         "JCS conformance by the rule each vector tests",
-        "Published and hand-written vectors (the RFC 8785 suite and appendix B, the ES number files, the edge cases and rejections). Each cell: vectors passed / vectors run, inputs an implementation cannot be given left out; a rejection vector passes on any rejection. Rows say what the rule rests on, so that a parser's leniency (grammar, I-JSON) is not read as a canonicalization bug. A cell with failures opens to them. In the HTML page, green: all passed; yellow: at least 95%; red: fewer; grey: none could be given.",
+        "Published and hand-written vectors (the RFC 8785 suite and appendix B, the ES number files, the edge cases and rejections). Each cell: vectors passed / vectors run, inputs an implementation cannot be given left out; a rejection vector passes on any rejection. Rows say what the rule rests on, so that a parser's leniency (grammar, I-JSON) is not read as a canonicalization bug. A cell with failures opens to them and names the most severe bug they show.",
     ),
     (
         "findings",
@@ -263,28 +264,39 @@ fn now_utc() -> String {
     )
 }
 
-/// A score's cell: its text and its colour class.
-pub fn cell(score: Option<&Score>) -> Cell {
+/// A score's cell: passed of run, and for a cell short of all, the most severe bug its
+/// failures show (`worst`, the most severe when unknown), which colours it: one wrong byte
+/// costs a signature more than any number of refusals at a stated limit, so a cell is
+/// coloured by what its failures cost, not by how many passed.
+pub fn cell(score: Option<&Score>, worst: Option<Severity>) -> Cell {
     match score {
         Some(s) if s.run > 0 => {
-            let rate = s.passed as f64 / s.run as f64;
-            let class = if s.passed == s.run {
-                "pass"
-            } else if rate >= 0.95 {
-                "most"
-            } else {
-                "fail"
-            };
             // Truncated, so that a cell short of all reads below 100%.
             let tenths = s.passed * 1000 / s.run;
-            Cell::new(
-                format!("{}/{} ({}.{}%)", s.passed, s.run, tenths / 10, tenths % 10),
-                class,
-            )
+            let text = format!("{}/{} ({}.{}%)", s.passed, s.run, tenths / 10, tenths % 10);
+            if s.passed == s.run {
+                return Cell::new(text, "pass");
+            }
+            let (class, word) = severity_class(worst);
+            Cell::new(format!("{text} {word}"), class)
         }
         _ => Cell::new("n/a", "none"),
     }
 }
+
+/// The colour class and the word of a failing cell whose most severe bug is `worst`.
+fn severity_class(worst: Option<Severity>) -> (&'static str, &'static str) {
+    match worst {
+        Some(Severity::Crash) => ("wrong", "crashes"),
+        Some(Severity::WrongBytes) | None => ("wrong", "wrong bytes"),
+        Some(Severity::AcceptsInvalid) => ("accepts", "accepts invalid"),
+        Some(Severity::RefusesValid) => ("refuses", "refuses valid"),
+        Some(Severity::AtLimit | Severity::OtherProblem) => ("limit", "at a limit"),
+    }
+}
+
+/// What the cells' colours mean, for the page and the Markdown.
+pub const COLOURS: &str = "A cell short of all is coloured and named by the most severe bug its failures show: red, wrong bytes for a valid input or a crash; orange, accepts what must be refused; yellow, refuses what is valid; blue, refuses at a limit the rules allow or names another problem.";
 
 /// One cell of a table: its text, colour class, and optionally a title (a heading's
 /// explanation) and the anchor it leads to.
@@ -292,7 +304,8 @@ pub fn cell(score: Option<&Score>) -> Cell {
 pub struct Cell {
     /// What it shows.
     pub text: String,
-    /// `pass`, `most`, `fail`, `none`, `cat` or empty.
+    /// `pass`, `wrong`, `accepts`, `refuses`, `limit`, `partial` (an agreement that is no
+    /// verdict), `none`, `cat` or empty.
     pub class: &'static str,
     /// What it means, shown on hover and in the Markdown legend.
     pub title: Option<String>,
@@ -478,8 +491,15 @@ impl Matrix {
                         Cell::new(scores.sizes[category].to_string(), ""),
                     ];
                     row.extend(self.implementations.iter().map(|c| {
-                        let mut cell =
-                            cell(scores.scores.get(&c.name).and_then(|s| s.get(category)));
+                        let misses = scores.misses.get(&(c.name.clone(), category));
+                        let worst = misses.into_iter().flatten().filter_map(|m| {
+                            bugs::key(crate::families::jcs::FAMILY, &m.observation(&c.name))
+                                .map(|k| k.severity)
+                        });
+                        let mut cell = cell(
+                            scores.scores.get(&c.name).and_then(|s| s.get(category)),
+                            worst.min(),
+                        );
                         if scores.misses.contains_key(&(c.name.clone(), category)) {
                             cell.link = Some(anchor(key, &c.name, category));
                         }
@@ -587,6 +607,7 @@ impl Matrix {
         for (category, basis) in CATEGORIES {
             let _ = writeln!(out, "- {category}: {basis}");
         }
+        let _ = writeln!(out, "\n{COLOURS}");
         for table in self.tables() {
             table.markdown(&mut out);
         }
@@ -636,7 +657,8 @@ impl Matrix {
             "table{border-collapse:collapse;font-size:.85rem}\n",
             "th,td{border:1px solid #bbb;padding:.35em .5em;text-align:center;vertical-align:top}\n",
             "th{background:#f0f0f0;font-weight:600}\n",
-            "td.pass{background:#b7e4c7}td.most{background:#ffe8a3}td.fail{background:#f4a3a3}\n",
+            "td.pass{background:#b7e4c7}td.wrong{background:#f4a3a3}td.accepts{background:#f8c291}\n",
+            "td.refuses{background:#ffe8a3}td.limit{background:#d6e6f5}td.partial{background:#eeeeee}\n",
             "td.none{background:#e6e6e6;color:#666}td.cat{text-align:left;font-weight:600}\n",
             "td a{color:inherit}\n",
             "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}\n",
@@ -667,7 +689,11 @@ impl Matrix {
         for (category, basis) in CATEGORIES {
             let _ = write!(out, "<li><b>{}</b>: {}</li>", html(category), html(basis));
         }
-        out.push_str("</ul>\n");
+        let _ = writeln!(
+            out,
+            "</ul>\n<p>{} Green: all passed; grey: none could be given.</p>",
+            html(COLOURS)
+        );
         for table in self.tables() {
             table.html(&mut out);
         }
@@ -807,7 +833,7 @@ mod tests {
             title: "hostile",
             intro: HOSTILE.into(),
             columns: vec![Cell::new(HOSTILE, "").titled(HOSTILE)],
-            rows: vec![vec![Cell::new(HOSTILE, "fail").titled(HOSTILE)]],
+            rows: vec![vec![Cell::new(HOSTILE, "wrong").titled(HOSTILE)]],
         };
         let md = table.to_markdown();
         safe_for_a_terminal(&md, md.lines().count());
@@ -892,6 +918,33 @@ mod tests {
         assert_eq!(cell["failures"].as_array().unwrap().len(), misses.len());
         assert_eq!(cell["failures"][0]["tcId"], first.tc_id);
         assert!(matrix.markdown().contains(&format!("](#{id})")));
+    }
+
+    #[test]
+    fn a_cell_is_coloured_by_what_its_failures_cost_not_by_how_many_passed() {
+        let score = |passed| Score { passed, run: 100 };
+        // One wrong byte in a hundred outranks ninety-nine refusals at a stated limit.
+        let wrong = cell(Some(&score(99)), Some(Severity::WrongBytes));
+        let limit = cell(Some(&score(1)), Some(Severity::AtLimit));
+        assert_eq!((wrong.class, limit.class), ("wrong", "limit"));
+        assert!(wrong.text.ends_with("wrong bytes"), "{}", wrong.text);
+        assert_eq!(cell(Some(&score(100)), None).class, "pass");
+        // Failures of no known severity are taken for the worst.
+        assert_eq!(cell(Some(&score(50)), None).class, "wrong");
+        // Over the corpus, a core ordering members by UTF-8 bytes writes wrong bytes.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mutant = crate::mutants::find(crate::families::jcs::FAMILY, "utf8-member-order")
+            .unwrap()
+            .implementation();
+        let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(mutant)]);
+        let matrix = build(&jcs, Vec::new(), &dir).unwrap();
+        let ordering = matrix.tables()[0]
+            .rows
+            .iter()
+            .find(|row| row[0].text == "ordering")
+            .map(|row| row[2].clone())
+            .unwrap();
+        assert_eq!(ordering.class, "wrong", "{ordering:?}");
     }
 
     #[test]

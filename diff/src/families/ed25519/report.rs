@@ -209,7 +209,7 @@ fn table(cases: &[Speccheck], rows: &[VerifierRow]) -> Table {
     let score = |agree: usize, total: usize| {
         Cell::new(
             format!("{agree}/{total}"),
-            if agree == total { "pass" } else { "most" },
+            if agree == total { "pass" } else { "partial" },
         )
     };
     let rows = rows
@@ -224,7 +224,13 @@ fn table(cases: &[Speccheck], rows: &[VerifierRow]) -> Table {
                     } else {
                         "✗ rejects"
                     };
-                    let class = if want == accepted { "pass" } else { "fail" };
+                    // A departure is coloured by its severity: accepting what the policy
+                    // refuses costs more than refusing what it accepts.
+                    let class = match (want, accepted) {
+                        (w, a) if w == a => "pass",
+                        (false, true) => "accepts",
+                        _ => "refuses",
+                    };
                     Cell::new(text, class).titled(case.title.clone())
                 },
             ));
@@ -244,7 +250,7 @@ fn table(cases: &[Speccheck], rows: &[VerifierRow]) -> Table {
         .collect();
     Table {
         title: "Ed25519 verifiers",
-        intro: "Each speccheck case (the columns 0-11, titled below) accepted or rejected, green where the answer is that of the policy the verifier follows most closely (named in its second column) and red where it departs from it; then how many of the 12 each policy would answer alike: strict (the core's), RFC 8032 with the cofactored equation, ZIP-215. CCTV: edge cases accepted; Wycheproof: cases answered as published.".to_string(),
+        intro: "Each speccheck case (the columns 0-11, titled below) accepted or rejected, green where the answer is that of the policy the verifier follows most closely (named in its second column), orange where it accepts what that policy refuses and yellow where it refuses what that policy accepts; then how many of the 12 each policy would answer alike: strict (the core's), RFC 8032 with the cofactored equation, ZIP-215. CCTV: edge cases accepted; Wycheproof: cases answered as published.".to_string(),
         columns,
         rows,
     }

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::gen::JwsCase;
 use super::{key_for, JwsTest};
+use crate::bugs::Severity;
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
@@ -44,6 +45,8 @@ pub struct JwsRow {
     pub name: String,
     /// Per set of vectors: answered as the vector expects, and run.
     pub sets: Vec<(usize, usize)>,
+    /// Per set of vectors: the most severe way it answered otherwise, if it did.
+    pub worst: Vec<Option<Severity>>,
 }
 
 /// The sets of JWS vectors the report tells apart, by a word of their path.
@@ -90,6 +93,7 @@ pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
         .map(|m| JwsRow {
             name: m.name.clone(),
             sets: Vec::new(),
+            worst: Vec::new(),
         })
         .collect();
     for (inputs, results) in &sets {
@@ -98,19 +102,27 @@ pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
         for (i, row) in rows.iter_mut().enumerate() {
             let mut passed = 0;
             let mut run = 0;
+            let mut worst = None;
             for (per_impl, result) in outcomes.iter().zip(results) {
                 let Some(outcome) = per_impl.get(i).filter(|o| **o != Outcome::Unsupported) else {
                     continue;
                 };
                 run += 1;
-                let accepted = matches!(outcome, Outcome::Ok(_));
-                passed += usize::from(match result {
-                    Expectation::Valid => accepted,
-                    Expectation::Invalid => !accepted,
-                    Expectation::Acceptable => true,
-                });
+                let failed = match (result, outcome) {
+                    (Expectation::Invalid, Outcome::Ok(_)) => Some(Severity::AcceptsInvalid),
+                    (Expectation::Valid, Outcome::Crashed(_) | Outcome::TimedOut) => {
+                        Some(Severity::Crash)
+                    }
+                    (Expectation::Valid, Outcome::Rejected(_)) => Some(Severity::RefusesValid),
+                    _ => None,
+                };
+                passed += usize::from(failed.is_none());
+                if let Some(f) = failed {
+                    worst = Some(worst.map_or(f, |w: Severity| w.min(f)));
+                }
             }
             row.sets.push((passed, run));
+            row.worst.push(worst);
         }
     }
     Ok(rows)
@@ -124,11 +136,14 @@ fn table(rows: &[JwsRow]) -> Table {
         .iter()
         .map(|r| {
             let mut row = vec![Cell::new(r.name.clone(), "cat")];
-            row.extend(r.sets.iter().map(|&(passed, run)| {
-                cell(Some(&Score {
-                    passed: passed as u64,
-                    run: run as u64,
-                }))
+            row.extend(r.sets.iter().zip(&r.worst).map(|(&(passed, run), &worst)| {
+                cell(
+                    Some(&Score {
+                        passed: passed as u64,
+                        run: run as u64,
+                    }),
+                    worst,
+                )
             }));
             row
         })
