@@ -997,15 +997,25 @@ fn progress_bar(config: &Config) -> ProgressBar {
     if !config.progress {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} {elapsed_precise} [{wide_bar}] {human_pos}/{human_len} cases  {per_sec}  findings: {msg}  ETA {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    bar.set_style(bar_style(
+        "{spinner} {elapsed_precise} [{wide_bar}] {human_pos}/{human_len} cases  {rate}  findings: {msg}  ETA {eta}",
+    ));
     bar.set_message("0");
     bar
+}
+
+/// A progress bar's style from `template`, in which `{rate}` is the cases per second as a
+/// whole number.
+pub(crate) fn bar_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            },
+        )
+        .progress_chars("=> ")
 }
 
 /// Seconds between the progress lines of a campaign whose standard error is no terminal.

@@ -195,6 +195,9 @@ pub trait Spec: Sync {
     /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
     fn name(&self) -> &'static str;
 
+    /// What its implementations are, in a few words, for `canonfuzz list`.
+    fn title(&self) -> &'static str;
+
     /// The `schema` every vector file of the family carries.
     fn schema(&self) -> &'static str;
 

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use serde_json::{json, Value};
 
 use crate::campaign::{Case, FirstMet, Harness, Status, Tally, BATCH};
@@ -181,13 +181,9 @@ fn bar(family: Family, progress: bool) -> ProgressBar {
     if !progress {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix:<8} [{wide_bar}] {human_pos}/{human_len} cases  {per_sec}  found: {msg}  ETA {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    bar.set_style(crate::campaign::bar_style(
+        "{prefix:<8} [{wide_bar}] {human_pos}/{human_len} cases  {rate}  found: {msg}  ETA {eta}",
+    ));
     bar.set_prefix(family.name());
     bar
 }

@@ -118,6 +118,137 @@ fn help_and_version() {
     );
 }
 
+/// The subcommands the top-level help lists, in its order.
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn the_help_leads_with_the_main_job_and_every_line_fits_80_columns() {
+    let top = text(&canonfuzz(&["--help"], b"").stdout);
+    let commands = subcommands(&top);
+    assert_eq!(commands.first().map(String::as_str), Some("diff"), "{top}");
+    assert!(commands.len() > 15, "{commands:?}");
+    assert!(
+        top.contains("canonfuzz diff "),
+        "the examples start from a campaign"
+    );
+    let mut helps = vec![("canonfuzz".to_string(), top.clone())];
+    for command in commands.iter().filter(|c| *c != "help") {
+        let out = canonfuzz(&[command, "--help"], b"");
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        helps.push((command.clone(), text(&out.stdout)));
+    }
+    for (command, help) in &helps {
+        for line in help.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{command}: {} columns: {line}",
+                line.chars().count()
+            );
+        }
+    }
+}
+
+#[test]
+fn list_names_every_family_and_implementation_with_its_group() {
+    let out = canonfuzz(&["list"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let families = text(&out.stdout);
+    for family in ["jcs", "ed25519", "jws", "vmcp", "merkle", "ekl", "ink"] {
+        assert!(
+            families
+                .lines()
+                .any(|l| l.starts_with(&format!("{family} "))),
+            "{family}: {families}"
+        );
+    }
+    let out = canonfuzz(&["list", "implementations", "--family", "jcs"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let listed = text(&out.stdout);
+    let serde_jcs = listed
+        .lines()
+        .find(|l| l.trim_start().starts_with("serde_jcs "))
+        .expect("serde_jcs listed");
+    assert!(
+        serde_jcs.contains("rust-serde_json") && serde_jcs.contains("in process"),
+        "{serde_jcs}"
+    );
+    assert!(
+        !listed.contains("ed25519-zebra"),
+        "another family's: {listed}"
+    );
+    assert!(listed.lines().all(|l| l.chars().count() <= 80), "{listed}");
+    assert_eq!(canonfuzz(&["list", "nonesuch"], b"").status.code(), Some(2));
+}
+
+#[test]
+fn conflicting_options_are_refused() {
+    for args in [
+        &["diff", "--cases", "5", "--duration", "1s"][..],
+        &["diff", "--no-save", "--out", "x"],
+        &["diff", "--plant", "utf8-member-order", "--out", "x"],
+        &["vectors", "--junit", "x.xml"],
+    ] {
+        let out = canonfuzz(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let why = text(&out.stderr);
+        assert!(
+            why.contains("cannot be used with") || why.contains("required"),
+            "{args:?}: {why}"
+        );
+    }
+}
+
+/// Runs canonfuzz with `args` and `stdin`, reads one line of its output and closes the pipe:
+/// the line read, the exit code and what it said on stderr.
+fn read_one_line_then_close(args: &[&str], stdin: Vec<u8>) -> (String, Option<i32>, String) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&stdin);
+    });
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (first, out.status.code(), text(&out.stderr))
+}
+
+#[test]
+fn a_reader_that_closes_the_pipe_ends_the_command_quietly() {
+    // Far more than a pipe holds: the command is still writing when the reader goes, through
+    // its own writer (canon --jsonl) or through the standard printing macros (vectors -v).
+    let (first, code, said) =
+        read_one_line_then_close(&["canon", "--jsonl"], "[1]\n".repeat(200_000).into_bytes());
+    assert_eq!(first, "{\"ok\":\"[1]\"}\n");
+    assert_eq!((code, said.as_str()), (Some(0), ""));
+    let sorted = format!(
+        "sorted=python3 {}/adapters/python_json_sorted.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (first, code, said) =
+        read_one_line_then_close(&["vectors", "-v", "--impl", &sorted], Vec::new());
+    assert!(first.starts_with("FAIL "), "{first}");
+    assert_eq!((code, said.as_str()), (Some(0), ""));
+}
+
 const RFC8037_TOKEN: &str = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
 const RFC8037_JWK: &str =
     r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#;

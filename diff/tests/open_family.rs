@@ -137,6 +137,10 @@ impl Spec for Hex {
         "hex"
     }
 
+    fn title(&self) -> &'static str {
+        "hex normalizers"
+    }
+
     fn schema(&self) -> &'static str {
         "canonfuzz_test_hex_v1"
     }

@@ -60,10 +60,10 @@ pub(crate) fn diff(
         text.push(b'\n');
         let written = if to_stdout {
             let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(&text)
-                .and_then(|()| stdout.flush())
-                .map_err(|e| format!("stdout: {e}"))
+            match stdout.write_all(&text).and_then(|()| stdout.flush()) {
+                Err(e) if !crate::exit::reader_gone(&e) => Err(format!("stdout: {e}")),
+                _ => Ok(()),
+            }
         } else {
             canonfuzz_diff::vector::write_atomically(path, &text)
         };

@@ -1,13 +1,13 @@
 //! `canon`: the canonical bytes of one document, or of each line.
 
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use canonfuzz_core::jcs::{Canonicalizer, Options};
 use canonfuzz_diff::input;
 
-use crate::exit::{open_input, read_or_exit, usage_error, Failure};
+use crate::exit::{open_input, print_bytes, read_or_exit, reader_gone, usage_error, Failure};
 
 pub(crate) fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> ExitCode {
     let name = file
@@ -27,6 +27,7 @@ pub(crate) fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> Exi
             input::limit(),
         ) {
             Ok(_) => ExitCode::SUCCESS,
+            Err(e) if reader_gone(&e) => ExitCode::SUCCESS,
             Err(e) => usage_error(format!("reading {name} or writing stdout failed: {e}")),
         };
     }
@@ -36,11 +37,8 @@ pub(crate) fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> Exi
     };
     match canonicalizer.canonicalize(&input) {
         Ok(out) => {
-            let mut stdout = stdout;
-            match stdout.write_all(&out).and_then(|()| stdout.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => usage_error(format!("writing stdout failed: {e}")),
-            }
+            drop(stdout);
+            print_bytes(&out, "the canonical form")
         }
         Err(e) => Failure::Rejected(Some(e.to_string())).exit(),
     }

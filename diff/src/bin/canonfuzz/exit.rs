@@ -82,3 +82,46 @@ pub(crate) fn open_input(file: Option<&Path>) -> io::Result<Box<dyn Read>> {
         Some(p) => Ok(Box::new(std::fs::File::open(p)?)),
     }
 }
+
+/// The error of a write to a pipe no one reads any more.
+fn closed_pipe() -> io::Error {
+    // EPIPE, on every Unix.
+    io::Error::from_raw_os_error(32)
+}
+
+/// Ends the command quietly, with exit 0, when what it prints to stdout has no reader any
+/// more (`canonfuzz vectors -v | head`): the reader took what it wanted. Any other panic is
+/// reported as before.
+pub(crate) fn quiet_on_closed_stdout() {
+    let report = std::panic::take_hook();
+    let closed = format!("failed printing to stdout: {}", closed_pipe());
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message == closed {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
+}
+
+/// Whether a write failed because its reader closed the pipe: then the command has done
+/// what was asked of it, and ends with the exit status it would have had.
+pub(crate) fn reader_gone(e: &io::Error) -> bool {
+    e.kind() == closed_pipe().kind()
+}
+
+/// Writes `bytes` to stdout: exit 0 once written, or once the reader has closed the pipe;
+/// 2 when it cannot be written.
+pub(crate) fn print_bytes(bytes: &[u8], what: &str) -> ExitCode {
+    use std::io::Write as _;
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if !reader_gone(&e) => usage_error(format!("cannot write {what}: {e}")),
+        _ => ExitCode::SUCCESS,
+    }
+}

@@ -9,6 +9,7 @@ mod corpus;
 mod docs;
 mod exit;
 mod ink;
+mod list;
 mod profile;
 mod verify;
 
@@ -31,28 +32,41 @@ use crate::ink::InkCommand;
 use crate::profile::ChallengeCommand;
 use crate::verify::{Ed25519Command, JwkCommand, JwsCommand, VmcpCommand};
 
-const ABOUT: &str =
-    "Test signed-JSON implementations: strict RFC 8785 canonicalization and a conformance corpus.";
+const ABOUT: &str = "Differential fuzzing of signed-JSON implementations: JCS, Ed25519, JWS, \
+verifiable-mcp, Merkle proofs and INK, against a strict verification core.";
 
 const LONG_ABOUT: &str = "\
-canonfuzz canonicalizes JSON exactly as RFC 8785 (JCS) requires, holds input to I-JSON \
-(RFC 7493), and replays a corpus of conformance vectors against its core.
-
-Every rejection has a stable kind: syntax, invalid_utf8, lone_surrogate, duplicate_key, \
-number_out_of_range, depth_limit.";
+canonfuzz runs differential campaigns: it generates inputs aimed where implementations of \
+signed-JSON protocols part ways, compares a strict verification core with independent Rust, \
+Node and Python implementations, reads every disagreement as the bug of one party, and saves \
+it as a conformance vector that the corpus replays from then on. The same core canonicalizes \
+(RFC 8785) and verifies (Ed25519, JWS, verifiable-mcp, INK) from the command line.";
 
 const EXAMPLES: &str = "\
 Examples:
-  canonfuzz canon doc.json                 canonical bytes of one document on stdout
-  echo '{\"b\":1,\"a\":1e21}' | canonfuzz canon   prints {\"a\":1e+21,\"b\":1}
-  canonfuzz canon --jsonl cases.jsonl      one answer line per input line
-  canonfuzz vectors                        run every vector in corpus/
-  canonfuzz manifest                       re-count and re-digest corpus/ after editing it
+  canonfuzz diff                       the main job: a JCS campaign of 100,000 cases
+  canonfuzz diff --family ed25519      another family (canonfuzz list families)
+  canonfuzz diff --with mine='python3 adapter.py'
+                                       your own implementation beside the others
+  canonfuzz vectors --impl mine='python3 adapter.py' --junit out.xml
+                                       the whole corpus through it, for a CI job
+  canonfuzz report --upstream --out reports/
+                                       one report per bug, for each library's maintainers
+  canonfuzz list implementations       every implementation, its version and group
+  canonfuzz canon doc.json             the canonical bytes of one document
 
-Exit status: 0 success, 1 rejected input or a failed check, 2 usage, I/O or harness failure.";
+Exit status: 0 success, 1 a bug of the core, rejected input or a failed check, 2 usage,
+I/O or harness failure.";
 
 #[derive(Parser)]
-#[command(name = "canonfuzz", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
+#[command(
+    name = "canonfuzz",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    max_term_width = 80
+)]
 pub(crate) struct Cli {
     /// Refuse any input (a file, stdin, one line of --jsonl) larger than this: bytes, or with
     /// a unit (64KiB, 32MiB, 1GiB). Refused input exits 1 with error[too_large].
@@ -70,6 +84,81 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run a differential campaign: generate inputs, compare every implementation, minimize
+    /// and save each disagreement as a vector.
+    ///
+    /// Exits 0 when every independence group voted and, on every case, the core agrees with
+    /// their consensus or differs only by registered policy; 1 when the core diverges on any
+    /// case; 2 when the harness failed (a case it could not judge included), a group could
+    /// not vote (unless --allow-missing) or the campaign was interrupted.
+    Diff {
+        /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
+        /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
+        /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs), ink
+        /// (INK leaf hashes and signature bases), or any other registered family.
+        #[arg(long, default_value = "jcs", value_parser = PossibleValuesParser::new(Family::names()))]
+        family: String,
+        /// Number of cases to run (default 100,000 when --duration is not given either).
+        #[arg(long, value_name = "N", conflicts_with = "duration")]
+        cases: Option<u64>,
+        /// Run for this long instead: e.g. 90s, 10m, 1h.
+        #[arg(long, value_name = "D", value_parser = parse_duration)]
+        duration: Option<Duration>,
+        /// The seed every input derives from.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Batches in flight (default: twice the cores, since a batch waits on its workers),
+        /// and at most as many processes per external implementation: one, and another for
+        /// each batch that has waited a second for those running. Findings are minimized
+        /// on twice as many threads, as each waits on one worker at a time.
+        #[arg(long, value_name = "J")]
+        jobs: Option<usize>,
+        /// Compare the core with these implementations only (comma-separated names).
+        #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+        impls: Vec<String>,
+        /// Also compare an implementation outside canonfuzz: a command that speaks the worker
+        /// protocol (README, "Testing your own implementation"), in its own independence group
+        /// unless NAME@GROUP names one. Repeatable.
+        #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
+        with: Vec<External>,
+        /// Corpus directory findings are saved into (default: the repository's corpus/; with
+        /// --with, none unless this is given).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Save no vectors.
+        #[arg(long, conflicts_with = "out")]
+        no_save: bool,
+        /// Run shard I of N: the cases whose index is I modulo N.
+        #[arg(long, value_name = "I/N", value_parser = parse_shard, default_value = "0/1")]
+        shard: (u64, u64),
+        /// Also write the summary as JSON to FILE (`-`: standard output, the summary for
+        /// people then going to standard error).
+        #[arg(long, value_name = "FILE")]
+        summary_json: Option<PathBuf>,
+        /// Compare without implementations that cannot run here instead of failing for want
+        /// of a quorum (exit 2); the summary names the groups that did not vote.
+        #[arg(long)]
+        allow_missing: bool,
+        /// Show the bugs of this implementation only (its own and those of the layer it is
+        /// driven through).
+        #[arg(long, value_name = "NAME")]
+        only: Option<String>,
+        /// Plant one of the self-test's mutants (`canonfuzz selftest` lists them) in the core's
+        /// place, to see that these settings turn red on a known bug: the campaign should exit
+        /// 1. Saves nothing.
+        #[arg(long, value_name = "MUTANT", conflicts_with = "out")]
+        plant: Option<String>,
+    },
+    /// List the families a campaign can run, or every implementation with its version,
+    /// independence group and how it runs.
+    List {
+        /// What to list.
+        #[arg(value_enum, default_value = "families")]
+        what: list::What,
+        /// Of this family only.
+        #[arg(long, value_parser = PossibleValuesParser::new(Family::names()))]
+        family: Option<String>,
+    },
     /// Write the RFC 8785 canonical form of a JSON text to stdout.
     ///
     /// On bad input, exits 1 and prints `error[<kind>] at line L, column C: <message>` to
@@ -127,71 +216,6 @@ enum Command {
         /// The corpus directory.
         #[arg(value_name = "DIR")]
         dir: Option<PathBuf>,
-    },
-    /// Run a differential campaign: generate inputs, compare every implementation, minimize
-    /// and save each disagreement as a vector.
-    ///
-    /// Exits 0 when every independence group voted and, on every case, the core agrees with
-    /// their consensus or differs only by registered policy; 1 when the core diverges on any
-    /// case; 2 when the harness failed (a case it could not judge included), a group could
-    /// not vote (unless --allow-missing) or the campaign was interrupted.
-    Diff {
-        /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
-        /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
-        /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs), ink
-        /// (INK leaf hashes and signature bases), or any other registered family.
-        #[arg(long, default_value = "jcs", value_parser = PossibleValuesParser::new(Family::names()))]
-        family: String,
-        /// Number of cases to run (default 100,000 when --duration is not given either).
-        #[arg(long, value_name = "N")]
-        cases: Option<u64>,
-        /// Run for this long instead: e.g. 90s, 10m, 1h.
-        #[arg(long, value_name = "D", value_parser = parse_duration)]
-        duration: Option<Duration>,
-        /// The seed every input derives from.
-        #[arg(long, value_name = "S", default_value_t = 1)]
-        seed: u64,
-        /// Batches in flight (default: twice the cores, since a batch waits on its workers),
-        /// and at most as many processes per external implementation: one, and another for
-        /// each batch that has waited a second for those running. Findings are minimized
-        /// on twice as many threads, as each waits on one worker at a time.
-        #[arg(long, value_name = "J")]
-        jobs: Option<usize>,
-        /// Compare the core with these implementations only (comma-separated names).
-        #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
-        impls: Vec<String>,
-        /// Also compare an implementation outside canonfuzz: a command that speaks the worker
-        /// protocol (README, "Testing your own implementation"), in its own independence group
-        /// unless NAME@GROUP names one. Repeatable.
-        #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
-        with: Vec<External>,
-        /// Corpus directory findings are saved into (default: the repository's corpus/; with
-        /// --with, none unless this is given).
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-        /// Save no vectors.
-        #[arg(long)]
-        no_save: bool,
-        /// Run shard I of N: the cases whose index is I modulo N.
-        #[arg(long, value_name = "I/N", value_parser = parse_shard, default_value = "0/1")]
-        shard: (u64, u64),
-        /// Also write the summary as JSON to FILE (`-`: standard output, the summary for
-        /// people then going to standard error).
-        #[arg(long, value_name = "FILE")]
-        summary_json: Option<PathBuf>,
-        /// Compare without implementations that cannot run here instead of failing for want
-        /// of a quorum (exit 2); the summary names the groups that did not vote.
-        #[arg(long)]
-        allow_missing: bool,
-        /// Show the bugs of this implementation only (its own and those of the layer it is
-        /// driven through).
-        #[arg(long, value_name = "NAME")]
-        only: Option<String>,
-        /// Plant one of the self-test's mutants (`canonfuzz selftest` lists them) in the core's
-        /// place, to see that these settings turn red on a known bug: the campaign should exit
-        /// 1. Saves nothing.
-        #[arg(long, value_name = "MUTANT")]
-        plant: Option<String>,
     },
     /// Verify an Ed25519 signature under the core's strict policy.
     Ed25519 {
@@ -405,6 +429,7 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 }
 
 fn main() -> ExitCode {
+    exit::quiet_on_closed_stdout();
     let cli = Cli::parse();
     input::set_limit(cli.max_input_bytes);
     let detail = match (cli.quiet, cli.verbose) {
@@ -440,6 +465,7 @@ fn main() -> ExitCode {
             },
         ),
         Command::Manifest { dir } => corpus::manifest(dir),
+        Command::List { what, family } => list::list(what, family.as_deref()),
         Command::Diff {
             family,
             cases,

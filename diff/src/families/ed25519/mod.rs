@@ -31,6 +31,10 @@ impl Spec for Ed25519 {
         "ed25519"
     }
 
+    fn title(&self) -> &'static str {
+        "Ed25519 signature verifiers"
+    }
+
     fn schema(&self) -> &'static str {
         crate::vector::ED25519_SCHEMA
     }

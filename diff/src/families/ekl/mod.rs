@@ -28,6 +28,10 @@ impl Spec for Ekl {
         "ekl"
     }
 
+    fn title(&self) -> &'static str {
+        "adapter-profile fingerprints and challenge proofs"
+    }
+
     fn schema(&self) -> &'static str {
         crate::vector::EKL_SCHEMA
     }

@@ -28,6 +28,10 @@ impl Spec for Ink {
         "ink"
     }
 
+    fn title(&self) -> &'static str {
+        "INK leaf hashes and signature bases"
+    }
+
     fn schema(&self) -> &'static str {
         crate::vector::INK_CAMPAIGN_SCHEMA
     }

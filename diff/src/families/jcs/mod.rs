@@ -30,6 +30,10 @@ impl Spec for Jcs {
         "jcs"
     }
 
+    fn title(&self) -> &'static str {
+        "RFC 8785 canonicalizers"
+    }
+
     fn schema(&self) -> &'static str {
         crate::vector::JCS_SCHEMA
     }

@@ -31,6 +31,10 @@ impl Spec for Jws {
         "jws"
     }
 
+    fn title(&self) -> &'static str {
+        "compact JWS and JWK verifiers"
+    }
+
     fn schema(&self) -> &'static str {
         crate::vector::JWS_SCHEMA
     }

@@ -26,6 +26,10 @@ impl Spec for Merkle {
         "merkle"
     }
 
+    fn title(&self) -> &'static str {
+        "RFC 9162 Merkle roots and proofs"
+    }
+
     fn schema(&self) -> &'static str {
         crate::vector::MERKLE_SCHEMA
     }

@@ -31,6 +31,10 @@ impl Spec for Vmcp {
         "vmcp"
     }
 
+    fn title(&self) -> &'static str {
+        "verifiable-mcp response verifiers"
+    }
+
     fn schema(&self) -> &'static str {
         crate::vector::VMCP_SCHEMA
     }

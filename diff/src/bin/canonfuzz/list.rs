@@ -1,0 +1,77 @@
+//! `canonfuzz list`: the families a campaign can run and the implementations each compares,
+//! with their versions, independence groups and how they are run.
+
+use std::process::ExitCode;
+
+use canonfuzz_diff::escape::terminal;
+use canonfuzz_diff::family::Family;
+use clap::ValueEnum;
+
+use crate::exit::usage_error;
+
+/// What `list` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum What {
+    /// Each family: its name, what it compares and how many implementations.
+    Families,
+    /// Each implementation of each family: version, independence group, how it runs.
+    Implementations,
+}
+
+/// The widest a column of names is printed, so that a line fits 80 columns.
+const NAME: usize = 26;
+/// The widest a version is printed.
+const VERSION: usize = 22;
+
+/// `text` cut to `width` characters, an ellipsis marking the cut.
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
+/// Lists `what`, of `family` alone when one is given.
+pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
+    let families = match family.map(Family::named).transpose() {
+        Ok(Some(f)) => vec![f],
+        Ok(None) => Family::all().to_vec(),
+        Err(e) => return usage_error(e),
+    };
+    match what {
+        What::Families => {
+            println!("{:<8} {:>5}  compares", "family", "impls");
+            for f in &families {
+                println!(
+                    "{:<8} {:>5}  {}",
+                    f.name(),
+                    f.implementations().len(),
+                    f.title()
+                );
+            }
+        }
+        What::Implementations => {
+            for (k, f) in families.iter().enumerate() {
+                if k > 0 {
+                    println!();
+                }
+                println!("{} ({})", f.name(), f.title());
+                for i in f.implementations() {
+                    let how = if i.in_process() {
+                        "in process"
+                    } else {
+                        "worker"
+                    };
+                    println!(
+                        "  {:<NAME$} {:<VERSION$} {:<16} {how}",
+                        clip(&terminal(i.name()), NAME),
+                        clip(&terminal(&i.version()), VERSION),
+                        clip(&terminal(i.group()), 16),
+                    );
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
