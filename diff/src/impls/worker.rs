@@ -842,7 +842,7 @@ impl WorkerImpl {
         }
         if self.garbage.fetch_add(1, AtomicOrdering::Relaxed) + 1 >= GARBAGE_LIMIT {
             let _ = self.out.set(format!(
-                "it answered {GARBAGE_LIMIT} inputs in a row with lines that are not the worker protocol (the last: {}); check that the command speaks it (README, \"Testing your own implementation\")",
+                "it answered {GARBAGE_LIMIT} inputs in a row with lines that are not the worker protocol (the last: {}); check that the command speaks it (docs/your-implementation.md)",
                 why.strip_prefix(GARBAGE).unwrap_or(why).trim_start_matches(':').trim()
             ));
         }

@@ -117,7 +117,7 @@ enum Command {
         #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
         impls: Vec<String>,
         /// Also compare an implementation outside canonfuzz: a command that speaks the worker
-        /// protocol (README, "Testing your own implementation"), in its own independence group
+        /// protocol (docs/worker-protocol.md), in its own independence group
         /// unless NAME@GROUP names one. Repeatable.
         #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
         with: Vec<External>,
