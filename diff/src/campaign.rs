@@ -944,8 +944,9 @@ fn count_votes(counts: &mut BTreeMap<String, u64>, voted: &BTreeSet<&str>) {
     }
 }
 
-/// Saves a finding's vector the moment its signature is first met, so an interrupted campaign
-/// loses nothing it found; the minimized input replaces it at the end.
+/// Saves a finding's vector the moment its signature is first met, so a campaign cut short
+/// loses nothing it found; the minimized input replaces it, and the manifest is rebuilt once,
+/// at the end (a campaign killed outright leaves vectors `canonfuzz manifest` then lists).
 fn save_as_found(
     dir: &Path,
     family: Family,
@@ -961,12 +962,7 @@ fn save_as_found(
     {
         return;
     }
-    let saved = findings::save(dir, family, finding, seed, roster, false).and_then(|path| {
-        crate::manifest::Manifest::build(dir)?
-            .write(dir)
-            .map(|()| path)
-    });
-    match saved {
+    match findings::save(dir, family, finding, seed, roster, false) {
         Ok(Some(_)) => {
             created.insert(finding.signature.clone());
         }
@@ -1114,50 +1110,17 @@ fn out_of_comparison(
 
 /// Runs a campaign.
 pub fn run(config: &Config) -> Result<Summary, String> {
-    let (mut harness, missing) = Harness::choose(config.family, &config.impls, &config.with)?;
-    if let Some(mutant) = config.plant {
-        if mutant.family != config.family {
-            return Err(format!(
-                "the mutant {} is planted in the {} core, not the {} one",
-                mutant.name,
-                mutant.family.name(),
-                config.family.name()
-            ));
-        }
-        harness = harness.planted(mutant);
-    }
+    let (harness, missing) = harness_for(config)?;
     // A planted core's findings are the mutant's, not the corpus's.
     let config = &Config {
         out: config.out.clone().filter(|_| config.plant.is_none()),
+        cases: match (config.cases, config.duration) {
+            (None, None) => Some(crate::DEFAULT_CASES),
+            (cases, _) => cases,
+        },
         ..config.clone()
     };
-    let groups = |members: Vec<Box<dyn Implementation>>| -> BTreeSet<String> {
-        members
-            .iter()
-            .map(|i| i.group().to_string())
-            .filter(|g| g != impls::CORE_GROUP)
-            .collect()
-    };
-    let mut quorum = Quorum {
-        needed: groups(impls::choose(
-            config.family.implementations(),
-            &config.impls,
-            &config.with,
-        )?),
-        present: voting_groups(&harness, &[]),
-        narrowed: !config.impls.is_empty(),
-        allow_missing: config.allow_missing,
-    };
-    if !quorum.absent().is_empty() && !config.allow_missing {
-        let why: Vec<String> = missing.iter().map(|(n, w)| format!("{n}: {w}")).collect();
-        return Err(format!(
-            "no quorum: the {} campaign needs the independence groups {}, and {} could not run ({}); install what is missing, narrow the campaign with --impls, or pass --allow-missing to compare without them",
-            config.family.name(),
-            quorum.needed.iter().cloned().collect::<Vec<_>>().join(", "),
-            quorum.absent().join(", "),
-            why.join("; ")
-        ));
-    }
+    let mut quorum = quorum_for(config, &harness, &missing)?;
     if let Some(dir) = &config.out {
         std::fs::create_dir_all(dir).map_err(|e| {
             format!(
@@ -1167,247 +1130,41 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         })?;
     }
     let jobs = config.jobs.max(1);
-    let (shard, shards) = config.shard;
-    let limit = match (config.cases, config.duration) {
-        (None, None) => Some(crate::DEFAULT_CASES),
-        (cases, _) => cases,
-    };
-    let config = Config {
-        cases: limit,
-        ..config.clone()
-    };
     let roster = harness.roster();
     // Findings the known corpus met before and holds no vector for: known all the same.
     let remembered = match &config.known {
         Some(dir) => without_vector::read(dir, config.family)?,
         None => BTreeMap::new(),
     };
-    let started = Instant::now();
-    let deadline = config.duration.map(|d| started + d);
-    let bar = progress_bar(&config);
-    let next_batch = AtomicU64::new(0);
-    let repeats = Repeats::default();
-    let n = harness.implementations().len();
-    let tally = Mutex::new(Tally::new(n));
-    let taken_out: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
-    let registered: Vec<Member> = harness
-        .members()
-        .iter()
-        .filter(|m| !config.with.iter().any(|w| w.name == m.name))
-        .cloned()
-        .collect();
-    let stopped = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        if config.progress && !std::io::stderr().is_terminal() {
-            scope.spawn(|| progress_lines(&bar, &stopped));
-        }
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| {
-                scope.spawn(|| loop {
-                    let batch = next_batch.fetch_add(1, Ordering::Relaxed);
-                    let start = batch * BATCH;
-                    let end = match limit {
-                        Some(l) if start >= l => break,
-                        Some(l) => (start + BATCH).min(l),
-                        None => start + BATCH,
-                    };
-                    if deadline.is_some_and(|d| Instant::now() >= d)
-                        || INTERRUPTED.load(Ordering::Relaxed)
-                        || out_of_comparison(&harness, &taken_out, config.allow_missing)
-                    {
-                        break;
-                    }
-                    let cases: Vec<(u64, Category, Vec<u8>)> = (start..end)
-                        .map(|local| {
-                            let index = local * shards + shard;
-                            let (category, input) = config.family.generate(config.seed, index);
-                            (index, category, input)
-                        })
-                        .collect();
-                    let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
-                    let results = repeats.answer(&inputs, |asked| harness.run(asked));
-                    let Ok(mut t) = tally.lock() else { break };
-                    for (case, (outcomes, evaluation)) in cases.iter().zip(results) {
-                        // A finding is known by the answers of the registered implementations
-                        // alone: one given with --with changes no finding of theirs to new.
-                        // Asked only of a case that meets a finding first.
-                        let first = !t.findings.contains_key(&evaluation.signature);
-                        let known_signature = (first && registered.len() < n).then(|| {
-                            let answers: Vec<Outcome> = harness
-                                .members()
-                                .iter()
-                                .zip(&outcomes)
-                                .filter(|(m, _)| registered.contains(m))
-                                .map(|(_, o)| o.clone())
-                                .collect();
-                            evaluate(config.family, &case.2, &registered, &answers).signature
-                        });
-                        let first_met = |evaluation: &Evaluation| {
-                            let signature =
-                                known_signature.as_ref().unwrap_or(&evaluation.signature);
-                            let known_path = findings::vector_path(config.family, signature);
-                            let has_vector = config
-                                .known
-                                .as_ref()
-                                .is_some_and(|dir| dir.join(&known_path).exists());
-                            FirstMet {
-                                new: !has_vector && !remembered.contains_key(signature),
-                                vector: has_vector.then_some(known_path),
-                            }
-                        };
-                        let tally = &mut *t;
-                        let met =
-                            tally.record(harness.members(), case, outcomes, evaluation, first_met);
-                        let finding = met.and_then(|signature| tally.findings.get(&signature));
-                        if let (Some(dir), Some(finding)) = (&config.out, finding) {
-                            save_as_found(
-                                dir,
-                                config.family,
-                                finding,
-                                config.seed,
-                                &roster,
-                                &mut tally.created,
-                                &mut tally.errors,
-                            );
-                        }
-                    }
-                    let found = t.findings.len();
-                    drop(t);
-                    bar.inc(end - start);
-                    if let Some(d) = config.duration {
-                        let elapsed = started.elapsed().as_secs_f64().max(1e-3);
-                        bar.set_length((bar.position() as f64 * d.as_secs_f64() / elapsed) as u64);
-                    }
-                    bar.set_message(found.to_string());
-                })
-            })
-            .collect();
-        for worker in workers {
-            let _ = worker.join();
-        }
-        stopped.store(true, Ordering::Relaxed);
-    });
-    bar.finish_and_clear();
-    // One taken out during the last batches is recorded too.
-    out_of_comparison(&harness, &taken_out, config.allow_missing);
-    let mut missing = missing;
-    for (name, why) in taken_out.into_inner().unwrap_or_default() {
-        if !config.allow_missing {
-            return Err(format!(
-                "{name} was taken out of the comparison: {why}; fix it, or pass --allow-missing to compare without it"
-            ));
-        }
-        missing.push((name, format!("taken out while the campaign ran: {why}")));
-    }
+    let cases = Cases::new(config, &harness, &roster, &remembered);
+    cases.run(jobs);
+    let missing = taken_out_of(&cases, config, missing)?;
     let out: Vec<&str> = missing.iter().map(|(name, _)| name.as_str()).collect();
     quorum.present = voting_groups(&harness, &out);
-    let elapsed = started.elapsed();
+    let elapsed = cases.started.elapsed();
+    let repeated = cases.repeats.repeated();
     let cases_cpu: Duration = harness.cpu().into_iter().flatten().sum();
     let shrink_started = Instant::now();
-    let tally = tally
+    let tally = cases
+        .tally
         .into_inner()
         .map_err(|_| "a campaign thread panicked".to_string())?;
     let mut found: Vec<Finding> = tally.findings.into_values().collect();
-    let shrink_bar = progress_bar(&Config {
-        cases: Some(found.iter().filter(|f| f.new).count() as u64),
-        ..config.clone()
-    });
-    // A finding whose signature the known corpus holds already has its vector there, with a
-    // minimized input of that signature: only new findings are minimized. A minimizer waits
-    // on one worker at a time, so twice the batches' threads keep the cores busy; the
-    // findings with the longest inputs, which take longest, go first, so that none of them
-    // is left running alone at the end.
-    let mut queue: Vec<&mut Finding> = found.iter_mut().filter(|f| f.new).collect();
-    queue.sort_by_key(|f| std::cmp::Reverse(f.input.len()));
-    in_order(2 * jobs, queue, |f| {
-        if INTERRUPTED.load(Ordering::Relaxed) {
-            return;
-        }
-        (f.minimized, f.outcomes, f.evaluation) =
-            harness.minimize(&f.input, &f.outcomes, &f.signature);
-        f.is_minimized = true;
-        shrink_bar.inc(1);
-    });
-    shrink_bar.finish_and_clear();
-    // A known finding is shown by the input its vector holds, read once the cases are done,
-    // or by the one the corpus remembers it by.
-    if let Some(dir) = &config.known {
-        for f in found.iter_mut().filter(|f| !f.new) {
-            f.known_input = match &f.vector {
-                Some(v) => vector_input(config.family, &dir.join(v)),
-                None => remembered.get(&f.signature).map(|r| r.input.clone()),
-            };
-        }
-    }
-    // A known finding whose vector's input still shows it stands for it with its answers:
-    // its bugs are then shown by the minimized input, not by the case that met it again.
-    let known: Vec<&mut Finding> = found
-        .iter_mut()
-        .filter(|f| f.known_input.is_some())
-        .collect();
-    let inputs: Vec<Vec<u8>> = known.iter().filter_map(|f| f.known_input.clone()).collect();
-    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    for (f, (outcomes, evaluation)) in known.into_iter().zip(harness.run(&refs)) {
-        if evaluation.signature == f.signature {
-            f.minimized = f.known_input.clone().unwrap_or_default();
-            (f.outcomes, f.evaluation) = (outcomes, evaluation);
-        }
-    }
+    minimize_new(&harness, &mut found, config, jobs);
+    show_known(&harness, &mut found, config, &remembered);
     if let Some(e) = tally.errors.first() {
         return Err(format!("cannot save a finding: {e}"));
     }
-    let busy = harness.busy();
-    let cpu = harness.cpu();
-    let impls: Vec<ImplStats> = roster
-        .iter()
-        .enumerate()
-        .map(|(i, imp)| ImplStats {
-            busy: busy.get(i).copied().unwrap_or_default(),
-            cpu: cpu.get(i).copied().flatten(),
-            answered: tally.answered[i],
-            agreed: tally.agreed[i],
-            findings: found
-                .iter()
-                .filter(|f| f.evaluation.diverging.contains(&imp.name))
-                .count() as u64,
-            ..imp.clone()
-        })
-        .collect();
+    let impls = impl_stats(&harness, &roster, (&tally.answered, &tally.agreed), &found);
     if let Some(dir) = &config.out {
-        for finding in &mut found {
-            let replace = tally.created.contains(&finding.signature);
-            finding.vector =
-                findings::save(dir, config.family, finding, config.seed, &impls, replace)?;
-        }
-        // A case the harness could not judge is its own failure, not a finding to remember.
-        let without = found.iter().filter(|f| {
-            f.vector.is_none()
-                && f.is_minimized
-                && !matches!(f.evaluation.verdict, Verdict::Unjudged(_))
-        });
-        without_vector::remember(
-            dir,
-            config.family,
-            without.map(|f| {
-                let input = f.minimized.clone();
-                (
-                    f.signature.clone(),
-                    without_vector::Remembered {
-                        input,
-                        seed: config.seed,
-                        case: f.case,
-                    },
-                )
-            }),
-        )?;
-        crate::manifest::Manifest::build(dir)?.write(dir)?;
+        persist(dir, &mut found, config, &impls, &tally.created)?;
     }
-    let examples = smallest_examples(&harness, &found, &impls, &config, jobs);
+    let examples = smallest_examples(&harness, &found, &impls, config, jobs);
     Ok(Summary {
         family: config.family,
         seed: config.seed,
         cases: tally.cases,
-        repeated: repeats.repeated(),
+        repeated,
         cases_cpu,
         elapsed,
         shrink_elapsed: shrink_started.elapsed(),
@@ -1420,11 +1177,378 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         voters: tally.voters,
         categories: tally.categories,
         interrupted: INTERRUPTED.load(Ordering::Relaxed),
-        planned: limit,
+        planned: config.cases,
         plant: config.plant,
         own: config.with.iter().map(|w| w.name.clone()).collect(),
         examples,
     })
+}
+
+/// The harness a campaign compares with, the mutant it plants in the core's place if any,
+/// and the implementations that could not run.
+fn harness_for(config: &Config) -> Result<(Harness, Missing), String> {
+    let (harness, missing) = Harness::choose(config.family, &config.impls, &config.with)?;
+    let Some(mutant) = config.plant else {
+        return Ok((harness, missing));
+    };
+    if mutant.family != config.family {
+        return Err(format!(
+            "the mutant {} is planted in the {} core, not the {} one",
+            mutant.name,
+            mutant.family.name(),
+            config.family.name()
+        ));
+    }
+    Ok((harness.planted(mutant), missing))
+}
+
+/// The independence groups the campaign needs and those that can vote; an error naming
+/// what is missing when a needed group cannot, unless `--allow-missing`.
+fn quorum_for(config: &Config, harness: &Harness, missing: &Missing) -> Result<Quorum, String> {
+    let needed = impls::choose(config.family.implementations(), &config.impls, &config.with)?
+        .iter()
+        .map(|i| i.group().to_string())
+        .filter(|g| g != impls::CORE_GROUP)
+        .collect();
+    let quorum = Quorum {
+        needed,
+        present: voting_groups(harness, &[]),
+        narrowed: !config.impls.is_empty(),
+        allow_missing: config.allow_missing,
+    };
+    if quorum.absent().is_empty() || config.allow_missing {
+        return Ok(quorum);
+    }
+    let why: Vec<String> = missing.iter().map(|(n, w)| format!("{n}: {w}")).collect();
+    Err(format!(
+        "no quorum: the {} campaign needs the independence groups {}, and {} could not run ({}); install what is missing, narrow the campaign with --impls, or pass --allow-missing to compare without them",
+        config.family.name(),
+        quorum.needed.iter().cloned().collect::<Vec<_>>().join(", "),
+        quorum.absent().join(", "),
+        why.join("; ")
+    ))
+}
+
+/// The cases of a campaign as its threads run them: what they share, and the tally they
+/// add to.
+struct Cases<'a> {
+    config: &'a Config,
+    harness: &'a Harness,
+    roster: &'a [ImplStats],
+    remembered: &'a BTreeMap<String, without_vector::Remembered>,
+    /// The members registered with the family, not given with `--with`.
+    registered: Vec<Member>,
+    started: Instant,
+    next_batch: AtomicU64,
+    repeats: Repeats<(Vec<Outcome>, Evaluation)>,
+    tally: Mutex<Tally>,
+    taken_out: Mutex<Vec<(String, String)>>,
+    bar: ProgressBar,
+}
+
+impl<'a> Cases<'a> {
+    fn new(
+        config: &'a Config,
+        harness: &'a Harness,
+        roster: &'a [ImplStats],
+        remembered: &'a BTreeMap<String, without_vector::Remembered>,
+    ) -> Cases<'a> {
+        Cases {
+            config,
+            harness,
+            roster,
+            remembered,
+            registered: harness
+                .members()
+                .iter()
+                .filter(|m| !config.with.iter().any(|w| w.name == m.name))
+                .cloned()
+                .collect(),
+            started: Instant::now(),
+            next_batch: AtomicU64::new(0),
+            repeats: Repeats::default(),
+            tally: Mutex::new(Tally::new(harness.implementations().len())),
+            taken_out: Mutex::new(Vec::new()),
+            bar: progress_bar(config),
+        }
+    }
+
+    /// Runs every case on `jobs` threads, a batch at a time, until the count, the duration,
+    /// an interruption or an implementation taken out stops them.
+    fn run(&self, jobs: usize) {
+        let stopped = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            if self.config.progress && !std::io::stderr().is_terminal() {
+                scope.spawn(|| progress_lines(&self.bar, &stopped));
+            }
+            let workers: Vec<_> = (0..jobs)
+                .map(|_| {
+                    scope.spawn(|| {
+                        while let Some((start, end)) = self.next() {
+                            if !self.batch(start, end) {
+                                break;
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for worker in workers {
+                let _ = worker.join();
+            }
+            stopped.store(true, Ordering::Relaxed);
+        });
+        self.bar.finish_and_clear();
+        // One taken out during the last batches is recorded too.
+        out_of_comparison(self.harness, &self.taken_out, self.config.allow_missing);
+    }
+
+    /// The next batch's local case range, or `None` when the campaign is to stop.
+    fn next(&self) -> Option<(u64, u64)> {
+        let start = self.next_batch.fetch_add(1, Ordering::Relaxed) * BATCH;
+        let end = match self.config.cases {
+            Some(l) if start >= l => return None,
+            Some(l) => (start + BATCH).min(l),
+            None => start + BATCH,
+        };
+        let deadline = self.config.duration.map(|d| self.started + d);
+        let stop = deadline.is_some_and(|d| Instant::now() >= d)
+            || INTERRUPTED.load(Ordering::Relaxed)
+            || out_of_comparison(self.harness, &self.taken_out, self.config.allow_missing);
+        (!stop).then_some((start, end))
+    }
+
+    /// Runs the cases `start..end` of this shard and tallies them; false when the tally
+    /// can no longer be written.
+    fn batch(&self, start: u64, end: u64) -> bool {
+        let config = self.config;
+        let (shard, shards) = config.shard;
+        let cases: Vec<Case> = (start..end)
+            .map(|local| {
+                let index = local * shards + shard;
+                let (category, input) = config.family.generate(config.seed, index);
+                (index, category, input)
+            })
+            .collect();
+        let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
+        let results = self
+            .repeats
+            .answer(&inputs, |asked| self.harness.run(asked));
+        let Ok(mut tally) = self.tally.lock() else {
+            return false;
+        };
+        for (case, (outcomes, evaluation)) in cases.iter().zip(results) {
+            self.record(&mut tally, case, outcomes, evaluation);
+        }
+        let found = tally.findings.len();
+        drop(tally);
+        self.bar.inc(end - start);
+        if let Some(d) = config.duration {
+            let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
+            self.bar
+                .set_length((self.bar.position() as f64 * d.as_secs_f64() / elapsed) as u64);
+        }
+        self.bar.set_message(found.to_string());
+        true
+    }
+
+    /// Tallies one case, and saves the finding it meets first into `--out` at once.
+    fn record(
+        &self,
+        tally: &mut Tally,
+        case: &Case,
+        outcomes: Vec<Outcome>,
+        evaluation: Evaluation,
+    ) {
+        let config = self.config;
+        // A finding is known by the answers of the registered implementations alone: one
+        // given with --with changes no finding of theirs to new. Asked only of a case that
+        // meets a finding first.
+        let first = !tally.findings.contains_key(&evaluation.signature);
+        let n = self.harness.implementations().len();
+        let known_signature = (first && self.registered.len() < n).then(|| {
+            let answers: Vec<Outcome> = self
+                .harness
+                .members()
+                .iter()
+                .zip(&outcomes)
+                .filter(|(m, _)| self.registered.contains(m))
+                .map(|(_, o)| o.clone())
+                .collect();
+            evaluate(config.family, &case.2, &self.registered, &answers).signature
+        });
+        let first_met = |evaluation: &Evaluation| {
+            let signature = known_signature.as_ref().unwrap_or(&evaluation.signature);
+            let known_path = findings::vector_path(config.family, signature);
+            let has_vector = config
+                .known
+                .as_ref()
+                .is_some_and(|dir| dir.join(&known_path).exists());
+            FirstMet {
+                new: !has_vector && !self.remembered.contains_key(signature),
+                vector: has_vector.then_some(known_path),
+            }
+        };
+        let met = tally.record(
+            self.harness.members(),
+            case,
+            outcomes,
+            evaluation,
+            first_met,
+        );
+        let finding = met.and_then(|signature| tally.findings.get(&signature));
+        if let (Some(dir), Some(finding)) = (&config.out, finding) {
+            save_as_found(
+                dir,
+                config.family,
+                finding,
+                config.seed,
+                self.roster,
+                &mut tally.created,
+                &mut tally.errors,
+            );
+        }
+    }
+}
+
+/// The implementations that could not run, with those taken out while the campaign ran; an
+/// error naming the first taken out unless `--allow-missing`.
+fn taken_out_of(cases: &Cases<'_>, config: &Config, missing: Missing) -> Result<Missing, String> {
+    let mut missing = missing;
+    let taken_out = std::mem::take(
+        &mut *cases
+            .taken_out
+            .lock()
+            .map_err(|_| "a campaign thread panicked".to_string())?,
+    );
+    for (name, why) in taken_out {
+        if !config.allow_missing {
+            return Err(format!(
+                "{name} was taken out of the comparison: {why}; fix it, or pass --allow-missing to compare without it"
+            ));
+        }
+        missing.push((name, format!("taken out while the campaign ran: {why}")));
+    }
+    Ok(missing)
+}
+
+/// Minimizes the findings the known corpus lacks. A finding whose signature the known corpus
+/// holds already has its vector there, with a minimized input of that signature. A minimizer
+/// waits on one worker at a time, so twice the batches' threads keep the cores busy; the
+/// findings with the longest inputs, which take longest, go first, so that none of them is
+/// left running alone at the end.
+fn minimize_new(harness: &Harness, found: &mut [Finding], config: &Config, jobs: usize) {
+    let bar = progress_bar(&Config {
+        cases: Some(found.iter().filter(|f| f.new).count() as u64),
+        ..config.clone()
+    });
+    let mut queue: Vec<&mut Finding> = found.iter_mut().filter(|f| f.new).collect();
+    queue.sort_by_key(|f| std::cmp::Reverse(f.input.len()));
+    in_order(2 * jobs, queue, |f| {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            return;
+        }
+        (f.minimized, f.outcomes, f.evaluation) =
+            harness.minimize(&f.input, &f.outcomes, &f.signature);
+        f.is_minimized = true;
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+}
+
+/// Shows each known finding by the input its vector holds (or the one the corpus remembers
+/// it by) when that input still shows it, with its answers: its bugs are then shown by the
+/// minimized input, not by the case that met it again.
+fn show_known(
+    harness: &Harness,
+    found: &mut [Finding],
+    config: &Config,
+    remembered: &BTreeMap<String, without_vector::Remembered>,
+) {
+    if let Some(dir) = &config.known {
+        for f in found.iter_mut().filter(|f| !f.new) {
+            f.known_input = match &f.vector {
+                Some(v) => vector_input(config.family, &dir.join(v)),
+                None => remembered.get(&f.signature).map(|r| r.input.clone()),
+            };
+        }
+    }
+    let known: Vec<&mut Finding> = found
+        .iter_mut()
+        .filter(|f| f.known_input.is_some())
+        .collect();
+    let inputs: Vec<Vec<u8>> = known.iter().filter_map(|f| f.known_input.clone()).collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    for (f, (outcomes, evaluation)) in known.into_iter().zip(harness.run(&refs)) {
+        if evaluation.signature == f.signature {
+            f.minimized = f.known_input.clone().unwrap_or_default();
+            (f.outcomes, f.evaluation) = (outcomes, evaluation);
+        }
+    }
+}
+
+/// Each implementation's figures over the campaign: its time, the cases it answered and
+/// agreed on (`counts`), and the findings it diverges in.
+fn impl_stats(
+    harness: &Harness,
+    roster: &[ImplStats],
+    counts: (&[u64], &[u64]),
+    found: &[Finding],
+) -> Vec<ImplStats> {
+    let (answered, agreed) = counts;
+    let busy = harness.busy();
+    let cpu = harness.cpu();
+    roster
+        .iter()
+        .enumerate()
+        .map(|(i, imp)| ImplStats {
+            busy: busy.get(i).copied().unwrap_or_default(),
+            cpu: cpu.get(i).copied().flatten(),
+            answered: answered.get(i).copied().unwrap_or_default(),
+            agreed: agreed.get(i).copied().unwrap_or_default(),
+            findings: found
+                .iter()
+                .filter(|f| f.evaluation.diverging.contains(&imp.name))
+                .count() as u64,
+            ..imp.clone()
+        })
+        .collect()
+}
+
+/// Writes every finding into the corpus `dir` (replacing the first-met vectors `created`
+/// with the minimized ones), remembers the minimized findings no vector can state, and
+/// rebuilds the manifest once.
+fn persist(
+    dir: &Path,
+    found: &mut [Finding],
+    config: &Config,
+    impls: &[ImplStats],
+    created: &BTreeSet<String>,
+) -> Result<(), String> {
+    for finding in found.iter_mut() {
+        let replace = created.contains(&finding.signature);
+        finding.vector = findings::save(dir, config.family, finding, config.seed, impls, replace)?;
+    }
+    // A case the harness could not judge is its own failure, not a finding to remember.
+    let without = found.iter().filter(|f| {
+        f.vector.is_none()
+            && f.is_minimized
+            && !matches!(f.evaluation.verdict, Verdict::Unjudged(_))
+    });
+    without_vector::remember(
+        dir,
+        config.family,
+        without.map(|f| {
+            (
+                f.signature.clone(),
+                without_vector::Remembered {
+                    input: f.minimized.clone(),
+                    seed: config.seed,
+                    case: f.case,
+                },
+            )
+        }),
+    )?;
+    crate::manifest::Manifest::build(dir)?.write(dir)
 }
 
 #[cfg(test)]

@@ -96,8 +96,8 @@ pub fn run_corpus(dir: &Path) -> Report {
         }
         if [
             VMCP_SCHEMA,
-            crate::ink::INK_SCHEMA,
-            crate::ink::INK_MANIFEST_SCHEMA,
+            crate::families::ink::published::INK_SCHEMA,
+            crate::families::ink::published::INK_MANIFEST_SCHEMA,
         ]
         .contains(&entry.schema.as_str())
         {

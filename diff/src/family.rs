@@ -14,10 +14,10 @@ use serde::de::DeserializeOwned;
 use crate::campaign::Harness;
 use crate::compare::Rules;
 use crate::impls::Implementation;
+use crate::matrix::FamilyTable;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
-use crate::report::FamilyTable;
 use crate::vector::{Head, Note, Test};
 
 /// What part of a family's input space a case explores.

@@ -13,16 +13,16 @@ pub mod findings;
 pub mod fuzzing;
 pub mod impls;
 pub mod import;
-pub mod ink;
+
 pub mod input;
 pub mod junit;
 pub mod manifest;
+pub mod matrix;
 pub mod merge;
 pub mod mutants;
 pub mod published;
 pub mod repeats;
 pub mod replay;
-pub mod report;
 pub mod selftest;
 pub mod shrink;
 pub mod summary;

@@ -45,9 +45,9 @@ pub enum Published {
     /// verifiable-mcp test vectors.
     Vmcp(VmcpVectors),
     /// One category of INK's conformance corpus.
-    Ink(crate::ink::InkVectors),
+    Ink(crate::families::ink::published::InkVectors),
     /// A manifest in INK's format for vector files beside it.
-    InkManifest(crate::ink::InkManifest),
+    InkManifest(crate::families::ink::published::InkManifest),
 }
 
 impl Published {
@@ -55,16 +55,21 @@ impl Published {
     pub fn parse(bytes: &[u8]) -> Option<Published> {
         VmcpVectors::parse(bytes)
             .map(Published::Vmcp)
-            .or_else(|| crate::ink::InkVectors::parse(bytes).map(Published::Ink))
-            .or_else(|| crate::ink::InkManifest::parse(bytes).map(Published::InkManifest))
+            .or_else(|| {
+                crate::families::ink::published::InkVectors::parse(bytes).map(Published::Ink)
+            })
+            .or_else(|| {
+                crate::families::ink::published::InkManifest::parse(bytes)
+                    .map(Published::InkManifest)
+            })
     }
 
     /// The schema name the manifest gives the file.
     pub fn schema(&self) -> &'static str {
         match self {
             Published::Vmcp(_) => VMCP_SCHEMA,
-            Published::Ink(_) => crate::ink::INK_SCHEMA,
-            Published::InkManifest(_) => crate::ink::INK_MANIFEST_SCHEMA,
+            Published::Ink(_) => crate::families::ink::published::INK_SCHEMA,
+            Published::InkManifest(_) => crate::families::ink::published::INK_MANIFEST_SCHEMA,
         }
     }
 

@@ -14,9 +14,9 @@ use crate::campaign::Harness;
 use crate::escape::{code_block, markdown, slug};
 use crate::families::jcs::drivers::{driver, Driver};
 use crate::families::jcs::FAMILY;
+use crate::matrix::Matrix;
 use crate::outcome::Outcome;
 use crate::replay::CATEGORIES;
-use crate::report::Matrix;
 use crate::vector::{readable, to_hex};
 
 /// One report: the library it goes to, the file it is written to, and its text.
@@ -346,7 +346,7 @@ mod tests {
     fn one_report_per_bug_none_for_a_host_parser_each_minimal_for_its_library() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
         let harness = harness();
-        let matrix = crate::report::build(&harness, Vec::new(), &dir).unwrap();
+        let matrix = crate::matrix::build(&harness, Vec::new(), &dir).unwrap();
         let (reports, unsent) = reports(&matrix, &harness);
         let misses: usize = matrix.parts[1].misses.values().map(Vec::len).sum();
         // Far fewer reports than misses, one per (library, behaviour).
@@ -432,7 +432,7 @@ mod tests {
         // with two equal names directly: neither language can build one.)
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
         let harness = harness();
-        let matrix = crate::report::build(&harness, Vec::new(), &dir).unwrap();
+        let matrix = crate::matrix::build(&harness, Vec::new(), &dir).unwrap();
         let (_, unsent) = reports(&matrix, &harness);
         let mut checked = 0;
         for bug in unsent
@@ -485,7 +485,7 @@ mod tests {
     fn every_reported_bug_has_a_program_that_shows_it() {
         let harness = harness();
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let matrix = crate::report::build(&harness, Vec::new(), &dir).unwrap();
+        let matrix = crate::matrix::build(&harness, Vec::new(), &dir).unwrap();
         let (reports, _) = reports(&matrix, &harness);
         let reports: Vec<Upstream> = reports
             .into_iter()

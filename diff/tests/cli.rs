@@ -676,7 +676,7 @@ fn vectors_on_a_missing_directory_is_an_io_error() {
 
 #[test]
 fn ink_decide_takes_every_decision_of_inks_corpus_as_the_library_does() {
-    use canonfuzz_diff::ink::{decide, InkVectors, INK_SCHEMA};
+    use canonfuzz_diff::families::ink::published::{decide, InkVectors, INK_SCHEMA};
     let corpus = common::repo_corpus();
     let manifest = canonfuzz_diff::manifest::Manifest::read(&corpus).unwrap();
     let mut decided = 0;
@@ -711,7 +711,7 @@ fn ink_decide_names_what_it_takes() {
     let out = canonfuzz(&["ink", "decide", "--list"], b"");
     assert_eq!(out.status.code(), Some(0));
     let listed = text(&out.stdout);
-    for category in canonfuzz_diff::ink::CATEGORIES {
+    for category in canonfuzz_diff::families::ink::published::CATEGORIES {
         assert!(listed.contains(category), "{category} is not listed");
     }
     let out = canonfuzz(&["ink", "decide", "nonesuch"], b"{}");

@@ -9,8 +9,8 @@ use std::process::Command;
 
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::families::jcs;
+use canonfuzz_diff::matrix::build;
 use canonfuzz_diff::mutants::find;
-use canonfuzz_diff::report::build;
 
 fn browser() -> Option<PathBuf> {
     let named = std::env::var_os("CANONFUZZ_CHROMIUM").map(PathBuf::from);

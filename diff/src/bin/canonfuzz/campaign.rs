@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use canonfuzz_diff::campaign::{self, Config, Status};
 use canonfuzz_diff::family::Family;
-use canonfuzz_diff::{report, selftest, summary};
+use canonfuzz_diff::{matrix, selftest, summary};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
 
@@ -47,7 +47,7 @@ pub(crate) fn diff(
         only,
     ));
     let mut json = summary::to_json(&summary);
-    match report::family_table(config.family, &config.impls, &corpus_dir(None)) {
+    match matrix::family_table(config.family, &config.impls, &corpus_dir(None)) {
         Some(Ok((table, _))) => {
             human(&table.table.to_markdown());
             json["verifier_table"] = table.json;

@@ -14,7 +14,7 @@ use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::summary::{write_bugs, Detail, Paint, SHOWN_BUGS};
 use canonfuzz_diff::vector::excerpt;
-use canonfuzz_diff::{fuzzing, junit, merge, replay, report, triage, upstream};
+use canonfuzz_diff::{fuzzing, junit, matrix, merge, replay, triage, upstream};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
 
@@ -278,7 +278,7 @@ pub(crate) fn report(
     with: &[External],
 ) -> ExitCode {
     let corpus = corpus_dir(corpus);
-    let built = report::conformance(impls, with, &corpus).map(|(matrix, harness, missing)| {
+    let built = matrix::conformance(impls, with, &corpus).map(|(matrix, harness, missing)| {
         for (name, why) in &missing {
             eprintln!("WARNING: {} did not run: {}", terminal(name), terminal(why));
         }

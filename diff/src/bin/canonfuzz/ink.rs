@@ -173,13 +173,13 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
         } => {
             if json {
                 let all: serde_json::Map<String, serde_json::Value> =
-                    canonfuzz_diff::ink::DECISIONS
+                    canonfuzz_diff::families::ink::published::DECISIONS
                         .iter()
                         .map(|(name, input)| (name.to_string(), serde_json::json!(input)))
                         .collect();
                 println!("{}", serde_json::Value::Object(all));
             } else {
-                for (name, input) in canonfuzz_diff::ink::DECISIONS {
+                for (name, input) in canonfuzz_diff::families::ink::published::DECISIONS {
                     println!("{name:<24} {input}");
                 }
             }
@@ -192,7 +192,7 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
             ..
         } => {
             let category = category.unwrap_or_default();
-            let Some((_, shape)) = canonfuzz_diff::ink::DECISIONS
+            let Some((_, shape)) = canonfuzz_diff::families::ink::published::DECISIONS
                 .iter()
                 .find(|(name, _)| *name == category)
             else {
@@ -202,7 +202,7 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
             };
             let input = read_or_exit(file.as_deref())?;
             let text = String::from_utf8_lossy(&input);
-            match canonfuzz_diff::ink::decide(&category, &text) {
+            match canonfuzz_diff::families::ink::published::decide(&category, &text) {
                 Ok(outcome) => Ok(ink_decision(json, outcome.map(serde_json::Value::Object))),
                 Err(why) => Err(usage_error(format!(
                     "the input is not a {category} case: {why}; it is {shape}"
@@ -215,7 +215,8 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                     Ok(v) => v,
                     Err(e) => return Err(usage_error(format!("the proof is not JSON: {e}"))),
                 };
-            let outcome = canonfuzz_diff::ink::verify_proof(&proof).map_err(usage_error)?;
+            let outcome = canonfuzz_diff::families::ink::published::verify_proof(&proof)
+                .map_err(usage_error)?;
             Ok(ink_decision(json, outcome))
         }
     }

@@ -7,7 +7,7 @@ pub mod gen;
 pub mod impls;
 pub mod mutants;
 pub mod policies;
-pub mod report;
+pub mod table;
 
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 
@@ -86,7 +86,7 @@ impl Spec for Ed25519 {
     }
 
     fn corpus_table(&self) -> Option<CorpusTable> {
-        Some(report::corpus_table)
+        Some(table::corpus_table)
     }
 
     fn test_for(&self, head: Head, input: &[u8], _want: &Outcome) -> Option<Test> {

@@ -6,6 +6,7 @@ pub mod gen;
 pub mod impls;
 pub mod mutants;
 pub mod policies;
+pub mod published;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};

@@ -6,7 +6,7 @@ pub mod gen;
 pub mod impls;
 pub mod mutants;
 pub mod policies;
-pub mod report;
+pub mod table;
 
 use canonfuzz_core::jws;
 
@@ -87,7 +87,7 @@ impl Spec for Jws {
     }
 
     fn corpus_table(&self) -> Option<CorpusTable> {
-        Some(report::corpus_table)
+        Some(table::corpus_table)
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {

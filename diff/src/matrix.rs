@@ -855,7 +855,7 @@ mod tests {
     fn the_core_passes_its_own_corpus_in_every_category() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
         let verifiers = Harness::with(ed25519::FAMILY, vec![Box::new(ed25519::impls::core())]);
-        let tables = vec![ed25519::report::corpus_table(&verifiers, &dir).unwrap()];
+        let tables = vec![ed25519::table::corpus_table(&verifiers, &dir).unwrap()];
         let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(CoreImpl)]);
         let matrix = build(&jcs, tables, &dir).unwrap();
         for (category, _) in CATEGORIES {

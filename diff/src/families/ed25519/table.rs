@@ -10,8 +10,8 @@ use super::gen::Ed25519Case;
 use super::Ed25519Test;
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
+use crate::matrix::{Cell, FamilyTable, Table};
 use crate::outcome::Outcome;
-use crate::report::{Cell, FamilyTable, Table};
 use crate::vector::{Expectation, VectorFile};
 
 /// A verification policy, by the speccheck cases it accepts.

@@ -8,8 +8,8 @@ use super::{key_for, JwsTest};
 use crate::bugs::Severity;
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
+use crate::matrix::{cell, Cell, FamilyTable, Score, Table};
 use crate::outcome::Outcome;
-use crate::report::{cell, Cell, FamilyTable, Score, Table};
 use crate::vector::{Expectation, VectorFile};
 
 /// The family's table: every verifier's agreement with the JWS vectors, by set.
