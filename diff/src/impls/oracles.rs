@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every worker program and lockfile, as the binary carries them, by path under the directory.
-const FILES: [(&str, &[u8]); 8] = [
+const FILES: [(&str, &[u8]); 15] = [
     (".gitignore", include_bytes!("../../oracles/.gitignore")),
     (
         "node/package.json",
@@ -25,6 +25,34 @@ const FILES: [(&str, &[u8]); 8] = [
     (
         "node/worker.mjs",
         include_bytes!("../../oracles/node/worker.mjs"),
+    ),
+    (
+        "node/common.mjs",
+        include_bytes!("../../oracles/node/common.mjs"),
+    ),
+    (
+        "node/families/ed25519.mjs",
+        include_bytes!("../../oracles/node/families/ed25519.mjs"),
+    ),
+    (
+        "node/families/ekl.mjs",
+        include_bytes!("../../oracles/node/families/ekl.mjs"),
+    ),
+    (
+        "node/families/ink.mjs",
+        include_bytes!("../../oracles/node/families/ink.mjs"),
+    ),
+    (
+        "node/families/jcs.mjs",
+        include_bytes!("../../oracles/node/families/jcs.mjs"),
+    ),
+    (
+        "node/families/jws.mjs",
+        include_bytes!("../../oracles/node/families/jws.mjs"),
+    ),
+    (
+        "node/families/vmcp.mjs",
+        include_bytes!("../../oracles/node/families/vmcp.mjs"),
     ),
     (
         "python/requirements.txt",
