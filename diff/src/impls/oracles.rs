@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every worker program and lockfile, as the binary carries them, by path under the directory.
-const FILES: [(&str, &[u8]); 15] = [
+const FILES: [(&str, &[u8]); 24] = [
     (".gitignore", include_bytes!("../../oracles/.gitignore")),
     (
         "node/package.json",
@@ -61,6 +61,42 @@ const FILES: [(&str, &[u8]); 15] = [
     (
         "python/worker.py",
         include_bytes!("../../oracles/python/worker.py"),
+    ),
+    (
+        "python/common.py",
+        include_bytes!("../../oracles/python/common.py"),
+    ),
+    (
+        "python/families/__init__.py",
+        include_bytes!("../../oracles/python/families/__init__.py"),
+    ),
+    (
+        "python/families/ed25519.py",
+        include_bytes!("../../oracles/python/families/ed25519.py"),
+    ),
+    (
+        "python/families/ekl.py",
+        include_bytes!("../../oracles/python/families/ekl.py"),
+    ),
+    (
+        "python/families/ink.py",
+        include_bytes!("../../oracles/python/families/ink.py"),
+    ),
+    (
+        "python/families/jcs.py",
+        include_bytes!("../../oracles/python/families/jcs.py"),
+    ),
+    (
+        "python/families/jws.py",
+        include_bytes!("../../oracles/python/families/jws.py"),
+    ),
+    (
+        "python/families/merkle.py",
+        include_bytes!("../../oracles/python/families/merkle.py"),
+    ),
+    (
+        "python/families/vmcp.py",
+        include_bytes!("../../oracles/python/families/vmcp.py"),
     ),
     (
         "rust/Cargo.toml",
