@@ -189,26 +189,31 @@ pub struct Answer<'a> {
     pub actual: &'a Outcome,
 }
 
+/// What a family is, as constant data: the facts every part of the harness reads of it.
+#[derive(Debug)]
+pub struct Facts {
+    /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
+    pub name: &'static str,
+    /// What its implementations are, in a few words, for `canonfuzz list`.
+    pub title: &'static str,
+    /// The `schema` every vector file of the family carries.
+    pub schema: &'static str,
+    /// The `algorithm` of its vector files and the `type` of their test groups.
+    pub vector_kind: (&'static str, &'static str),
+    /// Every category its generator draws from, in report order.
+    pub categories: &'static [Category],
+    /// Every field of its input and the categories that vary each ([`Field`]).
+    pub fields: &'static [Field],
+    /// Why the group whose answer stands in when the independent groups reach no consensus
+    /// ([`Spec::rules`]) is that group.
+    pub reference_reason: &'static str,
+}
+
 /// Everything canonfuzz knows about one family. A new family implements this in its own
 /// folder and adds one line to [`crate::families::ALL`].
 pub trait Spec: Sync {
-    /// A stable lowercase name, as `--family` takes it and vectors' directories use it.
-    fn name(&self) -> &'static str;
-
-    /// What its implementations are, in a few words, for `canonfuzz list`.
-    fn title(&self) -> &'static str;
-
-    /// The `schema` every vector file of the family carries.
-    fn schema(&self) -> &'static str;
-
-    /// The `algorithm` of its vector files and the `type` of their test groups.
-    fn vector_kind(&self) -> (&'static str, &'static str);
-
-    /// Every category its generator draws from, in report order.
-    fn categories(&self) -> &'static [Category];
-
-    /// Every field of its input and the categories that vary each ([`Field`]).
-    fn fields(&self) -> &'static [Field];
+    /// Its constant facts.
+    fn facts(&self) -> &'static Facts;
 
     /// Case `index` of a campaign with `seed`: deterministic from those two alone.
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>);
@@ -219,9 +224,6 @@ pub trait Spec: Sync {
     /// Its registered, deliberate differences of the core, and the group whose answer stands
     /// in when the independent groups reach no consensus.
     fn rules(&self) -> Rules;
-
-    /// Why that group.
-    fn reference_reason(&self) -> &'static str;
 
     /// The family's table over the corpus, if it has one: the report shows it, and a campaign
     /// prints it beside its findings (which are chosen because they disagree and so say
@@ -243,7 +245,7 @@ pub trait Spec: Sync {
 
     /// The category a triaged fuzzer input is filed under, given the core's answer to it.
     fn category_of(&self, _input: &[u8], _core: &Outcome) -> Option<Category> {
-        self.categories().first().copied()
+        self.facts().categories.first().copied()
     }
 
     /// The rule `answer` breaks, where `answer.expected` was due, and the shape of the
@@ -335,6 +337,41 @@ impl Family {
     /// The handle of a family's definition, for its registration.
     pub const fn new(spec: &'static dyn Spec) -> Family {
         Family(spec)
+    }
+
+    /// Its stable lowercase name ([`Facts::name`]).
+    pub fn name(&self) -> &'static str {
+        self.0.facts().name
+    }
+
+    /// What its implementations are ([`Facts::title`]).
+    pub fn title(&self) -> &'static str {
+        self.0.facts().title
+    }
+
+    /// The schema of its vector files ([`Facts::schema`]).
+    pub fn schema(&self) -> &'static str {
+        self.0.facts().schema
+    }
+
+    /// The `algorithm` and test-group `type` of its vector files ([`Facts::vector_kind`]).
+    pub fn vector_kind(&self) -> (&'static str, &'static str) {
+        self.0.facts().vector_kind
+    }
+
+    /// Its generator's categories ([`Facts::categories`]).
+    pub fn categories(&self) -> &'static [Category] {
+        self.0.facts().categories
+    }
+
+    /// Its input's fields ([`Facts::fields`]).
+    pub fn fields(&self) -> &'static [Field] {
+        self.0.facts().fields
+    }
+
+    /// Why its reference group stands in ([`Facts::reference_reason`]).
+    pub fn reference_reason(&self) -> &'static str {
+        self.0.facts().reference_reason
     }
 
     /// Every registered family.

@@ -7,7 +7,7 @@
 use canonfuzz_diff::campaign::{self, Config, Status};
 use canonfuzz_diff::compare::{Expect, Policy, Rules};
 use canonfuzz_diff::conformance::{check_with_core, lint_output_test};
-use canonfuzz_diff::family::{Category, CheckTest, Family, Field, Spec, Vectors};
+use canonfuzz_diff::family::{Category, CheckTest, Facts, Family, Field, Spec, Vectors};
 use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::in_process::InProcess;
 use canonfuzz_diff::impls::Implementation;
@@ -132,29 +132,20 @@ static UNREADABLE: [Policy; 1] = [Policy {
 /// The family, with its policies.
 struct Hex(&'static [Policy]);
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "hex",
+    title: "hex normalizers",
+    schema: "canonfuzz_test_hex_v1",
+    vector_kind: ("hex", "HexNormalize"),
+    categories: &CATEGORIES,
+    fields: &FIELDS,
+    reference_reason: "the table decoder's answer",
+};
+
 impl Spec for Hex {
-    fn name(&self) -> &'static str {
-        "hex"
-    }
-
-    fn title(&self) -> &'static str {
-        "hex normalizers"
-    }
-
-    fn schema(&self) -> &'static str {
-        "canonfuzz_test_hex_v1"
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("hex", "HexNormalize")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -201,10 +192,6 @@ impl Spec for Hex {
             policies: self.0,
             reference_group: "table",
         }
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "the table decoder's answer"
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {

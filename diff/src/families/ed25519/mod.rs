@@ -12,7 +12,7 @@ pub mod table;
 use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 
 use crate::compare::Rules;
-use crate::family::{Answer, Category, CheckTest, CorpusTable, Family, Field, Spec, Vectors};
+use crate::family::{Answer, Category, CheckTest, CorpusTable, Facts, Family, Spec, Vectors};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
@@ -26,29 +26,20 @@ pub const FAMILY: Family = Family::new(&Ed25519);
 /// Ed25519 signature verification.
 pub struct Ed25519;
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "ed25519",
+    title: "Ed25519 signature verifiers",
+    schema: crate::vector::ED25519_SCHEMA,
+    vector_kind: ("Ed25519", "Ed25519Verify"),
+    categories: &gen::CATEGORIES,
+    fields: &gen::FIELDS,
+    reference_reason: "libsodium's answer, the verifier most deployments link",
+};
+
 impl Spec for Ed25519 {
-    fn name(&self) -> &'static str {
-        "ed25519"
-    }
-
-    fn title(&self) -> &'static str {
-        "Ed25519 signature verifiers"
-    }
-
-    fn schema(&self) -> &'static str {
-        crate::vector::ED25519_SCHEMA
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("Ed25519", "Ed25519Verify")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &gen::CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &gen::FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -79,10 +70,6 @@ impl Spec for Ed25519 {
             policies: &policies::POLICIES,
             reference_group: impls::LIBSODIUM_GROUP,
         }
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "libsodium's answer, the verifier most deployments link"
     }
 
     fn corpus_table(&self) -> Option<CorpusTable> {

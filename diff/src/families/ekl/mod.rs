@@ -9,7 +9,7 @@ pub mod policies;
 use canonfuzz_core::ekl;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -23,29 +23,20 @@ pub struct Ekl;
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Ekl);
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "ekl",
+    title: "adapter-profile fingerprints and challenge proofs",
+    schema: crate::vector::EKL_SCHEMA,
+    vector_kind: ("EKL", "EklFinding"),
+    categories: &gen::CATEGORIES,
+    fields: &gen::FIELDS,
+    reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
+};
+
 impl Spec for Ekl {
-    fn name(&self) -> &'static str {
-        "ekl"
-    }
-
-    fn title(&self) -> &'static str {
-        "adapter-profile fingerprints and challenge proofs"
-    }
-
-    fn schema(&self) -> &'static str {
-        crate::vector::EKL_SCHEMA
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("EKL", "EklFinding")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &gen::CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &gen::FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -66,10 +57,6 @@ impl Spec for Ekl {
             policies: &policies::POLICIES,
             reference_group: "node-v8",
         }
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "V8's answer, as RFC 8785 defers to ECMAScript"
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {

@@ -10,7 +10,7 @@ pub mod published;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
-use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -24,29 +24,20 @@ pub struct Ink;
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Ink);
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "ink",
+    title: "INK leaf hashes and signature bases",
+    schema: crate::vector::INK_CAMPAIGN_SCHEMA,
+    vector_kind: ("INK", "InkFinding"),
+    categories: &gen::CATEGORIES,
+    fields: &gen::FIELDS,
+    reference_reason: "V8's answer, as INK's reference implementation runs on it",
+};
+
 impl Spec for Ink {
-    fn name(&self) -> &'static str {
-        "ink"
-    }
-
-    fn title(&self) -> &'static str {
-        "INK leaf hashes and signature bases"
-    }
-
-    fn schema(&self) -> &'static str {
-        crate::vector::INK_CAMPAIGN_SCHEMA
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("INK", "InkFinding")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &gen::CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &gen::FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -67,10 +58,6 @@ impl Spec for Ink {
             policies: &policies::POLICIES,
             reference_group: "node-v8",
         }
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "V8's answer, as INK's reference implementation runs on it"
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {

@@ -11,7 +11,7 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
-use crate::family::{Answer, Category, CheckTest, Family, Field, Spec, Vectors};
+use crate::family::{Answer, Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{hosted, rust_crates, worker, CoreImpl, Implementation, RUST_SERDE_JSON_GROUP};
 use crate::mutants::Mutant;
@@ -25,29 +25,20 @@ pub const FAMILY: Family = Family::new(&Jcs);
 /// RFC 8785 canonicalization.
 pub struct Jcs;
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "jcs",
+    title: "RFC 8785 canonicalizers",
+    schema: crate::vector::JCS_SCHEMA,
+    vector_kind: ("JCS", "JcsCanonicalize"),
+    categories: &gen::CATEGORIES,
+    fields: &gen::FIELDS,
+    reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
+};
+
 impl Spec for Jcs {
-    fn name(&self) -> &'static str {
-        "jcs"
-    }
-
-    fn title(&self) -> &'static str {
-        "RFC 8785 canonicalizers"
-    }
-
-    fn schema(&self) -> &'static str {
-        crate::vector::JCS_SCHEMA
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("JCS", "JcsCanonicalize")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &gen::CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &gen::FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -103,10 +94,6 @@ impl Spec for Jcs {
 
     fn rules(&self) -> Rules {
         JCS_RULES
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "RFC 8785 defers to ECMAScript, so V8's answer"
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {

@@ -11,7 +11,7 @@ pub mod table;
 use canonfuzz_core::jws;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, CorpusTable, Family, Field, Spec, Vectors};
+use crate::family::{Category, CheckTest, CorpusTable, Facts, Family, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -26,29 +26,20 @@ pub struct Jws;
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Jws);
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "jws",
+    title: "compact JWS and JWK verifiers",
+    schema: crate::vector::JWS_SCHEMA,
+    vector_kind: ("JWS", "JwsVerify"),
+    categories: &gen::CATEGORIES,
+    fields: &gen::FIELDS,
+    reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
+};
+
 impl Spec for Jws {
-    fn name(&self) -> &'static str {
-        "jws"
-    }
-
-    fn title(&self) -> &'static str {
-        "compact JWS and JWK verifiers"
-    }
-
-    fn schema(&self) -> &'static str {
-        crate::vector::JWS_SCHEMA
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("JWS", "JwsVerify")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &gen::CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &gen::FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -80,10 +71,6 @@ impl Spec for Jws {
             policies: &policies::POLICIES,
             reference_group: "panva-jose",
         }
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "npm jose's answer, the JOSE library with the widest conformance suite"
     }
 
     fn corpus_table(&self) -> Option<CorpusTable> {

@@ -6,7 +6,7 @@ pub mod mutants;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
-use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{merkle, worker, Implementation};
 use crate::mutants::Mutant;
@@ -21,29 +21,21 @@ pub struct Merkle;
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Merkle);
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "merkle",
+    title: "RFC 9162 Merkle roots and proofs",
+    schema: crate::vector::MERKLE_SCHEMA,
+    vector_kind: ("Merkle", "MerkleVerify"),
+    categories: &gen::CATEGORIES,
+    fields: &gen::FIELDS,
+    reference_reason:
+        "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
+};
+
 impl Spec for Merkle {
-    fn name(&self) -> &'static str {
-        "merkle"
-    }
-
-    fn title(&self) -> &'static str {
-        "RFC 9162 Merkle roots and proofs"
-    }
-
-    fn schema(&self) -> &'static str {
-        crate::vector::MERKLE_SCHEMA
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("Merkle", "MerkleVerify")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &gen::CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &gen::FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -68,10 +60,6 @@ impl Spec for Merkle {
 
     fn rules(&self) -> Rules {
         crate::compare::MERKLE_RULES
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here"
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {

@@ -11,7 +11,7 @@ use canonfuzz_core::jws::Jwks;
 use canonfuzz_core::vmcp;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, Family, Field, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -26,29 +26,20 @@ pub struct Vmcp;
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Vmcp);
 
+/// The family's constant facts.
+const FACTS: Facts = Facts {
+    name: "vmcp",
+    title: "verifiable-mcp response verifiers",
+    schema: crate::vector::VMCP_SCHEMA,
+    vector_kind: ("verifiable-mcp", "VmcpVerify"),
+    categories: &gen::CATEGORIES,
+    fields: &gen::FIELDS,
+    reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
+};
+
 impl Spec for Vmcp {
-    fn name(&self) -> &'static str {
-        "vmcp"
-    }
-
-    fn title(&self) -> &'static str {
-        "verifiable-mcp response verifiers"
-    }
-
-    fn schema(&self) -> &'static str {
-        crate::vector::VMCP_SCHEMA
-    }
-
-    fn vector_kind(&self) -> (&'static str, &'static str) {
-        ("verifiable-mcp", "VmcpVerify")
-    }
-
-    fn categories(&self) -> &'static [Category] {
-        &gen::CATEGORIES
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        &gen::FIELDS
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn generate(&self, seed: u64, index: u64) -> (Category, Vec<u8>) {
@@ -69,10 +60,6 @@ impl Spec for Vmcp {
             policies: &policies::POLICIES,
             reference_group: "node-v8",
         }
-    }
-
-    fn reference_reason(&self) -> &'static str {
-        "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite"
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
