@@ -35,14 +35,16 @@ fn xml(text: &str) -> String {
     html(text)
 }
 
-/// The report of `replayed`, named `name`: `bugs` with the misses that show each, those
-/// `allowed` says to allow written as skipped.
-pub fn report(
-    name: &str,
-    replayed: &Replayed,
-    bugs: &[(Bug, Vec<&Miss>)],
+/// Test cases by suite: each vector file with its tests and their verdicts.
+type Suites<'a> = Vec<(&'a str, Vec<(&'a Ran, Verdict<'a>)>)>;
+
+/// The tests of `replayed` by file, in corpus order, each with its verdict: `bugs` with the
+/// misses that show each, those `allowed` says to allow skipped, every other test passed.
+fn suites<'a>(
+    replayed: &'a Replayed,
+    bugs: &'a [(Bug, Vec<&'a Miss>)],
     allowed: impl Fn(&Bug) -> bool,
-) -> String {
+) -> Suites<'a> {
     let mut by_test: HashMap<(&str, u64), Verdict<'_>> = HashMap::new();
     for (bug, misses) in bugs {
         for miss in misses {
@@ -54,7 +56,7 @@ pub fn report(
             by_test.insert((miss.file.as_str(), miss.tc_id), verdict);
         }
     }
-    let mut suites: Vec<(&str, Vec<(&Ran, Verdict<'_>)>)> = Vec::new();
+    let mut suites: Suites<'a> = Vec::new();
     for ran in &replayed.ran {
         let verdict = by_test
             .remove(&(ran.file.as_str(), ran.tc_id))
@@ -64,6 +66,18 @@ pub fn report(
             _ => suites.push((&ran.file, vec![(ran, verdict)])),
         }
     }
+    suites
+}
+
+/// The report of `replayed`, named `name`: `bugs` with the misses that show each, those
+/// `allowed` says to allow written as skipped.
+pub fn report(
+    name: &str,
+    replayed: &Replayed,
+    bugs: &[(Bug, Vec<&Miss>)],
+    allowed: impl Fn(&Bug) -> bool,
+) -> String {
+    let suites = suites(replayed, bugs, allowed);
     let (tests, failures, skipped) = counts(
         suites
             .iter()
@@ -83,44 +97,49 @@ pub fn report(
             xml(file)
         );
         for (ran, verdict) in cases {
-            let _ = write!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{}\"",
-                xml(file),
-                xml(&format!("tcId {}: {}", ran.tc_id, ran.comment))
-            );
-            match verdict {
-                Verdict::Passed => out.push_str("/>\n"),
-                Verdict::Allowed(bug) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <skipped message=\"allowed: {}\"/>\n    </testcase>",
-                        xml(&bug.allowance())
-                    );
-                }
-                Verdict::Failed(bug, miss) => {
-                    let body = [
-                        format!("input:    {}", miss.input),
-                        format!("expected: {}", miss.expected),
-                        format!("got:      {}", miss.got),
-                    ]
-                    .iter()
-                    .map(|line| xml(line))
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                    let _ = writeln!(
-                        out,
-                        ">\n      <failure type=\"{}\" message=\"{}\">{body}</failure>\n    </testcase>",
-                        bug.key.severity.name(),
-                        xml(&format!("{}, {}", bug.key.blamed, bug.allowance())),
-                    );
-                }
-            }
+            test_case(&mut out, file, ran, *verdict);
         }
         out.push_str("  </testsuite>\n");
     }
     out.push_str("</testsuites>\n");
     out
+}
+
+/// One test case of the suite `file`: empty when it passed, else its skip or its failure.
+fn test_case(out: &mut String, file: &str, ran: &Ran, verdict: Verdict<'_>) {
+    let _ = write!(
+        out,
+        "    <testcase classname=\"{}\" name=\"{}\"",
+        xml(file),
+        xml(&format!("tcId {}: {}", ran.tc_id, ran.comment))
+    );
+    match verdict {
+        Verdict::Passed => out.push_str("/>\n"),
+        Verdict::Allowed(bug) => {
+            let _ = writeln!(
+                out,
+                ">\n      <skipped message=\"allowed: {}\"/>\n    </testcase>",
+                xml(&bug.allowance())
+            );
+        }
+        Verdict::Failed(bug, miss) => {
+            let body = [
+                format!("input:    {}", miss.input),
+                format!("expected: {}", miss.expected),
+                format!("got:      {}", miss.got),
+            ]
+            .iter()
+            .map(|line| xml(line))
+            .collect::<Vec<_>>()
+            .join("\n");
+            let _ = writeln!(
+                out,
+                ">\n      <failure type=\"{}\" message=\"{}\">{body}</failure>\n    </testcase>",
+                bug.key.severity.name(),
+                xml(&format!("{}, {}", bug.key.blamed, bug.allowance())),
+            );
+        }
+    }
 }
 
 #[cfg(test)]
