@@ -107,7 +107,7 @@ pub fn harness_failure(summary: &Summary) -> Option<String> {
 }
 
 /// `text` cut to `width` characters, `…` marking a cut.
-fn clip(text: &str, width: usize) -> String {
+pub fn clip(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         text.to_string()
     } else {

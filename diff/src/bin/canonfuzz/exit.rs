@@ -83,18 +83,16 @@ pub(crate) fn open_input(file: Option<&Path>) -> io::Result<Box<dyn Read>> {
     }
 }
 
-/// The error of a write to a pipe no one reads any more.
-fn closed_pipe() -> io::Error {
-    // EPIPE, on every Unix.
-    io::Error::from_raw_os_error(32)
-}
-
 /// Ends the command quietly, with exit 0, when what it prints to stdout has no reader any
 /// more (`canonfuzz vectors -v | head`): the reader took what it wanted. Any other panic is
 /// reported as before.
 pub(crate) fn quiet_on_closed_stdout() {
     let report = std::panic::take_hook();
-    let closed = format!("failed printing to stdout: {}", closed_pipe());
+    // What the printing macros panic with on EPIPE (32 on every Unix).
+    let closed = format!(
+        "failed printing to stdout: {}",
+        io::Error::from_raw_os_error(32)
+    );
     std::panic::set_hook(Box::new(move |info| {
         let payload = info.payload();
         let message = payload
@@ -112,7 +110,7 @@ pub(crate) fn quiet_on_closed_stdout() {
 /// Whether a write failed because its reader closed the pipe: then the command has done
 /// what was asked of it, and ends with the exit status it would have had.
 pub(crate) fn reader_gone(e: &io::Error) -> bool {
-    e.kind() == closed_pipe().kind()
+    e.kind() == io::ErrorKind::BrokenPipe
 }
 
 /// Writes `bytes` to stdout: exit 0 once written, or once the reader has closed the pipe;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use canonfuzz_diff::escape::terminal;
 use canonfuzz_diff::family::Family;
+use canonfuzz_diff::summary::clip;
 use clap::ValueEnum;
 
 use crate::exit::usage_error;
@@ -22,15 +23,6 @@ pub(crate) enum What {
 const NAME: usize = 26;
 /// The widest a version is printed.
 const VERSION: usize = 22;
-
-/// `text` cut to `width` characters, an ellipsis marking the cut.
-fn clip(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
-    format!("{kept}…")
-}
 
 /// Lists `what`, of `family` alone when one is given.
 pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
