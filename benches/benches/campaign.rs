@@ -4,7 +4,6 @@
 //! so the figure is the harness's own; `canonfuzz diff` reports the whole campaign's rate.
 
 use canonfuzz_diff::campaign::Harness;
-use canonfuzz_diff::family::Family;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// Cases per measured batch.
@@ -13,7 +12,7 @@ const BATCH: u64 = 256;
 fn cases(c: &mut Criterion) {
     let mut group = c.benchmark_group("campaign");
     group.throughput(Throughput::Elements(BATCH));
-    for &family in Family::all() {
+    for &family in canonfuzz_diff::families::all() {
         let in_process = family
             .implementations()
             .into_iter()

@@ -138,14 +138,14 @@ pub fn run_corpus(dir: &Path) -> Report {
                 ),
             );
         }
-        let Some(family) = Family::from_schema(&file.schema) else {
+        let Some(family) = crate::families::from_schema(&file.schema) else {
             report.fail(
                 &entry.path,
                 None,
                 format!(
                     "schema is {:?}; this runner reads {}",
                     file.schema,
-                    Family::all()
+                    crate::families::all()
                         .iter()
                         .map(|f| f.schema())
                         .collect::<Vec<_>>()
@@ -283,7 +283,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("jcs")).unwrap();
         std::fs::write(dir.path().join("jcs/a.json"), file).unwrap();
-        Manifest::build(dir.path())
+        Manifest::build(dir.path(), crate::families::all())
             .unwrap()
             .write(dir.path())
             .unwrap();

@@ -101,7 +101,7 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
             .join(&crate::manifest::sha256_hex(seed)[..16]);
         std::fs::write(&path, seed).map_err(|e| format!("{}: {e}", path.display()))
     };
-    for entry in manifest.files_of(crate::vector::JCS_SCHEMA) {
+    for entry in manifest.files_of(crate::families::jcs::SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.typed_tests::<crate::vector::OutputTest>()? {
             let document = test.input_bytes()?;
@@ -115,14 +115,14 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
             count += 1;
         }
     }
-    for entry in manifest.files_of(crate::vector::JWS_SCHEMA) {
+    for entry in manifest.files_of(crate::families::jws::SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         let tests = file.typed_tests::<crate::families::jws::JwsTest>()?;
         for token in tests.iter().filter_map(|t| t.token.as_deref()) {
             write("jws", token.as_bytes())?;
         }
     }
-    for entry in manifest.files_of(crate::vector::VMCP_SCHEMA) {
+    for entry in manifest.files_of(crate::families::vmcp::SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.typed_tests::<crate::families::vmcp::VmcpTest>()? {
             match (&test.input, &test.response) {
@@ -143,7 +143,7 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     ] {
         write("ink_header", header.as_bytes())?;
     }
-    for entry in manifest.files_of(crate::vector::EKL_SCHEMA) {
+    for entry in manifest.files_of(crate::families::ekl::SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.typed_tests::<crate::families::ekl::EklTest>()? {
             if let Some(input) = &test.input {

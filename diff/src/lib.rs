@@ -1,38 +1,21 @@
-//! canonfuzz-diff: the conformance corpus and its runner, importers for third-party vectors,
-//! and the pieces of the `canonfuzz` command line.
+//! canonfuzz-diff: the families canonfuzz tests (each one folder: its generator,
+//! implementations, policies, mutants, vectors, importer and tables), the corpus runners and
+//! reports that read them all, and the pieces of the `canonfuzz` command line. The machinery
+//! they run on is `canonfuzz_engine`, re-exported here under its own module names.
 
-pub mod bugs;
-pub mod campaign;
 pub mod canon;
-pub mod compare;
 pub mod conformance;
-pub mod escape;
 pub mod families;
-pub mod family;
-pub mod findings;
 pub mod fuzzing;
-pub mod impls;
 pub mod import;
-
-pub mod input;
-pub mod junit;
-pub mod manifest;
 pub mod matrix;
 pub mod merge;
-pub mod mutants;
 pub mod published;
-pub mod repeats;
-pub mod replay;
-pub mod selftest;
-pub mod shrink;
-pub mod summary;
-pub mod tree;
 pub mod triage;
 pub mod upstream;
-pub mod vector;
-pub mod without_vector;
 
-pub use canonfuzz_props::{client_view, outcome, properties, reading};
-
-/// Cases a campaign runs when given neither `--cases` nor `--duration`.
-pub const DEFAULT_CASES: u64 = 100_000;
+pub use canonfuzz_engine::{
+    bugs, campaign, client_view, compare, escape, family, findings, impls, input, junit, manifest,
+    mutants, outcome, properties, reading, repeats, replay, selftest, shrink, summary, table, tree,
+    vector, without_vector, DEFAULT_CASES,
+};

@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::family::Family;
 use crate::findings::{regression_path, vector_path};
 use crate::manifest::Manifest;
 use crate::vector::{write_atomically, VectorFile};
@@ -16,7 +15,7 @@ use crate::without_vector;
 /// The directories merged, relative to a corpus: where campaigns and triage write, for every
 /// family.
 fn merged_dirs() -> Vec<String> {
-    Family::all()
+    crate::families::all()
         .iter()
         .flat_map(|&family| [vector_path(family, ""), regression_path(family, b"")])
         .filter_map(|path| path.rsplit_once('/').map(|(dir, _)| dir.to_string()))
@@ -69,7 +68,7 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
             }
         }
     }
-    for &family in Family::all() {
+    for &family in crate::families::all() {
         let mut first_met: BTreeMap<String, without_vector::Remembered> = BTreeMap::new();
         for shard in shards {
             for (signature, finding) in without_vector::read(shard, family)? {
@@ -93,7 +92,7 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
         write_atomically(&to, &bytes)?;
         added.push(relative);
     }
-    Manifest::build(into)?.write(into)?;
+    Manifest::build(into, crate::families::all())?.write(into)?;
     Ok(added)
 }
 
@@ -107,7 +106,7 @@ mod tests {
         let manifest = Manifest::read(&repo).unwrap();
         let (shard, into) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let mut placed = Vec::new();
-        for &family in Family::all() {
+        for &family in crate::families::all() {
             let entry = manifest.files_of(family.schema()).next().unwrap();
             let vector = std::fs::read(repo.join(&entry.path)).unwrap();
             for relative in [vector_path(family, "a"), regression_path(family, b"b")] {

@@ -169,7 +169,7 @@ pub fn triage(
         false,
     )?;
     if vector.is_some() {
-        crate::manifest::Manifest::build(corpus)?.write(corpus)?;
+        crate::manifest::Manifest::build(corpus, crate::families::all())?.write(corpus)?;
     }
     Ok(Triaged {
         artifact: artifact.to_path_buf(),

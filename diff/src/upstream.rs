@@ -264,7 +264,8 @@ mod tests {
     use crate::bugs::BugKey;
     use crate::campaign::Harness;
     use crate::families::jcs;
-    use crate::impls::{worker, CoreImpl};
+    use crate::impls::worker;
+    use canonfuzz_props::impls::jcs::CoreImpl;
 
     fn code(text: &str, fence: &str) -> String {
         let open = format!("```{fence}\n");
@@ -275,7 +276,7 @@ mod tests {
 
     #[test]
     fn nothing_a_vector_or_a_library_says_leaves_its_place_in_a_report() {
-        use crate::escape::tests::HOSTILE;
+        use crate::escape::hostile::HOSTILE;
         let input = format!("[\"{}\"]\n```\n# forged", HOSTILE.replace('"', ""));
         let example = Observation {
             implementation: HOSTILE.into(),

@@ -270,7 +270,7 @@ fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
     let seeds: Vec<Vec<u8>> = (0..budget)
         .map(|i| merkle::FAMILY.generate(1, i).1)
         .collect();
-    let core = merkle_panel(Box::new(canonfuzz_diff::impls::merkle::core()));
+    let core = merkle_panel(Box::new(canonfuzz_props::impls::merkle::core()));
     for s in &seeds {
         assert_eq!(core.diverges(s), Ok(()), "{}", String::from_utf8_lossy(s));
     }

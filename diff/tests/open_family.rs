@@ -243,6 +243,7 @@ fn campaign_of(family: Family, out: Option<&std::path::Path>) -> campaign::Summa
         allow_missing: false,
         known: None,
         plant: None,
+        registry: canonfuzz_diff::families::all(),
     })
     .unwrap()
 }

@@ -2,7 +2,7 @@
 //! campaign's generated documents and the corpus.
 
 use canonfuzz_diff::manifest::Manifest;
-use canonfuzz_diff::vector::{OutputTest, VectorFile, JCS_SCHEMA};
+use canonfuzz_diff::vector::{OutputTest, VectorFile};
 use canonfuzz_props::properties::check_canonical;
 use canonfuzz_props::reading::read;
 
@@ -31,7 +31,7 @@ fn every_corpus_input_keeps_the_properties() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
     let manifest = Manifest::read(&dir).unwrap();
     let mut checked = 0;
-    for entry in manifest.files_of(JCS_SCHEMA) {
+    for entry in manifest.files_of(canonfuzz_diff::families::jcs::SCHEMA) {
         let file = VectorFile::read(&dir.join(&entry.path)).unwrap();
         for test in file.typed_tests::<OutputTest>().unwrap() {
             let input = test.input_bytes().unwrap();

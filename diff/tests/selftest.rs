@@ -6,7 +6,6 @@ mod common;
 use common::{canonfuzz, text};
 
 use canonfuzz_diff::families::{jcs, merkle};
-use canonfuzz_diff::family::Family;
 use canonfuzz_diff::mutants::Mutant;
 use canonfuzz_diff::selftest::hunt;
 
@@ -21,14 +20,20 @@ fn the_selftest_finds_every_planted_mutant_of_every_family() {
         .iter()
         .map(|f| f["family"].as_str().unwrap())
         .collect();
-    let every: Vec<&str> = Family::all().iter().map(|f| f.name()).collect();
+    let every: Vec<&str> = canonfuzz_diff::families::all()
+        .iter()
+        .map(|f| f.name())
+        .collect();
     assert_eq!(names, every);
-    let planted: usize = Family::all().iter().map(|f| f.mutants().len()).sum();
+    let planted: usize = canonfuzz_diff::families::all()
+        .iter()
+        .map(|f| f.mutants().len())
+        .sum();
     assert_eq!(report["planted"], planted);
     assert_eq!(report["found"], planted);
     for family in families {
         let name = family["family"].as_str().unwrap();
-        let f = Family::from_name(name).unwrap();
+        let f = canonfuzz_diff::families::from_name(name).unwrap();
         assert_eq!(family["found"], family["planted"], "{name}");
         assert!(family["missing"].as_array().unwrap().is_empty(), "{name}");
         let reports = family["mutants"].as_array().unwrap();

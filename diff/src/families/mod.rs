@@ -11,6 +11,7 @@ pub mod merkle;
 pub mod vmcp;
 
 use crate::family::Family;
+use crate::impls::Implementation;
 
 /// Every family, in the order reports and `--family all` take them.
 pub const ALL: [Family; 7] = [
@@ -22,3 +23,75 @@ pub const ALL: [Family; 7] = [
     merkle::FAMILY,
     ink::FAMILY,
 ];
+
+/// Every registered family.
+pub fn all() -> &'static [Family] {
+    &ALL
+}
+
+/// The family with this name.
+pub fn from_name(name: &str) -> Option<Family> {
+    ALL.iter().copied().find(|f| f.name() == name)
+}
+
+/// The family a schema name belongs to.
+pub fn from_schema(schema: &str) -> Option<Family> {
+    ALL.iter().copied().find(|f| f.schema() == schema)
+}
+
+/// Every family's name, for `--family`.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().map(|f| f.name()).collect()
+}
+
+/// The family with this name, or an error that lists the known ones.
+pub fn named(name: &str) -> Result<Family, String> {
+    from_name(name).ok_or_else(|| {
+        format!(
+            "unknown family {name:?}; choose one of: {}",
+            names().join(", ")
+        )
+    })
+}
+
+/// The implementation `spec` names: a registered one by name (in `family`, or in the one
+/// family that has it), or `NAME[@GROUP]=COMMAND`, a command of `family` (default JCS) that
+/// speaks the worker protocol.
+pub fn resolve(
+    spec: &str,
+    family: Option<Family>,
+) -> Result<(Family, Box<dyn Implementation>), String> {
+    if spec.contains('=') {
+        let external = crate::impls::External::parse(spec)?;
+        return Ok((family.unwrap_or(jcs::FAMILY), external.implementation()));
+    }
+    let searched: Vec<Family> = family.map_or_else(|| ALL.to_vec(), |f| vec![f]);
+    let mut found: Vec<(Family, Box<dyn Implementation>)> = searched
+        .iter()
+        .flat_map(|f| {
+            f.implementations()
+                .into_iter()
+                .filter(|i| i.name() == spec)
+                .map(|i| (*f, i))
+        })
+        .collect();
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(format!(
+            "no implementation is named {spec:?}{}; give one a family lists (canonfuzz diff \
+             --family F names them in its summary), or NAME=COMMAND for your own",
+            family.map_or(String::new(), |f| format!(" in the {} family", f.name()))
+        )),
+        _ => Err(format!(
+            "{spec:?} names an implementation in the families {}; choose one with --family",
+            found
+                .iter()
+                .map(|(f, _)| f.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests;

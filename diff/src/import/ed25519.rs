@@ -11,12 +11,12 @@ use serde::Deserialize;
 
 use super::{note, read_text, source};
 use crate::families::ed25519::Ed25519Test;
-use crate::vector::{tests_of, to_hex, Expectation, Note, TestGroup, VectorFile, ED25519_SCHEMA};
+use crate::vector::{tests_of, to_hex, Expectation, Note, TestGroup, VectorFile};
 
 fn file(header: &str, notes: BTreeMap<String, Note>, groups: Vec<TestGroup>) -> VectorFile {
     VectorFile {
         algorithm: "Ed25519".to_string(),
-        schema: ED25519_SCHEMA.to_string(),
+        schema: crate::families::ed25519::SCHEMA.to_string(),
         number_of_tests: groups.iter().map(|g| g.tests.len()).sum(),
         header: vec![header.to_string()],
         notes,

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 
 use super::{note, read_text};
 use crate::families::ekl::EklTest;
-use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile, EKL_SCHEMA};
+use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile};
 
 #[derive(Deserialize)]
 struct Seed<'a> {
@@ -286,7 +286,7 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
     ];
     Ok(VectorFile {
         algorithm: "EKL".to_string(),
-        schema: EKL_SCHEMA.to_string(),
+        schema: crate::families::ekl::SCHEMA.to_string(),
         number_of_tests: groups.iter().map(|g| g.tests.len()).sum(),
         header: vec!["The adapter profile's salted fingerprints and endpoint challenge proof: every case of seed 000 with its published answer, cases derived from them by one change whose answer the profile's rules fix, and the rules' refusals. The seed as received is not valid JSON (a U+2028 became a raw line feed); this is read from the repaired copy.".to_string()],
         notes: BTreeMap::from([

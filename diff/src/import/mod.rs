@@ -15,9 +15,7 @@ mod ekl;
 mod vmcp_envelopes;
 
 use crate::manifest::Manifest;
-use crate::vector::{
-    tests_of, Expectation, Note, OutputTest, Source, TestGroup, VectorFile, JCS_SCHEMA,
-};
+use crate::vector::{tests_of, Expectation, Note, OutputTest, Source, TestGroup, VectorFile};
 
 /// A source of third-party vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -175,7 +173,7 @@ fn group(source: Source, comment: String, tests: Vec<OutputTest>) -> Result<Test
 fn file(header: Vec<String>, notes: BTreeMap<String, Note>, groups: Vec<TestGroup>) -> VectorFile {
     VectorFile {
         algorithm: "JCS".to_string(),
-        schema: JCS_SCHEMA.to_string(),
+        schema: crate::families::jcs::SCHEMA.to_string(),
         number_of_tests: groups.iter().map(|g| g.tests.len()).sum(),
         header,
         notes,
@@ -377,7 +375,7 @@ pub fn import(
     };
     let target = corpus.join(kind.target());
     vectors.write(&target)?;
-    Manifest::build(corpus)?.write(corpus)?;
+    Manifest::build(corpus, crate::families::all())?.write(corpus)?;
     Ok((target, vectors.number_of_tests))
 }
 

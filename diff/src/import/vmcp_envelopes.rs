@@ -20,7 +20,7 @@ use crate::families::vmcp::gen::server::{
 /// The clock a test is checked at unless it says otherwise: ten seconds after `IAT`.
 const NOW: u64 = IAT + 10;
 use crate::families::vmcp::VmcpTest;
-use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile, VMCP_SCHEMA};
+use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile};
 
 fn listing() -> Value {
     json!({"listings": [{"address": "4252 Escudo Ct", "price": "1349000.00"}], "next_cursor": null, "note": "Åsa's fäbod – naïve façade"})
@@ -447,7 +447,7 @@ fn vector_file(
     notes.insert(broken.0.to_string(), note("BASIC", broken.1));
     Ok(VectorFile {
         algorithm: "verifiable-mcp".to_string(),
-        schema: VMCP_SCHEMA.to_string(),
+        schema: crate::families::vmcp::SCHEMA.to_string(),
         number_of_tests: tests.len(),
         header: vec![header],
         notes,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use canonfuzz_diff::campaign::{self, Config, Status};
 use canonfuzz_diff::family::Family;
-use canonfuzz_diff::{matrix, selftest, summary};
+use canonfuzz_diff::{selftest, summary};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
 
@@ -47,7 +47,7 @@ pub(crate) fn diff(
         only,
     ));
     let mut json = summary::to_json(&summary);
-    match matrix::family_table(config.family, &config.impls, &corpus_dir(None)) {
+    match canonfuzz_diff::table::family_table(config.family, &config.impls, &corpus_dir(None)) {
         Some(Ok((table, _))) => {
             human(&table.table.to_markdown());
             json["verifier_table"] = table.json;
@@ -90,9 +90,12 @@ pub(crate) fn diff(
 /// Plants every mutant of the chosen families and scores the campaign on them.
 pub(crate) fn selftest(json: bool, seed: u64, families: &[String]) -> ExitCode {
     let chosen: Result<Vec<Family>, String> = if families.is_empty() {
-        Ok(Family::all().to_vec())
+        Ok(canonfuzz_diff::families::all().to_vec())
     } else {
-        families.iter().map(|name| Family::named(name)).collect()
+        families
+            .iter()
+            .map(|name| canonfuzz_diff::families::named(name))
+            .collect()
     };
     let chosen = match chosen {
         Ok(chosen) => chosen,

@@ -8,7 +8,6 @@ use canonfuzz_diff::bugs::Bug;
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::escape::{terminal, terminal_lines};
-use canonfuzz_diff::family::Family;
 use canonfuzz_diff::impls::External;
 use canonfuzz_diff::import::{import, SourceKind};
 use canonfuzz_diff::manifest::Manifest;
@@ -49,11 +48,11 @@ pub(crate) struct Asked {
 
 /// Runs the implementation `spec` names over the corpus `dir`: its bugs, then its counts.
 pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Asked) -> ExitCode {
-    let family = match family.map(Family::named).transpose() {
+    let family = match family.map(canonfuzz_diff::families::named).transpose() {
         Ok(f) => f,
         Err(e) => return usage_error(e),
     };
-    let (family, implementation) = match replay::resolve(spec, family) {
+    let (family, implementation) = match canonfuzz_diff::families::resolve(spec, family) {
         Ok(found) => found,
         Err(e) => return usage_error(e),
     };
@@ -159,7 +158,9 @@ fn bug_list(failing: &[&Bug], allowing: &[&Bug], asked: &Asked) -> String {
 /// Rebuilds the manifest of the corpus `dir`.
 pub(crate) fn manifest(dir: Option<PathBuf>) -> ExitCode {
     let dir = corpus_dir(dir);
-    match Manifest::build(&dir).and_then(|m| m.write(&dir).map(|()| m)) {
+    match Manifest::build(&dir, canonfuzz_diff::families::all())
+        .and_then(|m| m.write(&dir).map(|()| m))
+    {
         Ok(m) => {
             let tests: usize = m.files.iter().map(|f| f.number_of_tests).sum();
             println!(

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use canonfuzz_diff::family::{fields_markdown, Family};
+use canonfuzz_diff::family::fields_markdown;
 
 use crate::exit::{print_bytes, usage_error};
 use crate::Cli;
@@ -35,9 +35,9 @@ pub(crate) fn completions(shell: clap_complete::Shell) -> ExitCode {
 
 /// Prints the field list of one family, or of all.
 pub(crate) fn fields(family: Option<&str>) -> ExitCode {
-    let families = match family.map(Family::named).transpose() {
+    let families = match family.map(canonfuzz_diff::families::named).transpose() {
         Ok(Some(one)) => vec![one],
-        Ok(None) => Family::all().to_vec(),
+        Ok(None) => canonfuzz_diff::families::all().to_vec(),
         Err(e) => return usage_error(e),
     };
     print!("{}", fields_markdown(&families));

@@ -4,7 +4,6 @@
 use std::process::ExitCode;
 
 use canonfuzz_diff::escape::terminal;
-use canonfuzz_diff::family::Family;
 use canonfuzz_diff::summary::clip;
 use clap::ValueEnum;
 
@@ -26,9 +25,9 @@ const VERSION: usize = 22;
 
 /// Lists `what`, of `family` alone when one is given.
 pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
-    let families = match family.map(Family::named).transpose() {
+    let families = match family.map(canonfuzz_diff::families::named).transpose() {
         Ok(Some(f)) => vec![f],
-        Ok(None) => Family::all().to_vec(),
+        Ok(None) => canonfuzz_diff::families::all().to_vec(),
         Err(e) => return usage_error(e),
     };
     match what {

@@ -96,7 +96,7 @@ enum Command {
         /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
         /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs), ink
         /// (INK leaf hashes and signature bases), or any other registered family.
-        #[arg(long, default_value = "jcs", value_parser = PossibleValuesParser::new(Family::names()))]
+        #[arg(long, default_value = "jcs", value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
         family: String,
         /// Number of cases to run (default 100,000 when --duration is not given either).
         #[arg(long, value_name = "N", conflicts_with = "duration")]
@@ -156,7 +156,7 @@ enum Command {
         #[arg(value_enum, default_value = "families")]
         what: list::What,
         /// Of this family only.
-        #[arg(long, value_parser = PossibleValuesParser::new(Family::names()))]
+        #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
         family: Option<String>,
     },
     /// Write the RFC 8785 canonical form of a JSON text to stdout.
@@ -198,7 +198,7 @@ enum Command {
         implementation: Option<String>,
         /// The family the implementation belongs to (default: the one that has the name;
         /// for NAME=COMMAND, jcs).
-        #[arg(long, value_parser = PossibleValuesParser::new(Family::names()))]
+        #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
         family: Option<String>,
         /// Write a JUnit XML report to FILE: a suite per vector file, a case per test.
         #[arg(long, value_name = "FILE", requires = "implementation")]
@@ -272,7 +272,7 @@ enum Command {
     /// it and the generator categories that vary it (docs/fields.md is this output).
     Fields {
         /// One family only.
-        #[arg(long, value_parser = PossibleValuesParser::new(Family::names()))]
+        #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
         family: Option<String>,
     },
     /// Print the man page (roff) to stdout, or with --out write one page per command into DIR.
@@ -482,7 +482,7 @@ fn main() -> ExitCode {
             only,
             plant,
         } => {
-            let family = match Family::named(&family) {
+            let family = match canonfuzz_diff::families::named(&family) {
                 Ok(family) => family,
                 Err(e) => return usage_error(e),
             };
@@ -513,6 +513,7 @@ fn main() -> ExitCode {
                 progress: !cli.quiet,
                 allow_missing,
                 known: Some(corpus_dir(known)),
+                registry: canonfuzz_diff::families::all(),
                 plant,
             };
             if let Some(name) = &only {

@@ -21,6 +21,9 @@ use crate::vector::{from_hex, to_hex, Expectation, Head, Note, Test};
 use gen::Ed25519Case;
 
 /// The Ed25519 family, as registered.
+/// The schema name of Ed25519 verification vector files.
+pub const SCHEMA: &str = "canonfuzz_ed25519_v1";
+
 pub const FAMILY: Family = Family::new(&Ed25519);
 
 /// Ed25519 signature verification.
@@ -30,7 +33,7 @@ pub struct Ed25519;
 const FACTS: Facts = Facts {
     name: "ed25519",
     title: "Ed25519 signature verifiers",
-    schema: crate::vector::ED25519_SCHEMA,
+    schema: SCHEMA,
     vector_kind: ("Ed25519", "Ed25519Verify"),
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
@@ -124,7 +127,7 @@ impl Spec for Ed25519 {
     }
 }
 
-crate::vector_test! {
+canonfuzz_engine::vector_test! {
     /// One Ed25519 verification: a key, a message and a signature, and the verdict.
     pub struct Ed25519Test {
     } then {

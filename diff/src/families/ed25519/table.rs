@@ -10,8 +10,8 @@ use super::gen::Ed25519Case;
 use super::Ed25519Test;
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
-use crate::matrix::{Cell, FamilyTable, Table};
 use crate::outcome::Outcome;
+use crate::table::{Cell, FamilyTable, Table};
 use crate::vector::{Expectation, VectorFile};
 
 /// A verification policy, by the speccheck cases it accepts.
@@ -89,7 +89,7 @@ pub fn corpus_table(harness: &Harness, corpus: &Path) -> Result<FamilyTable, Str
 pub fn rows(harness: &Harness, dir: &Path) -> Result<(Vec<Speccheck>, Vec<VerifierRow>), String> {
     let manifest = Manifest::read(dir)?;
     let mut cases: BTreeMap<&'static str, Vec<Ed25519Test>> = BTreeMap::new();
-    for entry in manifest.files_of(crate::vector::ED25519_SCHEMA) {
+    for entry in manifest.files_of(crate::families::ed25519::SCHEMA) {
         let set = if entry.path.contains("speccheck") {
             "speccheck"
         } else if entry.path.contains("cctv") {

@@ -20,6 +20,9 @@ use crate::vector::{Expectation, Head, Test};
 /// The adapter profile's fingerprints and challenge proofs.
 pub struct Ekl;
 
+/// The schema name of adapter-profile (fingerprint and challenge proof) vector files.
+pub const SCHEMA: &str = "canonfuzz_ekl_v1";
+
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Ekl);
 
@@ -27,7 +30,7 @@ pub const FAMILY: Family = Family::new(&Ekl);
 const FACTS: Facts = Facts {
     name: "ekl",
     title: "adapter-profile fingerprints and challenge proofs",
-    schema: crate::vector::EKL_SCHEMA,
+    schema: SCHEMA,
     vector_kind: ("EKL", "EklFinding"),
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
@@ -46,8 +49,8 @@ impl Spec for Ekl {
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         vec![
             Box::new(impls::core()),
-            Box::new(worker::python("python-ekl", "ekl", "cpython")),
-            Box::new(worker::node("node-ekl", "ekl", "node-v8")),
+            Box::new(worker::python("python-ekl", "ekl", "cpython").pinned_as("rfc8785")),
+            Box::new(worker::node("node-ekl", "ekl", "node-v8").pinned_as("canonicalize")),
         ]
     }
 
@@ -163,7 +166,7 @@ impl Spec for Ekl {
     }
 }
 
-crate::vector_test! {
+canonfuzz_engine::vector_test! {
     /// One adapter-profile computation: a salted fingerprint of a value or a tool result, or
     /// an endpoint challenge proof.
     pub struct EklTest {

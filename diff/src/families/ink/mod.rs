@@ -21,6 +21,9 @@ use crate::vector::{Head, OutputTest, Test};
 /// INK's leaf hashes and signature bases.
 pub struct Ink;
 
+/// The schema name of INK campaign finding files (leaf hashes and signature bases).
+pub const SCHEMA: &str = "canonfuzz_ink_v1";
+
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Ink);
 
@@ -28,7 +31,7 @@ pub const FAMILY: Family = Family::new(&Ink);
 const FACTS: Facts = Facts {
     name: "ink",
     title: "INK leaf hashes and signature bases",
-    schema: crate::vector::INK_CAMPAIGN_SCHEMA,
+    schema: SCHEMA,
     vector_kind: ("INK", "InkFinding"),
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
@@ -47,8 +50,8 @@ impl Spec for Ink {
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         vec![
             Box::new(impls::core()),
-            Box::new(worker::python("python-ink", "ink", "cpython")),
-            Box::new(worker::node("node-ink", "ink", "node-v8")),
+            Box::new(worker::python("python-ink", "ink", "cpython").pinned_as("rfc8785")),
+            Box::new(worker::node("node-ink", "ink", "node-v8").pinned_as("canonicalize")),
         ]
     }
 
@@ -74,6 +77,15 @@ impl Spec for Ink {
 
     fn mutants(&self) -> &'static [Mutant] {
         &mutants::MUTANTS
+    }
+
+    fn published(&self, bytes: &[u8]) -> Option<(&'static str, usize)> {
+        published::InkVectors::parse(bytes)
+            .map(|v| (published::INK_SCHEMA, v.cases.len()))
+            .or_else(|| {
+                published::InkManifest::parse(bytes)
+                    .map(|m| (published::INK_MANIFEST_SCHEMA, m.categories.len()))
+            })
     }
 }
 

@@ -13,13 +13,17 @@ use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
 use crate::family::{Answer, Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
-use crate::impls::{hosted, rust_crates, worker, CoreImpl, Implementation, RUST_SERDE_JSON_GROUP};
+use crate::impls::{hosted, worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
+use canonfuzz_props::impls::jcs::{rust_crates, CoreImpl, RUST_SERDE_JSON_GROUP};
 
 /// The JCS family, as registered.
+/// The schema name every JCS vector file carries.
+pub const SCHEMA: &str = "canonfuzz_jcs_v1";
+
 pub const FAMILY: Family = Family::new(&Jcs);
 
 /// RFC 8785 canonicalization.
@@ -29,7 +33,7 @@ pub struct Jcs;
 const FACTS: Facts = Facts {
     name: "jcs",
     title: "RFC 8785 canonicalizers",
-    schema: crate::vector::JCS_SCHEMA,
+    schema: SCHEMA,
     vector_kind: ("JCS", "JcsCanonicalize"),
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,

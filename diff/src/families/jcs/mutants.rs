@@ -6,11 +6,11 @@
 
 use canonfuzz_core::jcs::{canonicalize, Canonicalizer};
 
-use crate::impls::core_answer;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::reading;
 use crate::tree::{parse, Node};
+use canonfuzz_props::impls::jcs::answer as core_answer;
 
 /// The core's answer.
 fn core(input: &[u8]) -> Outcome {

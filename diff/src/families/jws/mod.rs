@@ -23,6 +23,9 @@ use gen::JwsCase;
 /// Compact JWS verification.
 pub struct Jws;
 
+/// The schema name of JWS verification and JWK thumbprint vector files.
+pub const SCHEMA: &str = "canonfuzz_jws_v1";
+
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Jws);
 
@@ -30,7 +33,7 @@ pub const FAMILY: Family = Family::new(&Jws);
 const FACTS: Facts = Facts {
     name: "jws",
     title: "compact JWS and JWK verifiers",
-    schema: crate::vector::JWS_SCHEMA,
+    schema: SCHEMA,
     vector_kind: ("JWS", "JwsVerify"),
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
@@ -115,7 +118,7 @@ impl Spec for Jws {
     }
 }
 
-crate::vector_test! {
+canonfuzz_engine::vector_test! {
     /// One compact JWS verification against a key set (looked up by `kid`) or a pinned key,
     /// or one JWK's RFC 7638 thumbprint.
     pub struct JwsTest {

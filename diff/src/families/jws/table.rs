@@ -8,8 +8,8 @@ use super::{key_for, JwsTest};
 use crate::bugs::Severity;
 use crate::campaign::Harness;
 use crate::manifest::Manifest;
-use crate::matrix::{cell, Cell, FamilyTable, Score, Table};
 use crate::outcome::Outcome;
+use crate::table::{cell, Cell, FamilyTable, Score, Table};
 use crate::vector::{Expectation, VectorFile};
 
 /// The family's table: every verifier's agreement with the JWS vectors, by set.
@@ -62,7 +62,7 @@ const SETS: [(&str, &str); 3] = [
 pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
     let manifest = Manifest::read(dir)?;
     let mut sets: Vec<(Vec<Vec<u8>>, Vec<Expectation>)> = vec![(Vec::new(), Vec::new()); 3];
-    for entry in manifest.files_of(crate::vector::JWS_SCHEMA) {
+    for entry in manifest.files_of(crate::families::jws::SCHEMA) {
         let Some(set) = SETS.iter().position(|(word, _)| entry.path.contains(word)) else {
             continue;
         };

@@ -8,15 +8,19 @@ use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
 use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
-use crate::impls::{merkle, worker, Implementation};
+use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{Head, OutputTest, Test};
+use canonfuzz_props::impls::merkle;
 use canonfuzz_props::merkle_case::MerkleCase;
 
 /// RFC 9162 tree roots and proofs.
 pub struct Merkle;
+
+/// The schema name of Merkle tree and proof vector files.
+pub const SCHEMA: &str = "canonfuzz_merkle_v1";
 
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Merkle);
@@ -25,7 +29,7 @@ pub const FAMILY: Family = Family::new(&Merkle);
 const FACTS: Facts = Facts {
     name: "merkle",
     title: "RFC 9162 Merkle roots and proofs",
-    schema: crate::vector::MERKLE_SCHEMA,
+    schema: SCHEMA,
     vector_kind: ("Merkle", "MerkleVerify"),
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,

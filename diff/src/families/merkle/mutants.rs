@@ -4,10 +4,10 @@
 use canonfuzz_core::ink::merkle;
 
 use crate::families::merkle::gen::MerkleCase;
-use crate::impls::merkle as verifiers;
 use crate::mutants::Mutant;
 use crate::outcome::{Outcome, VALID};
 use crate::vector::to_hex;
+use canonfuzz_props::impls::merkle as verifiers;
 
 fn core(input: &[u8]) -> Outcome {
     (verifiers::core().answer)(input)

@@ -23,6 +23,9 @@ use gen::VmcpCase;
 /// verifiable-mcp response verification.
 pub struct Vmcp;
 
+/// The schema name of verifiable-mcp response vector files.
+pub const SCHEMA: &str = "canonfuzz_vmcp_v1";
+
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Vmcp);
 
@@ -30,7 +33,7 @@ pub const FAMILY: Family = Family::new(&Vmcp);
 const FACTS: Facts = Facts {
     name: "vmcp",
     title: "verifiable-mcp response verifiers",
-    schema: crate::vector::VMCP_SCHEMA,
+    schema: SCHEMA,
     vector_kind: ("verifiable-mcp", "VmcpVerify"),
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
@@ -49,8 +52,8 @@ impl Spec for Vmcp {
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         vec![
             Box::new(impls::core()),
-            Box::new(worker::node("node-vmcp", "vmcp", "node-v8")),
-            Box::new(worker::python("python-vmcp", "vmcp", "cpython")),
+            Box::new(worker::node("node-vmcp", "vmcp", "node-v8").pinned_as("jose")),
+            Box::new(worker::python("python-vmcp", "vmcp", "cpython").pinned_as("pynacl")),
         ]
     }
 
@@ -111,9 +114,14 @@ impl Spec for Vmcp {
     fn mutants(&self) -> &'static [Mutant] {
         &mutants::MUTANTS
     }
+
+    fn published(&self, bytes: &[u8]) -> Option<(&'static str, usize)> {
+        crate::published::VmcpVectors::parse(bytes)
+            .map(|v| (crate::published::VMCP_SCHEMA, v.cases.len()))
+    }
 }
 
-crate::vector_test! {
+canonfuzz_engine::vector_test! {
     /// One verifiable-mcp response, the key set and clock it is verified with, and the rules
     /// it breaks.
     pub struct VmcpTest {

@@ -10,10 +10,7 @@ mod rust_build;
 pub mod worker;
 
 pub use canonfuzz_props::impls::crypto_dependencies;
-pub use canonfuzz_props::impls::jcs::{
-    answer as core_answer, rust_crates, CoreImpl, RUST_SERDE_JSON_GROUP,
-};
-pub use canonfuzz_props::impls::{in_process, merkle, Implementation, Together, CORE_GROUP};
+pub use canonfuzz_props::impls::{in_process, Implementation, Together, CORE_GROUP};
 
 /// An implementation outside the harness, given as `NAME=COMMAND` or `NAME@GROUP=COMMAND`:
 /// a command that speaks the worker protocol, voting in its own independence group (named

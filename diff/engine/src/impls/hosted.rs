@@ -232,7 +232,8 @@ mod tests {
 
     /// A host of `libraries` played by the misbehaving test worker, as is each library alone.
     fn faulty(libraries: &[&'static str]) -> Host {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
+        let script =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/faulty_worker.py");
         let timeout = Duration::from_secs(2);
         Host {
             shares: Mutex::default(),

@@ -270,48 +270,6 @@ pub fn expected(replay: &Replay) -> String {
     }
 }
 
-/// The implementation `spec` names: a registered one by name (in `family`, or in the one
-/// family that has it), or `NAME[@GROUP]=COMMAND`, a command of `family` (default JCS) that
-/// speaks the worker protocol.
-pub fn resolve(
-    spec: &str,
-    family: Option<Family>,
-) -> Result<(Family, Box<dyn Implementation>), String> {
-    if spec.contains('=') {
-        let external = crate::impls::External::parse(spec)?;
-        return Ok((
-            family.unwrap_or(crate::families::jcs::FAMILY),
-            external.implementation(),
-        ));
-    }
-    let searched: Vec<Family> = family.map_or_else(|| Family::all().to_vec(), |f| vec![f]);
-    let mut found: Vec<(Family, Box<dyn Implementation>)> = searched
-        .iter()
-        .flat_map(|f| {
-            f.implementations()
-                .into_iter()
-                .filter(|i| i.name() == spec)
-                .map(|i| (*f, i))
-        })
-        .collect();
-    match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(format!(
-            "no implementation is named {spec:?}{}; give one a family lists (canonfuzz diff \
-             --family F names them in its summary), or NAME=COMMAND for your own",
-            family.map_or(String::new(), |f| format!(" in the {} family", f.name()))
-        )),
-        _ => Err(format!(
-            "{spec:?} names an implementation in the families {}; choose one with --family",
-            found
-                .iter()
-                .map(|(f, _)| f.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
 /// Runs `implementation`, one of `family`, over every test of the family's files in the
 /// corpus at `dir`.
 pub fn replay_corpus(
@@ -362,70 +320,4 @@ pub fn replay_corpus(
         }
     }
     Ok(replayed)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::families::{ed25519, jcs, jws};
-    use crate::mutants::find;
-
-    fn corpus() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
-    }
-
-    #[test]
-    fn the_core_passes_every_test_it_is_given_and_a_mutant_does_not() {
-        for family in crate::family::Family::all() {
-            let core = family.implementations().remove(0);
-            let replayed = replay_corpus(*family, core.as_ref(), &corpus()).unwrap();
-            let (passed, run) = replayed.total();
-            assert!(run > 0, "{family:?} replayed nothing");
-            assert_eq!(passed, run, "{family:?}: {:?}", replayed.misses.first());
-        }
-        let mutant = find(jcs::FAMILY, "utf8-member-order").unwrap();
-        let replayed = replay_corpus(jcs::FAMILY, &mutant.implementation(), &corpus()).unwrap();
-        assert!(!replayed.misses.is_empty());
-        assert!(replayed.categories["ordering"].0 < replayed.categories["ordering"].1);
-        // Its misses are one bug: the order RFC 8785 §3.2.3 asks for, broken one way.
-        let core = jcs::FAMILY.implementations().remove(0);
-        let bugs = replayed.bugs(jcs::FAMILY, "mutant", core.as_ref());
-        assert_eq!(bugs.len(), 1, "{bugs:#?}");
-        let (bug, misses) = &bugs[0];
-        assert_eq!(bug.key.rule, "ordering");
-        assert_eq!(misses.len(), replayed.misses.len());
-        assert_eq!(bug.cases as usize, misses.len());
-    }
-
-    #[test]
-    fn a_library_is_not_held_to_what_its_host_parser_lost() {
-        // serde_jcs is given serde_json's value, which keeps the last of duplicate names:
-        // the duplicate-name tests it misses are serde_json's bug, not its own.
-        let (_, library) = resolve("serde_jcs", Some(jcs::FAMILY)).unwrap();
-        let replayed = replay_corpus(jcs::FAMILY, library.as_ref(), &corpus()).unwrap();
-        let core = jcs::FAMILY.implementations().remove(0);
-        let bugs = replayed.bugs(jcs::FAMILY, "serde_jcs", core.as_ref());
-        let duplicates = bugs
-            .iter()
-            .find(|(b, _)| b.key.shape == "accepts a duplicate member name")
-            .map(|(b, _)| b)
-            .unwrap();
-        assert_eq!(duplicates.key.blamed, "serde_json");
-        assert!(bugs
-            .iter()
-            .all(|(b, _)| b.key.blamed != "serde_jcs" || b.key.rule != "I-JSON"));
-    }
-
-    #[test]
-    fn a_lax_verifier_fails_the_edge_cases_it_accepts() {
-        let lax = ed25519::impls::dalek_verify();
-        let replayed = replay_corpus(ed25519::FAMILY, &lax, &corpus()).unwrap();
-        assert!(replayed.misses.iter().any(|m| m.file.contains("speccheck")));
-        let strict = jws::impls::core();
-        let replayed = replay_corpus(jws::FAMILY, &strict, &corpus()).unwrap();
-        assert!(
-            replayed.left_out > 0,
-            "the thumbprint tests state no campaign input"
-        );
-    }
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::family::Family;
 use crate::vector::{write_atomically, VectorFile};
 
 /// The schema name of the manifest.
@@ -97,14 +98,16 @@ impl Manifest {
         })
     }
 
-    /// Builds the manifest of the vector files now under `dir`.
-    pub fn build(dir: &Path) -> Result<Manifest, String> {
+    /// Builds the manifest of the vector files now under `dir`, whose published files are
+    /// read by the family of `families` that publishes them.
+    pub fn build(dir: &Path, families: &[Family]) -> Result<Manifest, String> {
         let mut files = Vec::new();
         for path in vector_paths(dir)? {
             let full = dir.join(&path);
             let bytes = crate::input::read_file(&full).map_err(|e| e.to_string())?;
-            let (schema, number_of_tests) = match crate::published::Published::parse(&bytes) {
-                Some(published) => (published.schema().to_string(), published.count()),
+            let (schema, number_of_tests) = match families.iter().find_map(|f| f.published(&bytes))
+            {
+                Some((schema, count)) => (schema.to_string(), count),
                 None => {
                     let file = VectorFile::read(&full)?;
                     (file.schema.clone(), file.tests().count())

@@ -214,6 +214,9 @@ enum Launch {
         runtime: Runtime,
         script: PathBuf,
         library: &'static str,
+        /// The dependency whose pinned version is the library's: the library itself unless
+        /// it computes with another ([`WorkerImpl::pinned_as`]).
+        package: &'static str,
     },
     /// Several libraries of one of the harness's worker programs in one process, which
     /// answers each input once per library, in this order.
@@ -233,6 +236,7 @@ impl Launch {
                 runtime,
                 script,
                 library,
+                ..
             } => (runtime, script, std::slice::from_ref(library)),
             Launch::Host {
                 runtime,
@@ -312,8 +316,19 @@ impl WorkerImpl {
                 runtime,
                 script: runtime.script(),
                 library,
+                package: library,
             },
         )
+    }
+
+    /// The same worker, its version read as that of the pinned dependency `package`: a
+    /// family's worker that computes with a library of its runtime (a JCS or signature
+    /// library) is versioned by it.
+    pub fn pinned_as(mut self, package: &'static str) -> WorkerImpl {
+        if let Launch::Library { package: p, .. } = &mut self.launch {
+            *p = package;
+        }
+        self
     }
 
     fn launched(name: &str, group: &str, launch: Launch) -> WorkerImpl {
@@ -1005,10 +1020,13 @@ impl Implementation for WorkerImpl {
     }
 
     fn version(&self) -> String {
-        let (runtime, library) = match &self.launch {
+        let (runtime, library, package) = match &self.launch {
             Launch::Library {
-                runtime, library, ..
-            } => (*runtime, *library),
+                runtime,
+                library,
+                package,
+                ..
+            } => (*runtime, *library, *package),
             Launch::Host { libraries, .. } => return libraries.join(", "),
             Launch::Command(_) => {
                 return match self.hello() {
@@ -1020,15 +1038,6 @@ impl Implementation for WorkerImpl {
                     Err(_) => "did not start".to_string(),
                 }
             }
-        };
-        // The adapter-profile and INK workers compute with their runtime's JCS library; the
-        // verifiable-mcp verifiers are named by their signature library.
-        let package = match (library, runtime) {
-            ("ekl" | "ink", Runtime::Node) => "canonicalize",
-            ("ekl" | "ink", _) => "rfc8785",
-            ("vmcp", Runtime::Node) => "jose",
-            ("vmcp", _) => "pynacl",
-            (library, _) => library,
         };
         let pinned = match runtime {
             Runtime::Node => std::fs::read_to_string(runtime.dir().join("package.json"))
@@ -1394,7 +1403,8 @@ mod tests {
 
     /// The test worker, answering `sleep:MS` after MS milliseconds.
     fn sleeper() -> WorkerImpl {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
+        let script =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/faulty_worker.py");
         python("sleeper", "none", "cpython").with_script(script, Duration::from_secs(10))
     }
 

@@ -120,21 +120,29 @@ pub fn slug(text: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+/// A hostile input and the check that printed output withstands it, for the tests of every
+/// printer, the engine's and each family's.
+pub mod hostile {
+    use super::hidden;
 
     /// A name that tries every way out of its place: a line that reads as a verdict, a
     /// terminal's escape sequences and one-byte CSI, a reordering override, and the
     /// punctuation of Markdown and HTML.
-    pub(crate) const HOSTILE: &str = "x\nvalid\r\n\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}evil\u{2028}| `code` [a](b) <script>alert('x')</script> &amp; *b* #h";
+    pub const HOSTILE: &str = "x\nvalid\r\n\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}evil\u{2028}| `code` [a](b) <script>alert('x')</script> &amp; *b* #h";
 
-    /// Whether terminal output carries nothing hidden and no line it did not mean.
-    pub(crate) fn safe_for_a_terminal(out: &str, lines: usize) {
+    /// Panics unless terminal output `out` carries nothing hidden, exactly `lines` lines and
+    /// no line that reads as a verdict.
+    pub fn safe_for_a_terminal(out: &str, lines: usize) {
         assert_eq!(out.lines().count(), lines, "{out:?}");
         assert!(!out.chars().any(|c| hidden(c) && c != '\n'), "{out:?}");
         assert!(!out.lines().any(|l| l.trim() == "valid"), "{out:?}");
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hostile::{safe_for_a_terminal, HOSTILE};
+    use super::*;
 
     #[test]
     fn a_hostile_name_cannot_leave_its_place() {

@@ -1,43 +1,10 @@
-//! The verdict by family: the comparison of `canonfuzz_props::verdict` under the family's
-//! registered rules, and the tests that pin every family's policies on both sides.
+//! The engine's `compare` on the registered families.
 
-pub use canonfuzz_props::verdict::*;
-
-use crate::family::Family;
-use crate::outcome::Outcome;
-
-/// Compares the outcomes of `members` (same order) for `input`, a case of `family`.
-pub fn evaluate(
-    family: Family,
-    input: &[u8],
-    members: &[Member],
-    outcomes: &[Outcome],
-) -> Evaluation {
-    evaluate_with_quorum(family, input, members, outcomes, 2)
-}
-
-/// [`evaluate`], with the number of voting groups a consensus needs set by the caller: a fuzz
-/// target that has only one independent group in process accepts that group's answer.
-pub fn evaluate_with_quorum(
-    family: Family,
-    input: &[u8],
-    members: &[Member],
-    outcomes: &[Outcome],
-    quorum: usize,
-) -> Evaluation {
-    canonfuzz_props::verdict::evaluate_with_quorum(
-        &family.rules(),
-        input,
-        members,
-        outcomes,
-        quorum,
-    )
-}
-
-#[cfg(test)]
 mod policy_scope_tests {
-    use super::*;
+
     use crate::families::jws::gen::JwsCase;
+    use canonfuzz_engine::compare::*;
+    use canonfuzz_engine::outcome::Outcome;
 
     fn members() -> Vec<Member> {
         members_of(&[("core", "canonfuzz-core"), ("a", "a"), ("b", "b")])
@@ -74,13 +41,14 @@ mod policy_scope_tests {
     }
 }
 
-#[cfg(test)]
 mod family_policy_tests {
-    //! Every registered policy of the families other than JCS (whose policies are pinned on
-    //! written documents above), pinned on both sides of its predicate with the family's own
-    //! generated cases: where its reason holds, and no other policy's does, the outcomes it is
-    //! about are that policy; where no policy's reason holds, the same outcomes diverge.
-    use super::*;
+    // Every registered policy of the families other than JCS (whose policies are pinned on
+    // written documents above), pinned on both sides of its predicate with the family's own
+    // generated cases: where its reason holds, and no other policy's does, the outcomes it is
+    // about are that policy; where no policy's reason holds, the same outcomes diverge.
+    use canonfuzz_engine::compare::*;
+    use canonfuzz_engine::family::Family;
+    use canonfuzz_engine::outcome::Outcome;
 
     fn members() -> Vec<Member> {
         members_of(&[("core", "canonfuzz-core"), ("a", "a"), ("b", "b")])
@@ -107,7 +75,7 @@ mod family_policy_tests {
 
     #[test]
     fn every_policy_holds_where_its_reason_does_and_nowhere_else() {
-        for family in Family::all()
+        for family in crate::families::all()
             .iter()
             .copied()
             .filter(|f| *f != crate::families::jcs::FAMILY)

@@ -34,7 +34,7 @@ pub fn find(family: Family, name: &str) -> Option<&'static Mutant> {
 
 /// A campaign input that is a JSON object with member `name` set to `value`; `None` when the
 /// input is not an object.
-pub(crate) fn with_member(input: &[u8], name: &str, value: serde_json::Value) -> Option<Vec<u8>> {
+pub fn with_member(input: &[u8], name: &str, value: serde_json::Value) -> Option<Vec<u8>> {
     let mut case: serde_json::Value = serde_json::from_slice(input).ok()?;
     case.as_object_mut()?.insert(name.to_string(), value);
     Some(case.to_string().into_bytes())
@@ -42,7 +42,7 @@ pub(crate) fn with_member(input: &[u8], name: &str, value: serde_json::Value) ->
 
 /// The answer `core` gives to the input with member `name` emptied: a computation that leaves
 /// that field out. Inputs that are not objects are answered as they are.
-pub(crate) fn without_member(input: &[u8], name: &str, core: fn(&[u8]) -> Outcome) -> Outcome {
+pub fn without_member(input: &[u8], name: &str, core: fn(&[u8]) -> Outcome) -> Outcome {
     match with_member(input, name, serde_json::Value::from("")) {
         Some(emptied) => core(&emptied),
         None => core(input),

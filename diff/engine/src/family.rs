@@ -3,7 +3,7 @@
 //! registered differences, how a finding becomes a vector and how a vector is checked against
 //! the core, and its planted mutants. The campaign, comparison, minimizer, corpus runner,
 //! self-test and command line are generic over it; each family lives in its own folder under
-//! `families/`, registered once in [`crate::families::ALL`].
+//! `canonfuzz_diff::families`, registered once in its list of every family.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -14,10 +14,10 @@ use serde::de::DeserializeOwned;
 use crate::campaign::Harness;
 use crate::compare::Rules;
 use crate::impls::Implementation;
-use crate::matrix::FamilyTable;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
+use crate::table::FamilyTable;
 use crate::vector::{Head, Note, Test};
 
 /// What part of a family's input space a case explores.
@@ -210,7 +210,7 @@ pub struct Facts {
 }
 
 /// Everything canonfuzz knows about one family. A new family implements this in its own
-/// folder and adds one line to [`crate::families::ALL`].
+/// folder and adds one line to the list of every family (`canonfuzz_diff::families::ALL`).
 pub trait Spec: Sync {
     /// Its constant facts.
     fn facts(&self) -> &'static Facts;
@@ -282,6 +282,12 @@ pub trait Spec: Sync {
     /// The longest a mutant's minimized case may be, not counting two bytes per level of its
     /// nesting, for the self-test to count it found; `None` sets no bound.
     fn minimized_bound(&self) -> Option<usize> {
+        None
+    }
+
+    /// The schema and number of tests of `bytes`, when they are a corpus file of this family
+    /// kept in the format its project publishes (and run as published), not a vector file.
+    fn published(&self, _bytes: &[u8]) -> Option<(&'static str, usize)> {
         None
     }
 }
@@ -374,36 +380,6 @@ impl Family {
         self.0.facts().reference_reason
     }
 
-    /// Every registered family.
-    pub fn all() -> &'static [Family] {
-        &crate::families::ALL
-    }
-
-    /// The family with this name.
-    pub fn from_name(name: &str) -> Option<Family> {
-        Family::all().iter().copied().find(|f| f.name() == name)
-    }
-
-    /// The family a schema name belongs to.
-    pub fn from_schema(schema: &str) -> Option<Family> {
-        Family::all().iter().copied().find(|f| f.schema() == schema)
-    }
-
-    /// Every family's name, for `--family`.
-    pub fn names() -> Vec<&'static str> {
-        Family::all().iter().map(|f| f.name()).collect()
-    }
-
-    /// The family with this name, or an error that lists the known ones.
-    pub fn named(name: &str) -> Result<Family, String> {
-        Family::from_name(name).ok_or_else(|| {
-            format!(
-                "unknown family {name:?}; choose one of: {}",
-                Family::names().join(", ")
-            )
-        })
-    }
-
     /// The category of this family with this name.
     pub fn category(self, name: &str) -> Option<Category> {
         self.categories().iter().copied().find(|c| c.name == name)
@@ -435,207 +411,5 @@ impl Hash for Family {
 impl fmt::Debug for Family {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::BTreeMap;
-
-    #[test]
-    fn names_schemas_and_category_names_are_unique() {
-        let mut names = std::collections::BTreeSet::new();
-        let mut schemas = std::collections::BTreeSet::new();
-        let mut categories = BTreeMap::new();
-        for family in Family::all() {
-            assert!(names.insert(family.name()), "{family:?} registered twice");
-            assert!(
-                schemas.insert(family.schema()),
-                "{family:?}'s schema reused"
-            );
-            for c in family.categories() {
-                // Families may share a category (the JCS generator's), never its name.
-                let first = *categories.entry(c.name).or_insert(c);
-                assert_eq!(first, c, "two categories are named {}", c.name);
-            }
-            assert_eq!(Family::from_name(family.name()), Some(*family));
-            assert_eq!(Family::from_schema(family.schema()), Some(*family));
-        }
-        assert!(Family::named("nonesuch").unwrap_err().contains("jcs, "));
-    }
-
-    /// Cases per field check: enough that a variant one case in a few hundred draws shows.
-    const REACH_CASES: u64 = 3_000;
-
-    #[test]
-    fn every_field_is_varied_by_the_categories_said_to_vary_it() {
-        let mut problems = Vec::new();
-        for family in Family::all() {
-            let mut by_category: BTreeMap<&str, Vec<Vec<u8>>> = BTreeMap::new();
-            for i in 0..REACH_CASES {
-                let (category, input) = family.generate(1, i);
-                by_category.entry(category.name).or_default().push(input);
-            }
-            if family.fields().is_empty() {
-                problems.push(format!("{family:?} lists no field"));
-            }
-            for field in family.fields() {
-                if field.varied_by.is_empty() {
-                    problems.push(format!(
-                        "{family:?}: no category varies the field {:?}, which {} reads; make a generator vary it and name its category",
-                        field.name, field.read_by
-                    ));
-                }
-                let mut seen = std::collections::BTreeSet::new();
-                for category in field.varied_by {
-                    let cases = by_category
-                        .get(category.name)
-                        .map_or(&[][..], Vec::as_slice);
-                    let carried: Vec<String> = cases
-                        .iter()
-                        .flat_map(|input| field.values_in(input))
-                        .collect();
-                    if carried.is_empty() {
-                        problems.push(format!(
-                            "{family:?}: no case of category {} (of the first {REACH_CASES}) carries the field {:?}, which it is said to vary",
-                            category.name, field.name
-                        ));
-                    }
-                    seen.extend(carried);
-                }
-                if !field.varied_by.is_empty() && seen.len() < 2 {
-                    problems.push(format!(
-                        "{family:?}: the field {:?} takes one value in the first {REACH_CASES} cases of the categories said to vary it: {seen:?}",
-                        field.name
-                    ));
-                }
-            }
-        }
-        assert!(problems.is_empty(), "{}", problems.join("\n"));
-    }
-
-    /// The member paths of a JSON value, arrays' elements as `*`.
-    fn member_paths(
-        value: &serde_json::Value,
-        at: &str,
-        paths: &mut std::collections::BTreeSet<String>,
-    ) {
-        match value {
-            serde_json::Value::Object(members) => {
-                for (name, member) in members {
-                    let escaped = name.replace('~', "~0").replace('/', "~1");
-                    let path = format!("{at}/{escaped}");
-                    member_paths(member, &path, paths);
-                    paths.insert(path);
-                }
-            }
-            serde_json::Value::Array(items) => {
-                for item in items {
-                    member_paths(item, &format!("{at}/*"), paths);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    #[test]
-    fn every_member_a_case_carries_is_a_listed_field() {
-        for family in Family::all() {
-            let listed: Vec<&str> = family
-                .fields()
-                .iter()
-                .map(|f| f.name)
-                .filter(|name| name.starts_with('/'))
-                .collect();
-            // A family whose input is one document names parts of it, not members.
-            if listed.is_empty() {
-                continue;
-            }
-            let covered = |path: &str| {
-                listed.iter().any(|name| {
-                    *name == path
-                        || name.starts_with(&format!("{path}/"))
-                        || path.starts_with(&format!("{name}/"))
-                })
-            };
-            let mut paths = std::collections::BTreeSet::new();
-            for i in 0..REACH_CASES {
-                let (_, input) = family.generate(1, i);
-                let case = canonfuzz_props::values::case(&input).unwrap();
-                member_paths(&serde_json::Value::Object(case), "", &mut paths);
-            }
-            let unlisted: Vec<&String> = paths.iter().filter(|p| !covered(p)).collect();
-            assert!(
-                unlisted.is_empty(),
-                "{family:?}: its cases carry fields its field list does not name: {unlisted:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn every_category_is_generated_and_only_those() {
-        for family in Family::all() {
-            let mut seen = std::collections::BTreeSet::new();
-            for i in 0..2_000 {
-                let (category, _) = family.generate(1, i);
-                assert!(
-                    family.categories().contains(&category),
-                    "{family:?} generated {} it does not declare",
-                    category.name
-                );
-                seen.insert(category.name);
-            }
-            assert_eq!(
-                seen.len(),
-                family.categories().len(),
-                "{family:?} never generated some of its categories in 2,000 cases: saw {seen:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_vector_written_from_the_cores_answer_is_one_the_core_passes() {
-        for family in Family::all() {
-            let core = family.implementations().remove(0);
-            let mut written = 0;
-            for i in 0..300 {
-                let (_, input) = family.generate(3, i);
-                let Some(want) = core.run_batch(&[&input]).pop() else {
-                    continue;
-                };
-                let result = match want {
-                    Outcome::Ok(_) => crate::vector::Expectation::Valid,
-                    Outcome::Rejected(_) => crate::vector::Expectation::Invalid,
-                    _ => continue,
-                };
-                let head = Head {
-                    tc_id: 1,
-                    comment: format!("case {i}"),
-                    flags: family
-                        .input_flags(&input)
-                        .into_iter()
-                        .map(|(f, _)| f)
-                        .collect(),
-                    result,
-                    ..Head::default()
-                };
-                let Some(test) = family.test_for(head, &input, &want) else {
-                    continue;
-                };
-                let checked = family.vectors().check_test(&test);
-                assert!(
-                    checked.problems.is_empty(),
-                    "{family:?} case {i}: {:?}",
-                    checked.problems
-                );
-                assert_eq!(checked.passed, Ok(()), "{family:?} case {i}");
-                written += 1;
-            }
-            assert!(
-                written >= 200,
-                "{family:?} wrote only {written} of 300 cases"
-            );
-        }
     }
 }
