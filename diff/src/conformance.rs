@@ -9,7 +9,6 @@ use crate::escape::terminal;
 
 use crate::family::Family;
 use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
-use crate::published::{Published, VMCP_SCHEMA};
 use crate::vector::{Expectation, OutputTest, VectorFile};
 
 /// Something wrong in the corpus or a test that the core did not pass.
@@ -94,14 +93,12 @@ pub fn run_corpus(dir: &Path) -> Report {
                  written; review the change, then run `canonfuzz manifest`",
             );
         }
-        if [
-            VMCP_SCHEMA,
-            crate::families::ink::published::INK_SCHEMA,
-            crate::families::ink::published::INK_MANIFEST_SCHEMA,
-        ]
-        .contains(&entry.schema.as_str())
+        let families = crate::families::all();
+        if families
+            .iter()
+            .any(|f| f.published_schemas().contains(&entry.schema.as_str()))
         {
-            match Published::parse(&bytes) {
+            match families.iter().find_map(|f| f.published(&bytes)) {
                 Some(published) => {
                     for (name, outcome) in published.run(full.parent().unwrap_or(dir)) {
                         match outcome {

@@ -10,12 +10,11 @@ pub mod fuzzing;
 pub mod import;
 pub mod matrix;
 pub mod merge;
-pub mod published;
 pub mod triage;
 pub mod upstream;
 
 pub use canonfuzz_engine::{
-    bugs, campaign, client_view, compare, escape, family, findings, impls, input, junit, manifest,
-    mutants, outcome, properties, reading, repeats, replay, selftest, shrink, summary, table, tree,
-    vector, without_vector, DEFAULT_CASES,
+    bugs, campaign, client_view, compare, difference, escape, family, findings, harness, impls,
+    input, junit, manifest, mutants, outcome, properties, reading, repeats, replay, selftest,
+    shrink, summary, table, tree, vector, without_vector, DEFAULT_CASES,
 };

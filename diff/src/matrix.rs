@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use crate::bugs;
 use crate::campaign::{Harness, Missing};
 use crate::escape::{html, markdown};
+use crate::harness::family_table;
 use crate::impls::External;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::replay::{category, Miss, CATEGORIES};
-use crate::table::{cell, family_table, Cell, Column, FamilyTable, Score, Table, COLOURS};
+use crate::table::{cell, Cell, Column, FamilyTable, Score, Table, COLOURS};
 use crate::vector::VectorFile;
 
 /// Where the report's numbers come from, so that two reports can be told apart.

@@ -11,14 +11,14 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::campaign::Harness;
-use crate::compare::Rules;
-use crate::impls::Implementation;
-use crate::mutants::Mutant;
+use canonfuzz_props::impls::in_process::InProcess;
+use canonfuzz_props::impls::Implementation;
+use canonfuzz_props::verdict::{Member, Rules};
+
+use crate::difference::Difference;
 use crate::outcome::Outcome;
-use crate::replay::Replay;
 use crate::table::FamilyTable;
-use crate::vector::{Head, Note, Test};
+use crate::vector::{Head, Note, Replay, Test};
 
 /// What part of a family's input space a case explores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -173,7 +173,17 @@ fn pointed(value: &serde_json::Value, path: &[String], found: &mut Vec<String>) 
 }
 
 /// A family's table over the corpus, from the implementations of a harness.
-pub type CorpusTable = fn(&Harness, &Path) -> Result<FamilyTable, String>;
+pub type CorpusTable = fn(&dyn Panel, &Path) -> Result<FamilyTable, String>;
+
+/// The implementations a corpus table runs, as the harness offers them: who they are, and
+/// their answers to a batch, in their order.
+pub trait Panel {
+    /// Their names and groups, the core first.
+    fn members(&self) -> &[Member];
+
+    /// Every implementation's outcome for each input, in the implementations' order.
+    fn outcomes(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>>;
+}
 
 /// One implementation's answer that differs from the expected one, as a family reads it to
 /// say what the bug is and whose.
@@ -251,7 +261,7 @@ pub trait Spec: Sync {
     /// The rule `answer` breaks, where `answer.expected` was due, and the shape of the
     /// difference, in words that name the behaviour rather than the input; `None` leaves the
     /// bug filed under the case's category with a shape from the answers' kinds.
-    fn difference(&self, _answer: &Answer<'_>) -> Option<crate::bugs::Difference> {
+    fn difference(&self, _answer: &Answer<'_>) -> Option<Difference> {
         None
     }
 
@@ -285,10 +295,50 @@ pub trait Spec: Sync {
         None
     }
 
-    /// The schema and number of tests of `bytes`, when they are a corpus file of this family
-    /// kept in the format its project publishes (and run as published), not a vector file.
-    fn published(&self, _bytes: &[u8]) -> Option<(&'static str, usize)> {
+    /// `bytes` read, when they are a corpus file of this family kept in the format its
+    /// project publishes (and run as published), not a vector file.
+    fn published(&self, _bytes: &[u8]) -> Option<Box<dyn PublishedFile>> {
         None
+    }
+
+    /// The schema names the manifest gives its published files ([`Spec::published`]).
+    fn published_schemas(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// A corpus file kept as its project publishes it: a protocol's own conformance corpus, a
+/// contract run as it stands.
+pub trait PublishedFile {
+    /// The schema name the manifest gives it.
+    fn schema(&self) -> &'static str;
+
+    /// How many cases it holds.
+    fn count(&self) -> usize;
+
+    /// Runs every case through the core: per case its name and, where the core's decision
+    /// differs from the published one, how. `dir` is the file's directory, which paths it
+    /// names are relative to.
+    fn run(&self, dir: &Path) -> Vec<(String, Result<(), String>)>;
+}
+
+/// One planted bug in one family's core.
+#[derive(Debug, Clone, Copy)]
+pub struct Mutant {
+    /// The family whose core it replaces.
+    pub family: Family,
+    /// A stable name.
+    pub name: &'static str,
+    /// The bug, in a sentence.
+    pub bug: &'static str,
+    /// The mutant's answer to one campaign input.
+    pub answer: fn(&[u8]) -> Outcome,
+}
+
+impl Mutant {
+    /// The mutant as an implementation that stands in for the core.
+    pub fn implementation(&self) -> InProcess {
+        InProcess::core(self.answer)
     }
 }
 

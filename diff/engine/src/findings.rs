@@ -1,13 +1,15 @@
-//! Saving a minimized disagreement as a conformance vector: one file per signature
+//! A campaign's findings, one per disagreement signature, with each implementation's record,
+//! and how a minimized one is saved as a conformance vector: one file per signature
 //! (content-addressed, written once, atomically), carrying every implementation's outcome and
 //! version and the expected result with where it comes from.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::campaign::{Finding, ImplStats};
-use crate::compare::{Expect, Verdict, CORE};
-use crate::family::Family;
+use std::time::Duration;
+
+use crate::compare::{Evaluation, Expect, Verdict, CORE};
+use crate::family::{Category, Family};
 use crate::manifest::sha256_hex;
 use crate::outcome::Outcome;
 use crate::vector::{
@@ -300,4 +302,133 @@ pub fn write_vector(
     };
     file.write(&path)?;
     Ok(Some(relative))
+}
+/// One disagreement, by signature.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The stable signature.
+    pub signature: String,
+    /// The category of the generator that found it.
+    pub category: Category,
+    /// The first case (lowest index) that showed it.
+    pub case: u64,
+    /// That case's input.
+    pub input: Vec<u8>,
+    /// The minimized input.
+    pub minimized: Vec<u8>,
+    /// Every implementation's outcome on the minimized input.
+    pub outcomes: Vec<Outcome>,
+    /// The comparison on the minimized input.
+    pub evaluation: Evaluation,
+    /// How many cases showed this signature.
+    pub count: u64,
+    /// The vector that holds it, relative to the corpus: the one written for it, or the known
+    /// corpus's of its signature.
+    pub vector: Option<String>,
+    /// Whether the known corpus held no vector of its signature when the campaign met it.
+    pub new: bool,
+    /// Whether `minimized` is the minimizer's result: an interrupted campaign minimizes none,
+    /// and a finding that is not new is minimized in its vector already.
+    pub is_minimized: bool,
+    /// For a finding that is not new, the input its vector in the known corpus holds, when
+    /// the family can state it as a campaign input.
+    pub known_input: Option<Vec<u8>>,
+}
+
+impl Finding {
+    /// Counts one more case showing this finding, and makes it the finding's case when it
+    /// comes earlier: the batches finish in no set order, and the lowest case, whichever batch
+    /// held it, is the one every run reports, starts minimizing from and saves.
+    pub(crate) fn met_again(
+        &mut self,
+        case: u64,
+        category: Category,
+        input: &[u8],
+        outcomes: &[Outcome],
+        evaluation: &Evaluation,
+    ) {
+        self.count += 1;
+        if case < self.case {
+            self.case = case;
+            self.category = category;
+            self.input = input.to_vec();
+            self.minimized = input.to_vec();
+            self.outcomes = outcomes.to_vec();
+            self.evaluation = evaluation.clone();
+        }
+    }
+}
+
+/// Per implementation: how often it agreed with the consensus.
+#[derive(Debug, Clone, Default)]
+pub struct ImplStats {
+    /// Name, version and independence group.
+    pub name: String,
+    /// The pinned version.
+    pub version: String,
+    /// The independence group.
+    pub group: String,
+    /// Cases with a consensus that it answered.
+    pub answered: u64,
+    /// Of those, cases where it agreed with the consensus.
+    pub agreed: u64,
+    /// Findings in which it diverges.
+    pub findings: u64,
+    /// Time it spent answering, over the campaign and the minimizing.
+    pub busy: Duration,
+    /// The CPU time it used: in process, on the threads that called it; a worker, in its own
+    /// processes, when their time can be read.
+    pub cpu: Option<Duration>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two categories of a family under test, as any family's generator names its own.
+    const STRUCTURE: Category = Category::new("structure", "nesting");
+    const NUMBERS: Category = Category::new("numbers", "numbers");
+
+    #[test]
+    fn a_finding_keeps_its_lowest_case_whichever_batch_comes_first() {
+        let evaluation = |input: &str| Evaluation {
+            verdict: Verdict::ThirdParties,
+            consensus: None,
+            diverging: vec![input.to_string()],
+            signature: "jcs: same".to_string(),
+        };
+        let mut finding = Finding {
+            signature: "jcs: same".to_string(),
+            category: STRUCTURE,
+            case: 5_000,
+            input: b"[5000]".to_vec(),
+            minimized: b"[5000]".to_vec(),
+            outcomes: vec![Outcome::Ok(b"[5000]".to_vec())],
+            evaluation: evaluation("5000"),
+            count: 1,
+            vector: None,
+            new: true,
+            is_minimized: false,
+            known_input: None,
+        };
+        // Batches met in the order 5000, 7000, 3000, 4000: the finding ends at case 3000.
+        for case in [7_000u64, 3_000, 4_000] {
+            let input = format!("[{case}]");
+            let category = if case == 3_000 { NUMBERS } else { STRUCTURE };
+            finding.met_again(
+                case,
+                category,
+                input.as_bytes(),
+                &[Outcome::Ok(input.clone().into_bytes())],
+                &evaluation(&case.to_string()),
+            );
+        }
+        assert_eq!(finding.count, 4);
+        assert_eq!(finding.case, 3_000);
+        assert_eq!(finding.category.name, NUMBERS.name);
+        assert_eq!(finding.input, b"[3000]");
+        assert_eq!(finding.minimized, b"[3000]");
+        assert_eq!(finding.outcomes, [Outcome::Ok(b"[3000]".to_vec())]);
+        assert_eq!(finding.evaluation.diverging, ["3000"]);
+    }
 }

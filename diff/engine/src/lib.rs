@@ -7,9 +7,11 @@
 pub mod bugs;
 pub mod campaign;
 pub mod compare;
+pub mod difference;
 pub mod escape;
 pub mod family;
 pub mod findings;
+pub mod harness;
 pub mod impls;
 pub mod input;
 pub mod junit;

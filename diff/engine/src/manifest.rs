@@ -107,7 +107,7 @@ impl Manifest {
             let bytes = crate::input::read_file(&full).map_err(|e| e.to_string())?;
             let (schema, number_of_tests) = match families.iter().find_map(|f| f.published(&bytes))
             {
-                Some((schema, count)) => (schema.to_string(), count),
+                Some(published) => (published.schema().to_string(), published.count()),
                 None => {
                     let file = VectorFile::read(&full)?;
                     (file.schema.clone(), file.tests().count())

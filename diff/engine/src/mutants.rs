@@ -4,28 +4,9 @@
 //! are in its folder (`families/<name>/mutants.rs`).
 
 use crate::family::Family;
-use crate::impls::in_process::InProcess;
 use crate::outcome::Outcome;
 
-/// One planted bug in one family's core.
-#[derive(Debug, Clone, Copy)]
-pub struct Mutant {
-    /// The family whose core it replaces.
-    pub family: Family,
-    /// A stable name.
-    pub name: &'static str,
-    /// The bug, in a sentence.
-    pub bug: &'static str,
-    /// The mutant's answer to one campaign input.
-    pub answer: fn(&[u8]) -> Outcome,
-}
-
-impl Mutant {
-    /// The mutant as an implementation that stands in for the core.
-    pub fn implementation(&self) -> InProcess {
-        InProcess::core(self.answer)
-    }
-}
+pub use crate::family::Mutant;
 
 /// The mutant of `family` named `name`.
 pub fn find(family: Family, name: &str) -> Option<&'static Mutant> {

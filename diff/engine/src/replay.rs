@@ -12,42 +12,7 @@ use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::vector::{excerpt, Expectation, Head, VectorFile};
 
-/// A vector test as a campaign input, and what any implementation must answer to it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Replay {
-    /// The campaign input.
-    pub input: Vec<u8>,
-    /// Accept, reject, or either.
-    pub result: Expectation,
-    /// The output an acceptance must carry, when the test states one.
-    pub output: Option<Vec<u8>>,
-    /// The error kind a rejection names, when the test states one.
-    pub error_kind: Option<String>,
-}
-
-impl Replay {
-    /// Whether `outcome` is what the test expects. Any rejection passes a rejection test:
-    /// third parties' error kinds are only approximated.
-    pub fn passes(&self, outcome: &Outcome) -> bool {
-        let output_holds = |out: &Vec<u8>| self.output.as_ref().is_none_or(|want| want == out);
-        match (self.result, outcome) {
-            (Expectation::Valid | Expectation::Acceptable, Outcome::Ok(out)) => output_holds(out),
-            (Expectation::Invalid | Expectation::Acceptable, Outcome::Rejected(_)) => true,
-            _ => false,
-        }
-    }
-}
-
-/// The replay of a test whose input yields an output or a rejection by its bytes alone.
-pub fn output_replay(test: &crate::vector::Test) -> Option<Replay> {
-    let test: crate::vector::OutputTest = test.read().ok()?;
-    Some(Replay {
-        input: test.input_bytes().ok()?,
-        result: test.result,
-        output: test.expected.map(String::into_bytes),
-        error_kind: test.error_kind,
-    })
-}
+pub use crate::vector::{output_replay, Replay};
 
 /// The categories a test is counted under, keyed by what their rule rests on, with the
 /// clause that states it: a library's parser leniency is not blamed on its canonicalization.

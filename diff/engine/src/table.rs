@@ -3,12 +3,11 @@
 //! family's corpus table is one of these ([`crate::family::Spec::corpus_table`]).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
-use crate::bugs::Severity;
-use crate::campaign::{Harness, Missing};
+use canonfuzz_props::impls::Implementation;
+
+use crate::difference::Severity;
 use crate::escape::{html, markdown};
-use crate::family::Family;
 
 /// Passed and run counts for one implementation in one category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -27,27 +26,9 @@ pub struct FamilyTable {
     pub table: Table,
     /// Its rows as JSON.
     pub json: serde_json::Value,
-    /// The implementations it ran, for the provenance header (filled by [`family_table`]).
+    /// The implementations it ran, for the provenance header (filled by
+    /// [`crate::harness::family_table`]).
     pub implementations: Vec<Column>,
-}
-
-/// The table of `family` over the corpus, from the implementations selected (empty selects
-/// all), with those that could not run; `None` when the family registers no table.
-pub fn family_table(
-    family: Family,
-    impls: &[String],
-    corpus: &Path,
-) -> Option<Result<(FamilyTable, Missing), String>> {
-    let table = family.corpus_table()?;
-    Some(Harness::new(family, impls).and_then(|(harness, missing)| {
-        let mut made = table(&harness, corpus)?;
-        made.implementations = harness
-            .implementations()
-            .iter()
-            .map(|i| Column::of(i.as_ref(), i.driven().unwrap_or_default()))
-            .collect();
-        Ok((made, missing))
-    }))
 }
 
 /// One implementation's column: who it is and how it is driven.
@@ -67,7 +48,7 @@ pub struct Column {
 
 impl Column {
     /// The column of `implementation`, driven as `driven` says.
-    pub fn of(implementation: &dyn crate::impls::Implementation, driven: String) -> Column {
+    pub fn of(implementation: &dyn Implementation, driven: String) -> Column {
         Column {
             name: implementation.name().to_string(),
             version: implementation.version(),

@@ -47,7 +47,7 @@ pub(crate) fn diff(
         only,
     ));
     let mut json = summary::to_json(&summary);
-    match canonfuzz_diff::table::family_table(config.family, &config.impls, &corpus_dir(None)) {
+    match canonfuzz_diff::harness::family_table(config.family, &config.impls, &corpus_dir(None)) {
         Some(Ok((table, _))) => {
             human(&table.table.to_markdown());
             json["verifier_table"] = table.json;

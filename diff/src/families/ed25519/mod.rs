@@ -5,6 +5,7 @@
 pub mod difference;
 pub mod gen;
 pub mod impls;
+pub mod import;
 pub mod mutants;
 pub mod policies;
 pub mod table;
@@ -95,7 +96,7 @@ impl Spec for Ed25519 {
         let Some(case) = Ed25519Case::parse(input) else {
             return Vec::new();
         };
-        let mut notes = crate::import::ed25519::policy_notes();
+        let mut notes = import::policy_notes();
         gen::edge_flags(&case.key, &case.sig)
             .into_iter()
             .filter_map(|flag| notes.remove_entry(flag))

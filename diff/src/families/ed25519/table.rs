@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::gen::Ed25519Case;
 use super::Ed25519Test;
-use crate::campaign::Harness;
+use crate::family::Panel;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::table::{Cell, FamilyTable, Table};
@@ -75,7 +75,7 @@ pub struct VerifierRow {
 /// Ed25519's table: every verifier's answers over the corpus's published cases (the
 /// speccheck, CCTV and Wycheproof verdicts), since campaign findings are chosen because they
 /// disagree and say nothing of how often a verifier is right.
-pub fn corpus_table(harness: &Harness, corpus: &Path) -> Result<FamilyTable, String> {
+pub fn corpus_table(harness: &dyn Panel, corpus: &Path) -> Result<FamilyTable, String> {
     let (cases, rows) = rows(harness, corpus)?;
     Ok(FamilyTable {
         table: table(&cases, &rows),
@@ -86,7 +86,7 @@ pub fn corpus_table(harness: &Harness, corpus: &Path) -> Result<FamilyTable, Str
 
 /// The speccheck cases, and every verifier's row: its answers over the speccheck, CCTV and
 /// Wycheproof cases.
-pub fn rows(harness: &Harness, dir: &Path) -> Result<(Vec<Speccheck>, Vec<VerifierRow>), String> {
+pub fn rows(harness: &dyn Panel, dir: &Path) -> Result<(Vec<Speccheck>, Vec<VerifierRow>), String> {
     let manifest = Manifest::read(dir)?;
     let mut cases: BTreeMap<&'static str, Vec<Ed25519Test>> = BTreeMap::new();
     for entry in manifest.files_of(crate::families::ed25519::SCHEMA) {
@@ -281,6 +281,7 @@ pub fn rows_to_json(rows: &[VerifierRow]) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::Harness;
 
     #[test]
     fn the_strict_policy_refuses_every_speccheck_case_and_all_but_one_cctv_case() {

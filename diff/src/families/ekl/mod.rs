@@ -3,6 +3,7 @@
 
 pub mod gen;
 pub mod impls;
+pub mod import;
 pub mod mutants;
 pub mod policies;
 

@@ -10,7 +10,7 @@ pub mod published;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
-use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -79,13 +79,16 @@ impl Spec for Ink {
         &mutants::MUTANTS
     }
 
-    fn published(&self, bytes: &[u8]) -> Option<(&'static str, usize)> {
+    fn published(&self, bytes: &[u8]) -> Option<Box<dyn PublishedFile>> {
         published::InkVectors::parse(bytes)
-            .map(|v| (published::INK_SCHEMA, v.cases.len()))
+            .map(|v| Box::new(v) as Box<dyn PublishedFile>)
             .or_else(|| {
-                published::InkManifest::parse(bytes)
-                    .map(|m| (published::INK_MANIFEST_SCHEMA, m.categories.len()))
+                published::InkManifest::parse(bytes).map(|m| Box::new(m) as Box<dyn PublishedFile>)
             })
+    }
+
+    fn published_schemas(&self) -> &'static [&'static str] {
+        &[published::INK_SCHEMA, published::INK_MANIFEST_SCHEMA]
     }
 }
 

@@ -13,6 +13,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
+use crate::family::PublishedFile;
+
 /// The schema name the manifest gives INK's vector files.
 pub const INK_SCHEMA: &str = "ink.conformance.v1";
 
@@ -644,7 +646,7 @@ impl InkManifest {
     }
 
     /// Checks every listed file, relative to `dir`: present, with the listed digest and count.
-    pub fn run(&self, dir: &std::path::Path) -> Vec<(String, Result<(), String>)> {
+    fn checked(&self, dir: &std::path::Path) -> Vec<(String, Result<(), String>)> {
         self.categories
             .iter()
             .map(|c| {
@@ -682,7 +684,7 @@ impl InkVectors {
     }
 
     /// Runs every case; per case its id and, when the decision differs from INK's, how.
-    pub fn run(&self) -> Vec<(String, Result<(), String>)> {
+    fn cases(&self) -> Vec<(String, Result<(), String>)> {
         self.cases
             .iter()
             .map(|case| {
@@ -734,6 +736,34 @@ impl InkVectors {
     }
 }
 
+impl PublishedFile for InkVectors {
+    fn schema(&self) -> &'static str {
+        INK_SCHEMA
+    }
+
+    fn count(&self) -> usize {
+        self.cases.len()
+    }
+
+    fn run(&self, _dir: &std::path::Path) -> Vec<(String, Result<(), String>)> {
+        self.cases()
+    }
+}
+
+impl PublishedFile for InkManifest {
+    fn schema(&self) -> &'static str {
+        INK_MANIFEST_SCHEMA
+    }
+
+    fn count(&self) -> usize {
+        self.categories.len()
+    }
+
+    fn run(&self, dir: &std::path::Path) -> Vec<(String, Result<(), String>)> {
+        self.checked(dir)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -769,14 +799,18 @@ mod tests {
                 {"caseId": "wrong-decision", "description": "", "input": {"timestamp": "1970-01-01T00:00:01Z"}, "expect": {"result": "reject"}},
             ]),
         );
-        let outcomes: Vec<bool> = vectors.run().into_iter().map(|(_, o)| o.is_ok()).collect();
+        let outcomes: Vec<bool> = vectors
+            .cases()
+            .into_iter()
+            .map(|(_, o)| o.is_ok())
+            .collect();
         assert_eq!(outcomes, [true, false, false]);
         let unknown = file(
             "payload-encryption",
             json!([{"caseId": "x", "description": "", "input": {}, "expect": {"result": "reject"}}]),
         );
         assert!(
-            unknown.run()[0].1.is_err(),
+            unknown.cases()[0].1.is_err(),
             "an undecided category never passes"
         );
     }

@@ -5,6 +5,7 @@
 pub mod difference;
 pub mod drivers;
 pub mod gen;
+pub mod import;
 pub mod mutants;
 
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};

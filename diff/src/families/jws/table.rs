@@ -6,14 +6,14 @@ use std::path::Path;
 use super::gen::JwsCase;
 use super::{key_for, JwsTest};
 use crate::bugs::Severity;
-use crate::campaign::Harness;
+use crate::family::Panel;
 use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::table::{cell, Cell, FamilyTable, Score, Table};
 use crate::vector::{Expectation, VectorFile};
 
 /// The family's table: every verifier's agreement with the JWS vectors, by set.
-pub fn corpus_table(harness: &Harness, corpus: &Path) -> Result<FamilyTable, String> {
+pub fn corpus_table(harness: &dyn Panel, corpus: &Path) -> Result<FamilyTable, String> {
     let rows = rows(harness, corpus)?;
     let json = rows
         .iter()
@@ -59,7 +59,7 @@ const SETS: [(&str, &str); 3] = [
 /// Every verifier of a JWS harness over the corpus's JWS verification vectors whose answer does
 /// not turn on a `typ` profile and that name one key: answered as the vector expects (accepted
 /// exactly when valid), by set.
-pub fn rows(harness: &Harness, dir: &Path) -> Result<Vec<JwsRow>, String> {
+pub fn rows(harness: &dyn Panel, dir: &Path) -> Result<Vec<JwsRow>, String> {
     let manifest = Manifest::read(dir)?;
     let mut sets: Vec<(Vec<Vec<u8>>, Vec<Expectation>)> = vec![(Vec::new(), Vec::new()); 3];
     for entry in manifest.files_of(crate::families::jws::SCHEMA) {
@@ -159,6 +159,7 @@ fn table(rows: &[JwsRow]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::Harness;
 
     #[test]
     fn the_core_answers_every_jws_vector_it_can_be_given_as_the_vector_expects() {

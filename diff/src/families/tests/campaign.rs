@@ -173,7 +173,7 @@ fn asking_a_stage_at_a_time_minimizes_to_what_asking_everyone_does() {
                 .map(|(_, e)| e.signature == signature)
                 .collect()
         };
-        let asked_everyone = minimize(input, &mut everyone, SHRINK_BUDGET);
+        let asked_everyone = minimize(input, &mut everyone, crate::harness::SHRINK_BUDGET);
         let (minimized, outcomes, evaluation) = harness.minimize(input, &reference, &signature);
         assert_eq!(
             minimized,

@@ -2,16 +2,18 @@
 //! Node and Python verifiers, on genuine signed responses and ones whose members, keys, times
 //! and depth are bent.
 
+pub mod envelopes;
 pub mod gen;
 pub mod impls;
 pub mod mutants;
 pub mod policies;
+pub mod published;
 
 use canonfuzz_core::jws::Jwks;
 use canonfuzz_core::vmcp;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
 use crate::impls::{worker, Implementation};
 use crate::mutants::Mutant;
@@ -115,9 +117,12 @@ impl Spec for Vmcp {
         &mutants::MUTANTS
     }
 
-    fn published(&self, bytes: &[u8]) -> Option<(&'static str, usize)> {
-        crate::published::VmcpVectors::parse(bytes)
-            .map(|v| (crate::published::VMCP_SCHEMA, v.cases.len()))
+    fn published(&self, bytes: &[u8]) -> Option<Box<dyn PublishedFile>> {
+        published::VmcpVectors::parse(bytes).map(|v| Box::new(v) as Box<dyn PublishedFile>)
+    }
+
+    fn published_schemas(&self) -> &'static [&'static str] {
+        &[published::PUBLISHED_SCHEMA]
     }
 }
 

@@ -9,8 +9,8 @@ use std::path::Path;
 use canonfuzz_core::ed25519::{policy_accepts, Flag};
 use serde::Deserialize;
 
-use super::{note, read_text, source};
-use crate::families::ed25519::Ed25519Test;
+use super::Ed25519Test;
+use crate::import::{note, read_text, source};
 use crate::vector::{tests_of, to_hex, Expectation, Note, TestGroup, VectorFile};
 
 fn file(header: &str, notes: BTreeMap<String, Note>, groups: Vec<TestGroup>) -> VectorFile {

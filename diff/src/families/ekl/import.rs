@@ -10,8 +10,8 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{note, read_text};
-use crate::families::ekl::EklTest;
+use super::EklTest;
+use crate::import::{note, read_text};
 use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile};
 
 #[derive(Deserialize)]

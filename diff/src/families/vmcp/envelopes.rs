@@ -12,14 +12,14 @@ use std::collections::BTreeMap;
 use canonfuzz_core::vmcp::{META_KEY, TYP};
 use serde_json::{json, Value};
 
-use super::note;
 use crate::families::vmcp::gen::server::{
     jcs, provenance, sha256_label, signer, Signer, IAT, TEST_KEY_SEED,
 };
+use crate::import::note;
 
 /// The clock a test is checked at unless it says otherwise: ten seconds after `IAT`.
 const NOW: u64 = IAT + 10;
-use crate::families::vmcp::VmcpTest;
+use super::VmcpTest;
 use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile};
 
 fn listing() -> Value {

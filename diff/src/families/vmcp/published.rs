@@ -1,5 +1,8 @@
-//! Readers for protocol corpora kept in the corpus exactly as their projects publish them, and
-//! run as published: the verifiable-mcp test vectors and INK's conformance corpus.
+//! The verifiable-mcp specification's own test vectors, kept in the corpus as published and
+//! run as published: each case's verdict from the core's verifier against the one the
+//! specification gives.
+
+use std::path::Path;
 
 use canonfuzz_core::jcs::canonicalize;
 use canonfuzz_core::jws::Jwks;
@@ -7,8 +10,10 @@ use canonfuzz_core::vmcp::{self, Kind, Served};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::family::PublishedFile;
+
 /// The schema name the manifest gives the verifiable-mcp test-vector files.
-pub const VMCP_SCHEMA: &str = "verifiable-mcp-test-vectors";
+pub const PUBLISHED_SCHEMA: &str = "verifiable-mcp-test-vectors";
 
 /// A verifiable-mcp test-vector file (`test-vectors/v0.2.1.json` of the specification).
 #[derive(Debug, Deserialize)]
@@ -40,60 +45,6 @@ pub struct VmcpCase {
     pub jws: String,
 }
 
-/// A protocol corpus file kept as its project publishes it.
-pub enum Published {
-    /// verifiable-mcp test vectors.
-    Vmcp(VmcpVectors),
-    /// One category of INK's conformance corpus.
-    Ink(crate::families::ink::published::InkVectors),
-    /// A manifest in INK's format for vector files beside it.
-    InkManifest(crate::families::ink::published::InkManifest),
-}
-
-impl Published {
-    /// Reads a file if it is one of the published formats.
-    pub fn parse(bytes: &[u8]) -> Option<Published> {
-        VmcpVectors::parse(bytes)
-            .map(Published::Vmcp)
-            .or_else(|| {
-                crate::families::ink::published::InkVectors::parse(bytes).map(Published::Ink)
-            })
-            .or_else(|| {
-                crate::families::ink::published::InkManifest::parse(bytes)
-                    .map(Published::InkManifest)
-            })
-    }
-
-    /// The schema name the manifest gives the file.
-    pub fn schema(&self) -> &'static str {
-        match self {
-            Published::Vmcp(_) => VMCP_SCHEMA,
-            Published::Ink(_) => crate::families::ink::published::INK_SCHEMA,
-            Published::InkManifest(_) => crate::families::ink::published::INK_MANIFEST_SCHEMA,
-        }
-    }
-
-    /// How many cases the file holds.
-    pub fn count(&self) -> usize {
-        match self {
-            Published::Vmcp(v) => v.cases.len(),
-            Published::Ink(v) => v.cases.len(),
-            Published::InkManifest(m) => m.categories.len(),
-        }
-    }
-
-    /// Runs every case: per case its name and, where the core's decision differs from the
-    /// published one, how. `dir` is the file's directory, which a manifest's paths are
-    /// relative to.
-    pub fn run(&self, dir: &std::path::Path) -> Vec<(String, Result<(), String>)> {
-        match self {
-            Published::Vmcp(v) => v.run(),
-            Published::Ink(v) => v.run(),
-            Published::InkManifest(m) => m.run(dir),
-        }
-    }
-}
-
 impl VmcpVectors {
     /// Reads a file if it is one.
     pub fn parse(bytes: &[u8]) -> Option<VmcpVectors> {
@@ -104,7 +55,7 @@ impl VmcpVectors {
 
     /// Runs every case; per case its name and, when the verifier's verdict differs from the
     /// published one, why.
-    pub fn run(&self) -> Vec<(String, Result<(), String>)> {
+    fn cases(&self) -> Vec<(String, Result<(), String>)> {
         let jwks = match Jwks::parse(self.jwks.to_string().as_bytes()) {
             Ok(j) => j,
             Err(e) => {
@@ -152,5 +103,19 @@ impl VmcpVectors {
                 (case.name.clone(), outcome)
             })
             .collect()
+    }
+}
+
+impl PublishedFile for VmcpVectors {
+    fn schema(&self) -> &'static str {
+        PUBLISHED_SCHEMA
+    }
+
+    fn count(&self) -> usize {
+        self.cases.len()
+    }
+
+    fn run(&self, _dir: &Path) -> Vec<(String, Result<(), String>)> {
+        self.cases()
     }
 }
