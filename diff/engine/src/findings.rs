@@ -266,8 +266,22 @@ pub fn write_vector(
     let Some(test) = family.test_for(head, &finding.minimized, &want) else {
         return Ok(None);
     };
+    vector_file(family, finding, origin, impls, notes, test).write(&path)?;
+    Ok(Some(relative))
+}
+
+/// The vector file of one finding's `test`: its header says where it came from and whether
+/// it was minimized, its source the implementations' versions.
+fn vector_file(
+    family: Family,
+    finding: &Finding,
+    origin: &Origin,
+    impls: &[ImplStats],
+    notes: BTreeMap<String, Note>,
+    test: Test,
+) -> VectorFile {
     let (algorithm, group_kind) = family.vector_kind();
-    let file = VectorFile {
+    VectorFile {
         algorithm: algorithm.to_string(),
         schema: family.schema().to_string(),
         number_of_tests: 1,
@@ -299,10 +313,9 @@ pub fn write_vector(
             comment: String::new(),
             tests: vec![test],
         }],
-    };
-    file.write(&path)?;
-    Ok(Some(relative))
+    }
 }
+
 /// One disagreement, by signature.
 #[derive(Debug, Clone)]
 pub struct Finding {

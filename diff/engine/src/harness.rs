@@ -208,28 +208,6 @@ impl Harness {
         inputs: &[&[u8]],
         asked: impl Fn(usize) -> bool + Sync,
     ) -> Vec<Vec<Outcome>> {
-        let timed = |k: usize, i: &dyn Implementation| {
-            if !asked(k) {
-                return vec![Outcome::Unsupported; inputs.len()];
-            }
-            let started = Instant::now();
-            // A worker's CPU time is its processes'; the thread here only waits on them.
-            let thread_started = i
-                .in_process()
-                .then(ThreadTime::try_now)
-                .and_then(Result::ok);
-            let answers = i.run_batch(inputs);
-            let nanos = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
-            if let Some(busy) = self.busy.get(k) {
-                busy.fetch_add(nanos(started.elapsed()), Ordering::Relaxed);
-            }
-            if let (Some(cpu), Some(Ok(used))) =
-                (self.cpu.get(k), thread_started.map(|t| t.try_elapsed()))
-            {
-                cpu.fetch_add(nanos(used), Ordering::Relaxed);
-            }
-            answers
-        };
         let external = |k: usize, i: &dyn Implementation| !i.in_process() && asked(k);
         let hosts = self.hosts_of(external);
         let hosted = |k: usize| {
@@ -237,44 +215,33 @@ impl Harness {
                 .iter()
                 .any(|(_, members)| members.iter().any(|m| m.0 == k))
         };
-        // A host asked for all of its implementations answers them together, from a thread of
-        // its own; the time it takes is each one's.
-        let together = |host: &dyn Together, members: &[(usize, usize)]| {
-            let started = Instant::now();
-            let rows = host.run_together(inputs);
-            let waited = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            for &(k, _) in members {
-                if let Some(busy) = self.busy.get(k) {
-                    busy.fetch_add(waited, Ordering::Relaxed);
-                }
-            }
-            rows
-        };
+        let alone = |k: usize, i: &dyn Implementation| external(k, i) && !hosted(k);
         // A worker asked alone, as the minimizer asks them, is waited on from this thread: a
         // thread started for it would cost more than many of the candidates it answers.
-        let alone = self
+        let threads = self
             .impls
             .iter()
             .enumerate()
-            .filter(|(k, i)| external(*k, i.as_ref()) && !hosted(*k))
+            .filter(|(k, i)| alone(*k, i.as_ref()))
             .count()
             + hosts.len()
-            <= 1;
+            > 1;
         let (mut per_impl, host_rows) = std::thread::scope(|scope| {
             let running: Vec<_> = self
                 .impls
                 .iter()
                 .enumerate()
                 .map(|(k, i)| {
-                    (!alone && external(k, i.as_ref()) && !hosted(k))
-                        .then(|| scope.spawn(move || timed(k, i.as_ref())))
+                    let asked = &asked;
+                    (threads && alone(k, i.as_ref()))
+                        .then(|| scope.spawn(move || self.timed(k, i.as_ref(), inputs, asked)))
                 })
                 .collect();
             let hosting: Vec<_> = hosts
                 .iter()
                 .map(|(host, members)| {
                     let (host, members) = (*host, members.as_slice());
-                    (!alone).then(|| scope.spawn(move || together(host, members)))
+                    threads.then(|| scope.spawn(move || self.together(host, members, inputs)))
                 })
                 .collect();
             let panicked = || vec![Outcome::Crashed("panicked".into()); inputs.len()];
@@ -286,8 +253,10 @@ impl Harness {
                 .map(|((k, i), thread)| match thread {
                     None if hosted(k) => None,
                     None => Some(
-                        catch_unwind(AssertUnwindSafe(|| timed(k, i.as_ref())))
-                            .unwrap_or_else(|_| panicked()),
+                        catch_unwind(AssertUnwindSafe(|| {
+                            self.timed(k, i.as_ref(), inputs, &asked)
+                        }))
+                        .unwrap_or_else(|_| panicked()),
                     ),
                     Some(h) => Some(h.join().unwrap_or_else(|_| panicked())),
                 })
@@ -297,7 +266,9 @@ impl Harness {
                 .zip(hosting)
                 .map(|((host, members), thread)| {
                     let rows = match thread {
-                        None => catch_unwind(AssertUnwindSafe(|| together(*host, members))),
+                        None => {
+                            catch_unwind(AssertUnwindSafe(|| self.together(*host, members, inputs)))
+                        }
                         Some(h) => h.join(),
                     };
                     rows.unwrap_or_else(|_| {
@@ -307,42 +278,59 @@ impl Harness {
                 .collect();
             (per_impl, host_rows)
         });
-        // Each host's rows, one per input, become its implementations' columns.
         for ((_, members), rows) in hosts.iter().zip(host_rows) {
-            let mut columns = vec![Vec::with_capacity(inputs.len()); members.len()];
-            for mut row in rows {
-                for (column, &(_, place)) in columns.iter_mut().zip(members) {
-                    column.push(row.get_mut(place).map_or_else(
-                        || Outcome::Crashed("no answer".into()),
-                        |o| std::mem::replace(o, Outcome::Unsupported),
-                    ));
-                }
-            }
-            for (&(k, _), column) in members.iter().zip(columns) {
-                if let Some(slot) = per_impl.get_mut(k) {
-                    *slot = Some(column);
-                }
+            spread_rows(members, rows, &mut per_impl);
+        }
+        by_input(per_impl, inputs.len())
+    }
+
+    /// Implementation `k`'s answers to `inputs` when `asked` asks it (unsupported otherwise),
+    /// the time it took added to its busy time, and its thread's CPU time when in process.
+    fn timed(
+        &self,
+        k: usize,
+        implementation: &dyn Implementation,
+        inputs: &[&[u8]],
+        asked: &(impl Fn(usize) -> bool + Sync),
+    ) -> Vec<Outcome> {
+        if !asked(k) {
+            return vec![Outcome::Unsupported; inputs.len()];
+        }
+        let started = Instant::now();
+        // A worker's CPU time is its processes'; the thread here only waits on them.
+        let thread_started = implementation
+            .in_process()
+            .then(ThreadTime::try_now)
+            .and_then(Result::ok);
+        let answers = implementation.run_batch(inputs);
+        if let Some(busy) = self.busy.get(k) {
+            busy.fetch_add(nanos(started.elapsed()), Ordering::Relaxed);
+        }
+        if let (Some(cpu), Some(Ok(used))) =
+            (self.cpu.get(k), thread_started.map(|t| t.try_elapsed()))
+        {
+            cpu.fetch_add(nanos(used), Ordering::Relaxed);
+        }
+        answers
+    }
+
+    /// A host's rows for `inputs`, asked for all of its implementations together; the time
+    /// it takes is each one's.
+    fn together(
+        &self,
+        host: &dyn Together,
+        members: &[(usize, usize)],
+        inputs: &[&[u8]],
+    ) -> Vec<Vec<Outcome>> {
+        let started = Instant::now();
+        let rows = host.run_together(inputs);
+        let waited = nanos(started.elapsed());
+        for &(k, _) in members {
+            if let Some(busy) = self.busy.get(k) {
+                busy.fetch_add(waited, Ordering::Relaxed);
             }
         }
-        let per_impl: Vec<Vec<Outcome>> = per_impl
-            .into_iter()
-            .map(|column| {
-                column.unwrap_or_else(|| vec![Outcome::Crashed("no answer".into()); inputs.len()])
-            })
-            .collect();
-        let mut columns: Vec<_> = per_impl.into_iter().map(Vec::into_iter).collect();
-        (0..inputs.len())
-            .map(|_| {
-                columns
-                    .iter_mut()
-                    .map(|column| {
-                        column
-                            .next()
-                            .unwrap_or(Outcome::Crashed("no answer".into()))
-                    })
-                    .collect()
-            })
-            .collect()
+        rows
     }
 
     /// Runs every implementation on every input; per input, the outcomes (in implementation
@@ -418,97 +406,21 @@ impl Harness {
         } else {
             vec![(0..self.impls.len()).collect()]
         };
-        // Per stage, the candidates it refused so far: the workers that refuse most are asked
-        // first from the next call on, which changes the cost and never the result.
-        let mut stages: Vec<(Vec<usize>, usize)> = stages.into_iter().map(|s| (s, 0)).collect();
-        // A signature leaves unsupported answers out, and a candidate's implementations not yet
-        // asked stand as unsupported: its signature is over those asked alone, and the input's
-        // is taken with the same ones masked.
-        let over = |outcomes: &[Outcome]| signature_of(family, &self.members, outcomes);
-        // The last candidate kept, with every implementation's outcome on it.
-        let mut kept: Option<(Vec<u8>, Vec<Outcome>)> = None;
-        let judge = |candidates: &[Vec<u8>]| -> Option<usize> {
-            let mut asked = vec![false; self.impls.len()];
-            let wanted: Vec<String> = stages
-                .iter()
-                .map(|(stage, _)| {
-                    for &k in stage {
-                        if let Some(a) = asked.get_mut(k) {
-                            *a = true;
-                        }
-                    }
-                    let masked: Vec<Outcome> = reference
-                        .iter()
-                        .zip(&asked)
-                        .map(|(o, a)| if *a { o.clone() } else { Outcome::Unsupported })
-                        .collect();
-                    over(&masked)
-                })
-                .collect();
-            let mut outcomes = vec![vec![Outcome::Unsupported; self.impls.len()]; candidates.len()];
-            // Puts stage `s` to the candidates `alive` and keeps those whose signature so far is
-            // the input's.
-            let put = |s: usize,
-                       alive: &mut Vec<usize>,
-                       stages: &mut [(Vec<usize>, usize)],
-                       outcomes: &mut [Vec<Outcome>]| {
-                let (Some((stage, refused)), Some(wanted)) = (stages.get_mut(s), wanted.get(s))
-                else {
-                    return;
-                };
-                if alive.is_empty() {
-                    return;
-                }
-                let inputs: Vec<&[u8]> = alive
-                    .iter()
-                    .filter_map(|&c| candidates.get(c).map(Vec::as_slice))
-                    .collect();
-                let answers = self.outcomes_of(&inputs, |k| stage.contains(&k));
-                for (&c, answer) in alive.iter().zip(answers) {
-                    for &k in stage.iter() {
-                        if let (Some(slot), Some(o)) = (
-                            outcomes.get_mut(c).and_then(|row| row.get_mut(k)),
-                            answer.get(k),
-                        ) {
-                            *slot = o.clone();
-                        }
-                    }
-                }
-                if disagreement {
-                    let before = alive.len();
-                    alive.retain(|&c| outcomes.get(c).is_some_and(|o| over(o) == *wanted));
-                    *refused += before - alive.len();
-                }
-            };
-            let mut screened: Vec<usize> = (0..candidates.len()).collect();
-            put(0, &mut screened, &mut stages, &mut outcomes);
-            let mut first = None;
-            let (mut from, mut size) = (0, 1);
-            while first.is_none() && from < screened.len() {
-                let mut group: Vec<usize> =
-                    screened.iter().skip(from).take(size).copied().collect();
-                for s in 1..stages.len() {
-                    put(s, &mut group, &mut stages, &mut outcomes);
-                }
-                first = group.into_iter().find(|&c| {
-                    matches!((candidates.get(c), outcomes.get(c)), (Some(candidate), Some(o))
-                        if evaluate(self.family, candidate, &self.members, o).signature == signature)
-                });
-                from += size;
-                size *= 2;
-            }
-            if let Some(workers) = stages.get_mut(1..) {
-                workers.sort_by_key(|(_, refused)| std::cmp::Reverse(*refused));
-            }
-            if let Some((candidate, answers)) =
-                first.and_then(|c| candidates.get(c).zip(outcomes.get(c)))
-            {
-                kept = Some((candidate.clone(), answers.clone()));
-            }
-            first
+        let mut staged = Staged {
+            harness: self,
+            family,
+            reference,
+            signature,
+            disagreement,
+            stages: stages.into_iter().map(|s| (s, 0)).collect(),
+            kept: None,
         };
-        let minimized = minimize(input, &mut FirstKept(judge), SHRINK_BUDGET);
-        let outcomes = match kept {
+        let minimized = minimize(
+            input,
+            &mut FirstKept(|candidates: &[Vec<u8>]| staged.judge(candidates)),
+            SHRINK_BUDGET,
+        );
+        let outcomes = match staged.kept {
             Some((candidate, answers)) if candidate == minimized => answers,
             None if minimized == input => reference.to_vec(),
             // The minimizer ends on the input or on the last candidate kept; should that ever
@@ -521,6 +433,127 @@ impl Harness {
         };
         let evaluation = evaluate(self.family, &minimized, &self.members, &outcomes);
         (minimized, outcomes, evaluation)
+    }
+}
+
+/// The minimizer's questions to a harness, a stage at a time ([`Harness::minimize`]).
+struct Staged<'a> {
+    harness: &'a Harness,
+    family: &'static str,
+    /// Every implementation's outcome on the input being minimized.
+    reference: &'a [Outcome],
+    /// The input's signature, which a kept candidate must have.
+    signature: &'a str,
+    /// Whether that signature is a disagreement, whose stages can screen candidates out.
+    disagreement: bool,
+    /// Per stage, its implementations and the candidates it refused so far: the workers that
+    /// refuse most are asked first from the next call on, which changes the cost and never
+    /// the result.
+    stages: Vec<(Vec<usize>, usize)>,
+    /// The last candidate kept, with every implementation's outcome on it.
+    kept: Option<(Vec<u8>, Vec<Outcome>)>,
+}
+
+impl Staged<'_> {
+    /// A signature leaves unsupported answers out, and a candidate's implementations not yet
+    /// asked stand as unsupported: its signature is over those asked alone.
+    fn over(&self, outcomes: &[Outcome]) -> String {
+        signature_of(self.family, &self.harness.members, outcomes)
+    }
+
+    /// Per stage, the input's signature over the implementations asked up to it.
+    fn wanted(&self) -> Vec<String> {
+        let mut asked = vec![false; self.harness.impls.len()];
+        self.stages
+            .iter()
+            .map(|(stage, _)| {
+                for &k in stage {
+                    if let Some(a) = asked.get_mut(k) {
+                        *a = true;
+                    }
+                }
+                let masked: Vec<Outcome> = self
+                    .reference
+                    .iter()
+                    .zip(&asked)
+                    .map(|(o, a)| if *a { o.clone() } else { Outcome::Unsupported })
+                    .collect();
+                self.over(&masked)
+            })
+            .collect()
+    }
+
+    /// The first of `candidates` that keeps the input's signature, asked a stage at a time.
+    fn judge(&mut self, candidates: &[Vec<u8>]) -> Option<usize> {
+        let wanted = self.wanted();
+        let mut outcomes =
+            vec![vec![Outcome::Unsupported; self.harness.impls.len()]; candidates.len()];
+        let mut screened: Vec<usize> = (0..candidates.len()).collect();
+        self.put(0, &mut screened, candidates, &wanted, &mut outcomes);
+        let mut first = None;
+        let (mut from, mut size) = (0, 1);
+        while first.is_none() && from < screened.len() {
+            let mut group: Vec<usize> = screened.iter().skip(from).take(size).copied().collect();
+            for s in 1..self.stages.len() {
+                self.put(s, &mut group, candidates, &wanted, &mut outcomes);
+            }
+            first = group.into_iter().find(|&c| {
+                matches!((candidates.get(c), outcomes.get(c)), (Some(candidate), Some(o))
+                    if evaluate(self.harness.family, candidate, &self.harness.members, o)
+                        .signature == self.signature)
+            });
+            from += size;
+            size *= 2;
+        }
+        if let Some(workers) = self.stages.get_mut(1..) {
+            workers.sort_by_key(|(_, refused)| std::cmp::Reverse(*refused));
+        }
+        if let Some((candidate, answers)) =
+            first.and_then(|c| candidates.get(c).zip(outcomes.get(c)))
+        {
+            self.kept = Some((candidate.clone(), answers.clone()));
+        }
+        first
+    }
+
+    /// Puts stage `s` to the candidates `alive` and keeps those whose signature so far is
+    /// the input's.
+    fn put(
+        &mut self,
+        s: usize,
+        alive: &mut Vec<usize>,
+        candidates: &[Vec<u8>],
+        wanted: &[String],
+        outcomes: &mut [Vec<Outcome>],
+    ) {
+        let (Some((stage, _)), Some(wanted)) = (self.stages.get(s), wanted.get(s)) else {
+            return;
+        };
+        if alive.is_empty() {
+            return;
+        }
+        let inputs: Vec<&[u8]> = alive
+            .iter()
+            .filter_map(|&c| candidates.get(c).map(Vec::as_slice))
+            .collect();
+        let answers = self.harness.outcomes_of(&inputs, |k| stage.contains(&k));
+        for (&c, answer) in alive.iter().zip(answers) {
+            for &k in stage {
+                if let (Some(slot), Some(o)) = (
+                    outcomes.get_mut(c).and_then(|row| row.get_mut(k)),
+                    answer.get(k),
+                ) {
+                    *slot = o.clone();
+                }
+            }
+        }
+        if self.disagreement {
+            let before = alive.len();
+            alive.retain(|&c| outcomes.get(c).is_some_and(|o| self.over(o) == *wanted));
+            if let Some((_, refused)) = self.stages.get_mut(s) {
+                *refused += before - alive.len();
+            }
+        }
     }
 }
 
@@ -554,4 +587,52 @@ impl Panel for Harness {
     fn outcomes(&self, inputs: &[&[u8]]) -> Vec<Vec<Outcome>> {
         Harness::outcomes(self, inputs)
     }
+}
+
+/// A duration in whole nanoseconds, saturating.
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// A host's rows, one per input, put into its implementations' columns of `per_impl`.
+fn spread_rows(
+    members: &[(usize, usize)],
+    rows: Vec<Vec<Outcome>>,
+    per_impl: &mut [Option<Vec<Outcome>>],
+) {
+    let mut columns = vec![Vec::with_capacity(rows.len()); members.len()];
+    for mut row in rows {
+        for (column, &(_, place)) in columns.iter_mut().zip(members) {
+            column.push(row.get_mut(place).map_or_else(
+                || Outcome::Crashed("no answer".into()),
+                |o| std::mem::replace(o, Outcome::Unsupported),
+            ));
+        }
+    }
+    for (&(k, _), column) in members.iter().zip(columns) {
+        if let Some(slot) = per_impl.get_mut(k) {
+            *slot = Some(column);
+        }
+    }
+}
+
+/// Per-implementation columns of answers turned into per-input rows of `inputs` answers;
+/// a column that is missing, or short, reads as no answer.
+fn by_input(per_impl: Vec<Option<Vec<Outcome>>>, inputs: usize) -> Vec<Vec<Outcome>> {
+    let mut columns: Vec<_> = per_impl
+        .into_iter()
+        .map(|column| column.unwrap_or_default().into_iter())
+        .collect();
+    (0..inputs)
+        .map(|_| {
+            columns
+                .iter_mut()
+                .map(|column| {
+                    column
+                        .next()
+                        .unwrap_or(Outcome::Crashed("no answer".into()))
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -201,6 +201,51 @@ pub fn hunt(
     progress: bool,
 ) -> Result<FamilyReport, String> {
     let (bench, missing) = Bench::new(family)?;
+    let scanned = scan(&bench, family, planted, seed, progress);
+    let core_status = scanned.core.status(false);
+    let mutants = planted
+        .iter()
+        .zip(scanned.first)
+        .zip(&scanned.tallies)
+        .map(|((mutant, first), tally)| {
+            let (found_after, minimized, signature) = found(&bench, mutant, first);
+            MutantReport {
+                mutant,
+                status: tally.status(false),
+                core_status,
+                found_after,
+                minimized,
+                signature,
+            }
+        })
+        .collect();
+    Ok(FamilyReport {
+        family,
+        mutants,
+        cases: scanned.cases,
+        core_status,
+        missing,
+    })
+}
+
+/// What the self-test's cases showed: the real core's tally, each mutant's, and per mutant
+/// the first case (counted from one) on which it diverges where the real core does not.
+struct Scanned {
+    core: Tally,
+    tallies: Vec<Tally>,
+    first: Vec<Option<(u64, Vec<u8>)>>,
+    cases: u64,
+}
+
+/// Runs the family's self-test budget of cases with the real core and each mutant of
+/// `planted` in its place.
+fn scan(
+    bench: &Bench,
+    family: Family,
+    planted: &'static [Mutant],
+    seed: u64,
+    progress: bool,
+) -> Scanned {
     let fresh = |_: &Evaluation| FirstMet {
         vector: None,
         new: true,
@@ -208,7 +253,6 @@ pub fn hunt(
     let width = bench.members.len();
     let mut core_tally = Tally::new(width);
     let mut tallies: Vec<Tally> = planted.iter().map(|_| Tally::new(width)).collect();
-    // Per mutant, the first case on which it diverges where the real core does not.
     let mut first: Vec<Option<(u64, Vec<u8>)>> = vec![None; planted.len()];
     let stand_ins: Vec<&Mutant> = planted.iter().collect();
     let budget = family.selftest_budget();
@@ -246,52 +290,37 @@ pub fn hunt(
         start = end;
     }
     bar.finish_and_clear();
-    let core_status = core_tally.status(false);
-    let mutants = planted
-        .iter()
-        .zip(first)
-        .zip(&tallies)
-        .map(|((mutant, first), tally)| {
-            let status = tally.status(false);
-            let Some((after, input)) = first else {
-                return MutantReport {
-                    mutant,
-                    status,
-                    core_status,
-                    found_after: None,
-                    minimized: Vec::new(),
-                    signature: String::new(),
-                };
-            };
-            let mut judge = |candidates: &[Vec<u8>]| {
-                let refs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
-                bench.tells_apart(&refs, mutant)
-            };
-            let minimized = minimize(&input, &mut judge, SHRINK_BUDGET);
-            let signature = bench
-                .judge(&[&minimized], &[mutant])
-                .into_iter()
-                .next()
-                .and_then(|(_, with)| with.into_iter().next())
-                .map(|(_, e)| e.signature)
-                .unwrap_or_default();
-            MutantReport {
-                mutant,
-                status,
-                core_status,
-                found_after: Some(after),
-                minimized,
-                signature,
-            }
-        })
-        .collect();
-    Ok(FamilyReport {
-        family,
-        mutants,
+    Scanned {
+        core: core_tally,
+        tallies,
+        first,
         cases: start,
-        core_status,
-        missing,
-    })
+    }
+}
+
+/// When a mutant was first told apart from the core (none if never), the input minimized to
+/// one that still tells them apart, and that input's signature.
+fn found(
+    bench: &Bench,
+    mutant: &'static Mutant,
+    first: Option<(u64, Vec<u8>)>,
+) -> (Option<u64>, Vec<u8>, String) {
+    let Some((after, input)) = first else {
+        return (None, Vec::new(), String::new());
+    };
+    let mut judge = |candidates: &[Vec<u8>]| {
+        let refs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
+        bench.tells_apart(&refs, mutant)
+    };
+    let minimized = minimize(&input, &mut judge, SHRINK_BUDGET);
+    let signature = bench
+        .judge(&[&minimized], &[mutant])
+        .into_iter()
+        .next()
+        .and_then(|(_, with)| with.into_iter().next())
+        .map(|(_, e)| e.signature)
+        .unwrap_or_default();
+    (Some(after), minimized, signature)
 }
 
 /// `text` cut to `width` characters, with `...` where it was cut.

@@ -157,6 +157,19 @@ fn finding_word(count: usize) -> &'static str {
 /// implementation's.
 pub fn render(summary: &Summary, detail: Detail, paint: Paint, only: Option<&str>) -> String {
     let mut out = String::new();
+    headline(&mut out, summary);
+    votes(&mut out, summary, paint);
+    if detail != Detail::Quiet {
+        findings(&mut out, summary, detail, paint);
+        bugs(&mut out, summary, detail, paint, only);
+        table(&mut out, summary);
+    }
+    totals(&mut out, summary, paint);
+    out
+}
+
+/// What ran, how fast, what was planted or repeated, and the findings new and known.
+fn headline(out: &mut String, summary: &Summary) {
     let ran = match (summary.interrupted, summary.planned) {
         (true, Some(planned)) => format!("{} of {planned} cases (interrupted)", summary.cases),
         (true, None) => format!("{} cases (interrupted)", summary.cases),
@@ -198,6 +211,10 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint, only: Option<&str
         _ => format!("; {known} known, minimized in the corpus"),
     };
     out.push_str(&wrap(&format!("{minimized}{known}")));
+}
+
+/// Who could not run, the cases by verdict, and which groups voted.
+fn votes(out: &mut String, summary: &Summary, paint: Paint) {
     for (name, why) in &summary.missing {
         out.push_str(&wrap(&format!(
             "WARNING: {} did not run: {}",
@@ -233,11 +250,11 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint, only: Option<&str
             )),
         ));
     }
-    if detail != Detail::Quiet {
-        findings(&mut out, summary, detail, paint);
-        bugs(&mut out, summary, detail, paint, only);
-        table(&mut out, summary);
-    }
+}
+
+/// The warnings for implementations that did not run, repeated last, and the findings'
+/// totals, red when the core diverges or a case could not be judged.
+fn totals(out: &mut String, summary: &Summary, paint: Paint) {
     for (name, why) in &summary.missing {
         out.push('\n');
         out.push_str(&wrap(&format!(
@@ -272,7 +289,6 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint, only: Option<&str
     } else {
         totals
     });
-    out
 }
 
 /// One line per finding, by verdict and cause: `new`, who differs, a short input, the vector.
@@ -306,71 +322,7 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
         let fold = detail == Detail::Normal && verdict != "core_diverges";
         let folded = these.iter().filter(|f| fold && labels_only(f)).count();
         for f in these.iter().filter(|f| !(fold && labels_only(f))) {
-            let vector = f
-                .vector
-                .as_deref()
-                .and_then(|v| v.strip_prefix(&dir))
-                .unwrap_or("-");
-            let marker = if f.new {
-                paint.paint("32", "new")
-            } else {
-                "   ".to_string()
-            };
-            let shown = if f.is_minimized {
-                excerpt(&f.minimized)
-            } else if let Some(known) = f.known_input.as_deref() {
-                excerpt(known)
-            } else if !f.new {
-                "(minimized in its vector)".to_string()
-            } else {
-                format!("(unminimized) {}", excerpt(&f.minimized))
-            };
-            let _ = writeln!(
-                out,
-                "  {marker} {:<22} {:<26} {}",
-                clip(&cause(f), 22),
-                clip(&shown, 26),
-                terminal(vector)
-            );
-            if detail == Detail::Verbose {
-                let _ = writeln!(
-                    out,
-                    "      {} ({} cases, first case {})",
-                    terminal(&f.signature),
-                    f.count,
-                    f.case
-                );
-                for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
-                    if let Outcome::Crashed(why) = outcome {
-                        let _ = writeln!(
-                            out,
-                            "      {} crashed: {}",
-                            terminal(&imp.name),
-                            terminal(why)
-                        );
-                    }
-                }
-                let _ = writeln!(
-                    out,
-                    "      input ({} bytes): {}",
-                    f.minimized.len(),
-                    excerpt(&f.minimized)
-                );
-            } else {
-                for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
-                    if let Outcome::Crashed(why) = outcome {
-                        let _ = writeln!(
-                            out,
-                            "      {} crashed: {}",
-                            terminal(&imp.name),
-                            clip(&terminal(why), 60)
-                        );
-                    }
-                }
-            }
-            if let Some(why) = unread(f) {
-                out.push_str(&wrap(&format!("      {}", terminal(&why))));
-            }
+            finding(out, summary, f, &dir, detail, paint);
         }
         if folded > 0 {
             let _ = writeln!(
@@ -378,6 +330,83 @@ fn findings(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
                 "  ... and {folded} more where all reject, naming other error kinds (-v lists them)"
             );
         }
+    }
+}
+
+/// One finding's line, `new` marked, with its crashes, and under `-v` its signature, cases
+/// and input.
+fn finding(
+    out: &mut String,
+    summary: &Summary,
+    f: &Finding,
+    dir: &str,
+    detail: Detail,
+    paint: Paint,
+) {
+    let vector = f
+        .vector
+        .as_deref()
+        .and_then(|v| v.strip_prefix(dir))
+        .unwrap_or("-");
+    let marker = if f.new {
+        paint.paint("32", "new")
+    } else {
+        "   ".to_string()
+    };
+    let shown = if f.is_minimized {
+        excerpt(&f.minimized)
+    } else if let Some(known) = f.known_input.as_deref() {
+        excerpt(known)
+    } else if !f.new {
+        "(minimized in its vector)".to_string()
+    } else {
+        format!("(unminimized) {}", excerpt(&f.minimized))
+    };
+    let _ = writeln!(
+        out,
+        "  {marker} {:<22} {:<26} {}",
+        clip(&cause(f), 22),
+        clip(&shown, 26),
+        terminal(vector)
+    );
+    if detail == Detail::Verbose {
+        let _ = writeln!(
+            out,
+            "      {} ({} cases, first case {})",
+            terminal(&f.signature),
+            f.count,
+            f.case
+        );
+        for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
+            if let Outcome::Crashed(why) = outcome {
+                let _ = writeln!(
+                    out,
+                    "      {} crashed: {}",
+                    terminal(&imp.name),
+                    terminal(why)
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "      input ({} bytes): {}",
+            f.minimized.len(),
+            excerpt(&f.minimized)
+        );
+    } else {
+        for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
+            if let Outcome::Crashed(why) = outcome {
+                let _ = writeln!(
+                    out,
+                    "      {} crashed: {}",
+                    terminal(&imp.name),
+                    clip(&terminal(why), 60)
+                );
+            }
+        }
+    }
+    if let Some(why) = unread(f) {
+        out.push_str(&wrap(&format!("      {}", terminal(&why))));
     }
 }
 

@@ -89,69 +89,9 @@ impl Runtime {
             .map_err(|e| format!("{}: {e}", dir.display()))?;
         lock.lock()
             .map_err(|e| format!("cannot lock {}: {e}", dir.display()))?;
-        let version = |program: &Path| -> Result<String, String> {
-            let out = Command::new(program)
-                .arg("--version")
-                .output()
-                .map_err(|e| format!("{} not found ({e})", program.display()))?;
-            let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            Ok(if text.is_empty() {
-                String::from_utf8_lossy(&out.stderr).trim().to_string()
-            } else {
-                text
-            })
-        };
         match self {
-            Runtime::Node => {
-                let runtime = version(Path::new("node"))?;
-                // Installed from this very lockfile, or installed again.
-                let stamp = dir.join("node_modules/.canonfuzz-package-lock.json");
-                let wanted =
-                    std::fs::read(dir.join("package-lock.json")).map_err(|e| e.to_string())?;
-                if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
-                    run(Command::new("npm")
-                        .args([
-                            "ci",
-                            "--ignore-scripts",
-                            "--no-audit",
-                            "--no-fund",
-                            "--loglevel=error",
-                        ])
-                        .current_dir(&dir))?;
-                    std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
-                }
-                Ok(runtime)
-            }
-            Runtime::Python => {
-                let venv = dir.join(".venv");
-                let stamp = venv.join("canonfuzz-requirements.txt");
-                let wanted =
-                    std::fs::read(dir.join("requirements.txt")).map_err(|e| e.to_string())?;
-                if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
-                    version(Path::new("python3"))?;
-                    run(Command::new("python3")
-                        .args(["-m", "venv", "--clear"])
-                        .arg(&venv))?;
-                    run(Command::new(venv.join("bin/pip"))
-                        .args([
-                            "install",
-                            "--quiet",
-                            "--disable-pip-version-check",
-                            "--require-hashes",
-                            "--only-binary",
-                            ":all:",
-                            "--no-deps",
-                            "-r",
-                            "requirements.txt",
-                        ])
-                        .current_dir(&dir))?;
-                    std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
-                }
-                // The interpreter the workers run is the virtualenv's, asked directly: a
-                // `python3` on the path may be another one since, or a version manager's
-                // script that takes longer to answer than the worker takes to start.
-                version(&venv.join("bin/python"))
-            }
+            Runtime::Node => prepare_node(&dir),
+            Runtime::Python => prepare_python(&dir),
             Runtime::Rust => {
                 let binary = self.script();
                 if let Some(built_by) = super::rust_build::recorded(&dir, &binary) {
@@ -175,6 +115,73 @@ impl Runtime {
             }
         }
     }
+}
+
+/// What `program --version` prints, or why it cannot be run.
+fn version(program: &Path) -> Result<String, String> {
+    let out = Command::new(program)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("{} not found ({e})", program.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    Ok(if text.is_empty() {
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    } else {
+        text
+    })
+}
+
+/// Installs the Node workers' dependencies in `dir` from its lockfile, unless installed
+/// from this very lockfile already; returns Node's version.
+fn prepare_node(dir: &Path) -> Result<String, String> {
+    let runtime = version(Path::new("node"))?;
+    let stamp = dir.join("node_modules/.canonfuzz-package-lock.json");
+    let wanted = std::fs::read(dir.join("package-lock.json")).map_err(|e| e.to_string())?;
+    if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
+        run(Command::new("npm")
+            .args([
+                "ci",
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+            ])
+            .current_dir(dir))?;
+        std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
+    }
+    Ok(runtime)
+}
+
+/// Installs the Python workers' hash-checked requirements into a virtualenv in `dir`, unless
+/// installed from these very requirements already; returns the virtualenv's Python version.
+fn prepare_python(dir: &Path) -> Result<String, String> {
+    let venv = dir.join(".venv");
+    let stamp = venv.join("canonfuzz-requirements.txt");
+    let wanted = std::fs::read(dir.join("requirements.txt")).map_err(|e| e.to_string())?;
+    if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
+        version(Path::new("python3"))?;
+        run(Command::new("python3")
+            .args(["-m", "venv", "--clear"])
+            .arg(&venv))?;
+        run(Command::new(venv.join("bin/pip"))
+            .args([
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--require-hashes",
+                "--only-binary",
+                ":all:",
+                "--no-deps",
+                "-r",
+                "requirements.txt",
+            ])
+            .current_dir(dir))?;
+        std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
+    }
+    // The interpreter the workers run is the virtualenv's, asked directly: a `python3` on
+    // the path may be another one since, or a version manager's script that takes longer to
+    // answer than the worker takes to start.
+    version(&venv.join("bin/python"))
 }
 
 fn run(command: &mut Command) -> Result<(), String> {

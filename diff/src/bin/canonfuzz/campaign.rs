@@ -9,6 +9,86 @@ use canonfuzz_diff::family::Family;
 use canonfuzz_diff::{selftest, summary};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
+use canonfuzz_diff::impls::External;
+use canonfuzz_diff::mutants::{self, Mutant};
+use clap::builder::PossibleValuesParser;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The arguments of `canonfuzz diff`.
+#[derive(clap::Args)]
+pub(crate) struct DiffArgs {
+    /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
+    /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
+    /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs), ink
+    /// (INK leaf hashes and signature bases), or any other registered family.
+    #[arg(long, default_value = "jcs", value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    pub(crate) family: String,
+    /// Number of cases to run (default 100,000 when --duration is not given either).
+    #[arg(long, value_name = "N", conflicts_with = "duration")]
+    pub(crate) cases: Option<u64>,
+    /// Run for this long instead: e.g. 90s, 10m, 1h.
+    #[arg(long, value_name = "D", value_parser = parse_duration)]
+    pub(crate) duration: Option<Duration>,
+    /// The seed every input derives from.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Batches in flight (default: twice the cores, since a batch waits on its workers),
+    /// and at most as many processes per external implementation: one, and another for
+    /// each batch that has waited a second for those running. Findings are minimized
+    /// on twice as many threads, as each waits on one worker at a time.
+    #[arg(long, value_name = "J")]
+    pub(crate) jobs: Option<usize>,
+    /// Compare the core with these implementations only (comma-separated names).
+    #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+    pub(crate) impls: Vec<String>,
+    /// Also compare an implementation outside canonfuzz: a command that speaks the worker
+    /// protocol (docs/worker-protocol.md), in its own independence group
+    /// unless NAME@GROUP names one. Repeatable.
+    #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
+    pub(crate) with: Vec<External>,
+    /// Corpus directory findings are saved into (default: the repository's corpus/; with
+    /// --with, none unless this is given).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// Save no vectors.
+    #[arg(long, conflicts_with = "out")]
+    pub(crate) no_save: bool,
+    /// Run shard I of N: the cases whose index is I modulo N.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, default_value = "0/1")]
+    pub(crate) shard: (u64, u64),
+    /// Also write the summary as JSON to FILE (`-`: standard output, the summary for
+    /// people then going to standard error).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) summary_json: Option<PathBuf>,
+    /// Compare without implementations that cannot run here instead of failing for want
+    /// of a quorum (exit 2); the summary names the groups that did not vote.
+    #[arg(long)]
+    pub(crate) allow_missing: bool,
+    /// Show the bugs of this implementation only (its own and those of the layer it is
+    /// driven through).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) only: Option<String>,
+    /// Plant one of the self-test's mutants (`canonfuzz selftest` lists them) in the core's
+    /// place, to see that these settings turn red on a known bug: the campaign should exit
+    /// 1. Saves nothing.
+    #[arg(long, value_name = "MUTANT", conflicts_with = "out")]
+    pub(crate) plant: Option<String>,
+}
+
+/// The arguments of `canonfuzz selftest`.
+#[derive(clap::Args)]
+pub(crate) struct SelftestArgs {
+    /// Print the results as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// The seed the cases derive from.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Only these families (repeatable; default every family).
+    #[arg(long = "family", value_name = "F")]
+    pub(crate) families: Vec<String>,
+}
 
 pub(crate) fn diff(
     config: &Config,
@@ -120,5 +200,115 @@ pub(crate) fn selftest(json: bool, seed: u64, families: &[String]) -> ExitCode {
             }
         }
         Err(e) => usage_error(format!("the self-test failed to run: {e}")),
+    }
+}
+
+/// Runs `canonfuzz diff`: checks what the arguments name, then the campaign.
+pub(crate) fn diff_command(args: DiffArgs, quiet: bool, detail: summary::Detail) -> ExitCode {
+    let DiffArgs {
+        family,
+        cases,
+        duration,
+        seed,
+        jobs,
+        impls,
+        with,
+        out,
+        no_save,
+        shard,
+        summary_json,
+        allow_missing,
+        only,
+        plant,
+    } = args;
+    let family = match canonfuzz_diff::families::named(&family) {
+        Ok(family) => family,
+        Err(e) => return usage_error(e),
+    };
+    let plant = match plant.map(|name| planted(family, &name)).transpose() {
+        Ok(plant) => plant,
+        Err(e) => return usage_error(e),
+    };
+    // Findings are known by the corpus they are saved into, or with --with by the
+    // repository's, whose findings stay known whatever else is compared.
+    let known = out.clone().filter(|_| with.is_empty());
+    let config = Config {
+        family,
+        cases,
+        duration,
+        seed,
+        jobs: jobs
+            .unwrap_or_else(|| 2 * std::thread::available_parallelism().map_or(2, |n| n.get())),
+        impls,
+        // An implementation of one's own writes nothing into the repository's corpus
+        // unless --out says where.
+        out: match (no_save, out, with.is_empty()) {
+            (true, _, _) | (false, None, false) => None,
+            (false, out, _) => Some(corpus_dir(out)),
+        },
+        with,
+        shard,
+        progress: !quiet,
+        allow_missing,
+        known: Some(corpus_dir(known)),
+        registry: canonfuzz_diff::families::all(),
+        plant,
+    };
+    if let Some(name) = &only {
+        let known: Vec<String> = family
+            .implementations()
+            .iter()
+            .map(|i| i.name().to_string())
+            .chain(config.with.iter().map(|w| w.name.clone()))
+            .collect();
+        if !known.contains(name) {
+            return usage_error(format!(
+                "--only {name:?}: no implementation of the {} family is called that; choose one of {}",
+                family.name(),
+                known.join(", ")
+            ));
+        }
+    }
+    diff(&config, summary_json.as_deref(), detail, only.as_deref())
+}
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(text.len()),
+    );
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration such as 90s, 10m or 1h"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(format!("unknown unit {unit:?}; use s, m or h")),
+    };
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// The mutant of `family` named `name`, or an error that lists the family's mutants.
+fn planted(family: Family, name: &str) -> Result<&'static Mutant, String> {
+    mutants::find(family, name).ok_or_else(|| {
+        let names: Vec<&str> = family.mutants().iter().map(|m| m.name).collect();
+        format!(
+            "the {} family has no mutant {name:?}; plant one of: {}",
+            family.name(),
+            names.join(", ")
+        )
+    })
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+    match parsed {
+        Some((i, n)) if n > 0 && i < n => Ok((i, n)),
+        _ => Err(format!(
+            "{text:?} is not a shard I/N with I < N, such as 0/4"
+        )),
     }
 }

@@ -8,6 +8,21 @@ use canonfuzz_core::jcs::{Canonicalizer, Options};
 use canonfuzz_diff::input;
 
 use crate::exit::{open_input, print_bytes, read_or_exit, reader_gone, usage_error, Failure};
+use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
+
+/// The arguments of `canonfuzz canon`.
+#[derive(clap::Args)]
+pub(crate) struct CanonArgs {
+    /// The input file; `-` or nothing reads stdin.
+    #[arg(value_name = "FILE|-")]
+    pub(crate) file: Option<PathBuf>,
+    /// One JSON text per input line, one JSON answer per output line.
+    #[arg(long)]
+    pub(crate) jsonl: bool,
+    /// Deepest nesting of arrays and objects accepted.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
+    pub(crate) max_depth: usize,
+}
 
 pub(crate) fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> ExitCode {
     let name = file

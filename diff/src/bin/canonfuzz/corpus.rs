@@ -16,6 +16,132 @@ use canonfuzz_diff::vector::excerpt;
 use canonfuzz_diff::{fuzzing, junit, matrix, merge, replay, triage, upstream};
 
 use crate::exit::{corpus_dir, rejected, usage_error};
+use canonfuzz_diff::summary;
+use clap::builder::PossibleValuesParser;
+
+/// The arguments of `canonfuzz vectors`.
+#[derive(clap::Args)]
+pub(crate) struct VectorsArgs {
+    /// The corpus directory.
+    #[arg(value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
+    /// The implementation to run: a registered name (e.g. serde_jcs, jose), or
+    /// NAME[@GROUP]=COMMAND for a command that speaks the worker protocol.
+    #[arg(long = "impl", value_name = "NAME|NAME=COMMAND")]
+    pub(crate) implementation: Option<String>,
+    /// The family the implementation belongs to (default: the one that has the name;
+    /// for NAME=COMMAND, jcs).
+    #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    pub(crate) family: Option<String>,
+    /// Write a JUnit XML report to FILE: a suite per vector file, a case per test.
+    #[arg(long, value_name = "FILE", requires = "implementation")]
+    pub(crate) junit: Option<PathBuf>,
+    /// Allow a bug, by the RULE: SHAPE the output names it with (repeatable): its tests
+    /// are reported as skipped and do not fail the run.
+    #[arg(long, value_name = "RULE: SHAPE", requires = "implementation")]
+    pub(crate) allow: Vec<String>,
+}
+
+/// Runs `canonfuzz vectors`: the corpus against the core, or with --impl against the
+/// implementation it names.
+pub(crate) fn vectors_command(args: VectorsArgs, detail: summary::Detail) -> ExitCode {
+    let dir = corpus_dir(args.dir);
+    match args.implementation {
+        None => vectors(dir),
+        Some(spec) => replay(
+            dir,
+            &spec,
+            args.family.as_deref(),
+            &Asked {
+                detail,
+                junit: args.junit,
+                allow: args.allow,
+            },
+        ),
+    }
+}
+
+/// The arguments of `canonfuzz manifest`.
+#[derive(clap::Args)]
+pub(crate) struct ManifestArgs {
+    /// The corpus directory.
+    #[arg(value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
+}
+
+/// The arguments of `canonfuzz merge`.
+#[derive(clap::Args)]
+pub(crate) struct MergeArgs {
+    /// The shards' corpus directories.
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    pub(crate) shards: Vec<PathBuf>,
+    /// The corpus to merge into.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) into: Option<PathBuf>,
+}
+
+/// The arguments of `canonfuzz seeds`.
+#[derive(clap::Args)]
+pub(crate) struct SeedsArgs {
+    /// The corpus directory the seeds come from.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) corpus: Option<PathBuf>,
+    /// Where the per-target seed directories go.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+}
+
+/// The arguments of `canonfuzz triage`.
+#[derive(clap::Args)]
+pub(crate) struct TriageArgs {
+    /// Artifacts, e.g. fuzz/artifacts/jcs/crash-<digest>.
+    #[arg(required = true, value_name = "ARTIFACT")]
+    pub(crate) artifacts: Vec<PathBuf>,
+    /// The target that produced them, when their path does not say.
+    #[arg(long, value_name = "TARGET")]
+    pub(crate) target: Option<String>,
+    /// The corpus directory to write into.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+}
+
+/// The arguments of `canonfuzz report`.
+#[derive(clap::Args)]
+pub(crate) struct ReportArgs {
+    /// Where to write conformance.md, conformance.html and conformance.json.
+    #[arg(long, value_name = "DIR", default_value = "target/canonfuzz-report")]
+    pub(crate) out: PathBuf,
+    /// Print the JSON (provenance, every cell and every failure) instead of the Markdown.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Also write an upstream-ready report for every campaign finding a third-party
+    /// library does not pass, into DIR/upstream/<library>/.
+    #[arg(long)]
+    pub(crate) upstream: bool,
+    /// The corpus directory.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) corpus: Option<PathBuf>,
+    /// Implementations to include besides the core (comma-separated names).
+    #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+    pub(crate) impls: Vec<String>,
+    /// Also put a JCS implementation of your own in the matrix: a command that speaks the
+    /// worker protocol. Repeatable.
+    #[arg(long = "with", value_name = "NAME[@GROUP]=COMMAND", value_parser = External::parse)]
+    pub(crate) with: Vec<External>,
+}
+
+/// The arguments of `canonfuzz import`.
+#[derive(clap::Args)]
+pub(crate) struct ImportArgs {
+    /// Which kind of data PATH holds.
+    #[arg(value_enum)]
+    pub(crate) source: SourceKind,
+    /// The data (not needed for rfc8785-appendix-b).
+    pub(crate) path: Option<PathBuf>,
+    /// The corpus directory to write into.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) corpus: Option<PathBuf>,
+}
 
 pub(crate) fn vectors(dir: PathBuf) -> ExitCode {
     if !dir.is_dir() {

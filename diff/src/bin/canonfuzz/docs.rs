@@ -8,6 +8,32 @@ use canonfuzz_diff::family::fields_markdown;
 
 use crate::exit::{print_bytes, usage_error};
 use crate::Cli;
+use clap::builder::PossibleValuesParser;
+use std::path::PathBuf;
+
+/// The arguments of `canonfuzz completions`.
+#[derive(clap::Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
+}
+
+/// The arguments of `canonfuzz fields`.
+#[derive(clap::Args)]
+pub(crate) struct FieldsArgs {
+    /// One family only.
+    #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    pub(crate) family: Option<String>,
+}
+
+/// The arguments of `canonfuzz man`.
+#[derive(clap::Args)]
+pub(crate) struct ManArgs {
+    /// A directory for canonfuzz.1 and one canonfuzz-<command>.1 per command.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+}
 
 /// Writes the man pages generated from the command-line definitions.
 pub(crate) fn man(out: Option<&Path>) -> ExitCode {

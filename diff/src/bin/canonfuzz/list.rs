@@ -8,6 +8,18 @@ use canonfuzz_diff::summary::clip;
 use clap::ValueEnum;
 
 use crate::exit::usage_error;
+use clap::builder::PossibleValuesParser;
+
+/// The arguments of `canonfuzz list`.
+#[derive(clap::Args)]
+pub(crate) struct ListArgs {
+    /// What to list.
+    #[arg(value_enum, default_value = "families")]
+    pub(crate) what: What,
+    /// Of this family only.
+    #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    pub(crate) family: Option<String>,
+}
 
 /// What `list` lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -10,6 +10,20 @@ use canonfuzz_diff::escape::terminal;
 
 use crate::exit::{read_or_exit, rejected, usage_error};
 
+/// The arguments of `canonfuzz fingerprint`.
+#[derive(clap::Args)]
+pub(crate) struct FingerprintArgs {
+    /// The salt: exactly 64 hex digits (32 bytes).
+    #[arg(long, value_name = "HEX")]
+    pub(crate) salt: String,
+    /// The input is a tool result: fingerprint its body.
+    #[arg(long)]
+    pub(crate) result: bool,
+    /// The input file, or `-` (default) for stdin.
+    #[arg(value_name = "FILE|-")]
+    pub(crate) file: Option<PathBuf>,
+}
+
 #[derive(Subcommand)]
 pub(crate) enum ChallengeCommand {
     /// Print the proof: HMAC-SHA256 keyed with the hex SHA-256 of the credential, over the
