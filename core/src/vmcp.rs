@@ -908,69 +908,108 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
         "metadata beside the envelope, which the signature does not cover",
         &mut unsigned,
     );
-    let envelope = envelope_members(result.get("_meta"), "result._meta");
-    let framing = |table: &'static [(&'static str, Coverage)]| {
-        move |n: &str| table.contains(&(n, Coverage::Framing))
+    let found = Served {
+        kind: Kind::ToolResult,
+        jws,
+        payload: None,
+        text: None,
+        is_error: false,
+        refusals,
+        unsigned,
+        envelope: envelope_members(result.get("_meta"), "result._meta"),
     };
-    if let Some(contents) = result.get("contents") {
-        let kind = Kind::Resource;
-        refuse_unlisted(&result, &RESOURCE_MEMBERS, "result", kind, &mut refusals);
-        if contents.kind() != Type::Array {
-            refusals.push(failure(
-                Rule::ResponseShape,
-                "result.contents is an array of resource contents",
-            ));
-        }
-        let holder = result_view(&written, framed);
-        list_unsigned(
-            holder,
-            "result",
-            framing(&RESOURCE_MEMBERS),
-            "protocol framing, caching hints or v0.1 siblings, which the signature does not cover",
-            &mut unsigned,
-        );
-        unsigned.push(Unsigned {
-            place: "kind".into(),
-            what: SHARED_SHAPE,
-            names: vec![kind.name().to_string()],
-            more: 0,
-        });
-        let mut payload = b"{\"contents\":".to_vec();
-        payload.extend_from_slice(contents.bytes());
-        payload.push(b'}');
-        let text = contents
-            .items()
-            .next()
-            .and_then(|first| first.get("text"))
-            .and_then(|t| t.as_str());
-        return Ok(Served {
-            kind,
-            jws,
-            payload: Some(payload),
-            text,
-            is_error: false,
-            refusals,
-            unsigned,
-            envelope,
-        });
+    Ok(match result.get("contents") {
+        Some(contents) => served_resource(&result, contents, &written, framed, found),
+        None => served_tool(&result, &written, framed, found),
+    })
+}
+
+/// Whether a member of a result is protocol framing by `table`.
+fn framing(table: &'static [(&'static str, Coverage)]) -> impl Fn(&str) -> bool {
+    move |n: &str| table.contains(&(n, Coverage::Framing))
+}
+
+/// A result of the resource shape, `contents` its resource contents: its refusals and
+/// unsigned members added to those `found` holds.
+fn served_resource(
+    result: &Object<'_>,
+    contents: View<'_>,
+    written: &[u8],
+    framed: bool,
+    mut found: Served,
+) -> Served {
+    let kind = Kind::Resource;
+    refuse_unlisted(
+        result,
+        &RESOURCE_MEMBERS,
+        "result",
+        kind,
+        &mut found.refusals,
+    );
+    if contents.kind() != Type::Array {
+        found.refusals.push(failure(
+            Rule::ResponseShape,
+            "result.contents is an array of resource contents",
+        ));
     }
-    let kind = Kind::ToolResult;
-    refuse_unlisted(&result, &TOOL_RESULT_MEMBERS, "result", kind, &mut refusals);
     list_unsigned(
-        result_view(&written, framed),
+        result_view(written, framed),
+        "result",
+        framing(&RESOURCE_MEMBERS),
+        "protocol framing, caching hints or v0.1 siblings, which the signature does not cover",
+        &mut found.unsigned,
+    );
+    found.unsigned.push(Unsigned {
+        place: "kind".into(),
+        what: SHARED_SHAPE,
+        names: vec![kind.name().to_string()],
+        more: 0,
+    });
+    let mut payload = b"{\"contents\":".to_vec();
+    payload.extend_from_slice(contents.bytes());
+    payload.push(b'}');
+    let text = contents
+        .items()
+        .next()
+        .and_then(|first| first.get("text"))
+        .and_then(|t| t.as_str());
+    Served {
+        kind,
+        payload: Some(payload),
+        text,
+        is_error: false,
+        ..found
+    }
+}
+
+/// A result of the tool-result shape: its refusals and unsigned members added to those
+/// `found` holds.
+fn served_tool(result: &Object<'_>, written: &[u8], framed: bool, mut found: Served) -> Served {
+    let kind = Kind::ToolResult;
+    refuse_unlisted(
+        result,
+        &TOOL_RESULT_MEMBERS,
+        "result",
+        kind,
+        &mut found.refusals,
+    );
+    list_unsigned(
+        result_view(written, framed),
         "result",
         framing(&TOOL_RESULT_MEMBERS),
         "protocol framing or v0.1 siblings, which the signature does not cover",
-        &mut unsigned,
+        &mut found.unsigned,
     );
     let is_error = match result.get("isError") {
         None => false,
         Some(flag) => flag.as_bool().unwrap_or_else(|| {
-            refusals.push(failure(Rule::ResponseShape, "result.isError is a boolean"));
+            found
+                .refusals
+                .push(failure(Rule::ResponseShape, "result.isError is a boolean"));
             true
         }),
     };
-    let text = tool_text(result.get("content"), &mut refusals);
+    let text = tool_text(result.get("content"), &mut found.refusals);
     let payload = result.get("structuredContent");
     let resource_shaped = payload.is_some_and(|p| {
         p.kind() == Type::Object
@@ -978,23 +1017,20 @@ pub fn served_parts(response: &[u8]) -> Result<Served, Failure> {
             && p.get("contents").is_some_and(|c| c.kind() == Type::Array)
     });
     if resource_shaped {
-        unsigned.push(Unsigned {
+        found.unsigned.push(Unsigned {
             place: "kind".into(),
             what: SHARED_SHAPE,
             names: vec![kind.name().to_string()],
             more: 0,
         });
     }
-    Ok(Served {
+    Served {
         kind,
-        jws,
         payload: payload.map(|s| s.bytes().to_vec()),
         text,
         is_error,
-        refusals,
-        unsigned,
-        envelope,
-    })
+        ..found
+    }
 }
 
 /// The result object of the compact response `written`: itself when it is not framed.

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::escape::terminal;
 
 use crate::family::Family;
-use crate::manifest::{sha256_hex, Manifest, MANIFEST_FILE};
+use crate::manifest::{sha256_hex, Manifest, ManifestEntry, MANIFEST_FILE};
 use crate::vector::{Expectation, OutputTest, VectorFile};
 
 /// Something wrong in the corpus or a test that the core did not pass.
@@ -93,77 +93,89 @@ pub fn run_corpus(dir: &Path) -> Report {
                  written; review the change, then run `canonfuzz manifest`",
             );
         }
-        let families = crate::families::all();
-        if families
+        let published = crate::families::all()
             .iter()
-            .any(|f| f.published_schemas().contains(&entry.schema.as_str()))
-        {
-            match families.iter().find_map(|f| f.published(&bytes)) {
-                Some(published) => {
-                    for (name, outcome) in published.run(full.parent().unwrap_or(dir)) {
-                        match outcome {
-                            Ok(()) => report.passed += 1,
-                            Err(why) => {
-                                report.fail(&entry.path, None, format!("case {name}: {why}"))
-                            }
-                        }
-                    }
-                }
-                None => report.fail(
-                    &entry.path,
-                    None,
-                    format!("not a {} file any more", entry.schema),
-                ),
-            }
-            continue;
-        }
-        let file = match VectorFile::read(&full) {
-            Ok(f) => f,
-            Err(e) => {
-                report.fail(&entry.path, None, e);
-                continue;
-            }
-        };
-        if entry.number_of_tests != file.tests().count() {
-            report.fail(
-                &entry.path,
-                None,
-                format!(
-                    "the manifest lists {} tests but the file holds {}; run `canonfuzz manifest`",
-                    entry.number_of_tests,
-                    file.tests().count()
-                ),
-            );
-        }
-        let Some(family) = crate::families::from_schema(&file.schema) else {
-            report.fail(
-                &entry.path,
-                None,
-                format!(
-                    "schema is {:?}; this runner reads {}",
-                    file.schema,
-                    crate::families::all()
-                        .iter()
-                        .map(|f| f.schema())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-            continue;
-        };
-        lint_file(&entry.path, &file, &mut report);
-        for test in file.tests() {
-            let checked = family.vectors().check_test(test);
-            for problem in checked.problems {
-                report.fail(&entry.path, Some(test.tc_id), problem);
-            }
-            match checked.passed {
-                Ok(()) => report.passed += 1,
-                Err(message) => report.fail(&entry.path, Some(test.tc_id), message),
-            }
+            .any(|f| f.published_schemas().contains(&entry.schema.as_str()));
+        if published {
+            run_published(entry, &bytes, full.parent().unwrap_or(dir), &mut report);
+        } else {
+            run_vectors(entry, &full, &mut report);
         }
     }
     report
+}
+
+/// Runs a file kept as its project publishes it through the family that reads it; `dir` is
+/// the file's directory.
+fn run_published(entry: &ManifestEntry, bytes: &[u8], dir: &Path, report: &mut Report) {
+    match crate::families::all()
+        .iter()
+        .find_map(|f| f.published(bytes))
+    {
+        Some(published) => {
+            for (name, outcome) in published.run(dir) {
+                match outcome {
+                    Ok(()) => report.passed += 1,
+                    Err(why) => report.fail(&entry.path, None, format!("case {name}: {why}")),
+                }
+            }
+        }
+        None => report.fail(
+            &entry.path,
+            None,
+            format!("not a {} file any more", entry.schema),
+        ),
+    }
+}
+
+/// Checks a vector file's count and shape against the manifest and runs each test against
+/// the core of the family its schema names.
+fn run_vectors(entry: &ManifestEntry, full: &Path, report: &mut Report) {
+    let file = match VectorFile::read(full) {
+        Ok(f) => f,
+        Err(e) => {
+            report.fail(&entry.path, None, e);
+            return;
+        }
+    };
+    if entry.number_of_tests != file.tests().count() {
+        report.fail(
+            &entry.path,
+            None,
+            format!(
+                "the manifest lists {} tests but the file holds {}; run `canonfuzz manifest`",
+                entry.number_of_tests,
+                file.tests().count()
+            ),
+        );
+    }
+    let Some(family) = crate::families::from_schema(&file.schema) else {
+        report.fail(
+            &entry.path,
+            None,
+            format!(
+                "schema is {:?}; this runner reads {}",
+                file.schema,
+                crate::families::all()
+                    .iter()
+                    .map(|f| f.schema())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        return;
+    };
+    lint_file(&entry.path, &file, report);
+    for test in file.tests() {
+        let checked = family.vectors().check_test(test);
+        for problem in checked.problems {
+            report.fail(&entry.path, Some(test.tc_id), problem);
+        }
+        match checked.passed {
+            Ok(()) => report.passed += 1,
+            Err(message) => report.fail(&entry.path, Some(test.tc_id), message),
+        }
+    }
 }
 
 /// The manifest must list exactly the vector files present.

@@ -211,6 +211,31 @@ fn anchor(part: &str, implementation: &str, category: &str) -> String {
     )
 }
 
+/// The report page's head and style, up to its provenance list.
+const PAGE_HEAD: &str = concat!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+        "<title>canonfuzz conformance matrix</title>\n<style>\n",
+        "body{font-family:system-ui,sans-serif;margin:1rem;color:#222;max-width:100%}\n",
+        "h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem}\n",
+        "p,li,dd{max-width:60rem;line-height:1.4}\n",
+        ".scroll{overflow-x:auto;max-width:100%}\n",
+        "table{border-collapse:collapse;font-size:.85rem}\n",
+        "th,td{border:1px solid #bbb;padding:.35em .5em;text-align:center;vertical-align:top}\n",
+        "th{background:#f0f0f0;font-weight:600}\n",
+        "td.pass{background:#b7e4c7}td.wrong{background:#f4a3a3}td.accepts{background:#f8c291}\n",
+        "td.refuses{background:#ffe8a3}td.limit{background:#d6e6f5}td.partial{background:#eeeeee}\n",
+        "td.none{background:#e6e6e6;color:#666}td.cat{text-align:left;font-weight:600}\n",
+        "td a{color:inherit}\n",
+        "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}\n",
+        "dd{margin:0;overflow-wrap:anywhere}\n",
+        "section.misses{display:none;border-top:2px solid #888;margin-top:1rem}\n",
+        "section.misses:target{display:block}\n",
+        "section.misses td{text-align:left;font-family:ui-monospace,monospace;overflow-wrap:anywhere;max-width:24rem}\n",
+        "@media (min-width:900px){body{margin:2rem}table{font-size:.9rem}}\n",
+        "</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n<dl>",
+);
+
 impl Matrix {
     fn tables(&self) -> Vec<Table> {
         let mut tables = Vec::new();
@@ -386,29 +411,7 @@ impl Matrix {
     /// The report as a self-contained HTML page: colour-coded cells, each with failures
     /// leading to them, readable from a phone's width up, with nothing loaded from outside.
     pub fn html(&self) -> String {
-        let mut out = String::from(concat!(
-            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
-            "<title>canonfuzz conformance matrix</title>\n<style>\n",
-            "body{font-family:system-ui,sans-serif;margin:1rem;color:#222;max-width:100%}\n",
-            "h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem}\n",
-            "p,li,dd{max-width:60rem;line-height:1.4}\n",
-            ".scroll{overflow-x:auto;max-width:100%}\n",
-            "table{border-collapse:collapse;font-size:.85rem}\n",
-            "th,td{border:1px solid #bbb;padding:.35em .5em;text-align:center;vertical-align:top}\n",
-            "th{background:#f0f0f0;font-weight:600}\n",
-            "td.pass{background:#b7e4c7}td.wrong{background:#f4a3a3}td.accepts{background:#f8c291}\n",
-            "td.refuses{background:#ffe8a3}td.limit{background:#d6e6f5}td.partial{background:#eeeeee}\n",
-            "td.none{background:#e6e6e6;color:#666}td.cat{text-align:left;font-weight:600}\n",
-            "td a{color:inherit}\n",
-            "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}\n",
-            "dd{margin:0;overflow-wrap:anywhere}\n",
-            "section.misses{display:none;border-top:2px solid #888;margin-top:1rem}\n",
-            "section.misses:target{display:block}\n",
-            "section.misses td{text-align:left;font-family:ui-monospace,monospace;overflow-wrap:anywhere;max-width:24rem}\n",
-            "@media (min-width:900px){body{margin:2rem}table{font-size:.9rem}}\n",
-            "</style></head><body>\n<h1>canonfuzz conformance matrix</h1>\n<dl>",
-        ));
+        let mut out = String::from(PAGE_HEAD);
         for (key, value) in self.header_lines() {
             let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", html(&key), html(&value));
         }
@@ -437,28 +440,35 @@ impl Matrix {
         for table in self.tables() {
             table.html(&mut out);
         }
+        self.misses_html(&mut out);
+        out.push_str("</body></html>\n");
+        out
+    }
+
+    /// Each cell's failures, as a section of the page its cell leads to.
+    fn misses_html(&self, out: &mut String) {
         for ((key, title, _), scores) in PARTS.iter().zip(&self.parts) {
             for ((name, category), misses) in &scores.misses {
                 let _ = write!(
-                    out,
-                    "<section class=\"misses\" id=\"{}\"><h3>{}: {}, {} ({} failed)</h3>\n<div class=\"scroll\"><table><tr><th>file</th><th>tcId</th><th>flags</th><th>input</th><th>expected</th><th>got</th></tr>\n",
-                    anchor(key, name, category),
-                    html(title),
-                    html(name),
-                    html(category),
-                    misses.len()
-                );
+                out,
+                "<section class=\"misses\" id=\"{}\"><h3>{}: {}, {} ({} failed)</h3>\n<div class=\"scroll\"><table><tr><th>file</th><th>tcId</th><th>flags</th><th>input</th><th>expected</th><th>got</th></tr>\n",
+                anchor(key, name, category),
+                html(title),
+                html(name),
+                html(category),
+                misses.len()
+            );
                 for m in misses.iter().take(LISTED_MISSES) {
                     let _ = writeln!(
-                        out,
-                        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                        html(&m.file),
-                        m.tc_id,
-                        html(&m.flags.join(" ")),
-                        html(&m.input),
-                        html(&m.expected),
-                        html(&m.got)
-                    );
+                    out,
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    html(&m.file),
+                    m.tc_id,
+                    html(&m.flags.join(" ")),
+                    html(&m.input),
+                    html(&m.expected),
+                    html(&m.got)
+                );
                 }
                 out.push_str("</table></div>\n");
                 if misses.len() > LISTED_MISSES {
@@ -471,8 +481,6 @@ impl Matrix {
                 out.push_str("</section>\n");
             }
         }
-        out.push_str("</body></html>\n");
-        out
     }
 
     /// The report as JSON: provenance, implementations, every cell and every failure.

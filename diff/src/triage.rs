@@ -126,14 +126,36 @@ pub fn triage(
     } else {
         minimize(&input, &mut judge, BUDGET)
     };
+    let (signature, vector) = save(harness, artifact, target, corpus, input, &minimized)?;
+    Ok(Triaged {
+        artifact: artifact.to_path_buf(),
+        target: target.name.to_string(),
+        failure: reproduced,
+        minimized,
+        signature: Some(signature),
+        vector: vector.ok_or_else(|| "no implementation gives an expected result".to_string()),
+    })
+}
+
+/// Files the minimized input of an artifact as a finding of the harness's family, writes
+/// its vector under `corpus` (the manifest rebuilt) and gives its signature and the vector,
+/// if any implementation gives an expected result.
+fn save(
+    harness: &Harness,
+    artifact: &Path,
+    target: &Target,
+    corpus: &Path,
+    input: Vec<u8>,
+    minimized: &[u8],
+) -> Result<(String, Option<String>), String> {
     let (outcomes, evaluation) = harness
-        .run(&[&minimized])
+        .run(&[minimized])
         .pop()
         .ok_or("the harness gave no answer")?;
     let family = harness.family();
     let category = outcomes
         .first()
-        .and_then(|core| family.category_of(&minimized, core))
+        .and_then(|core| family.category_of(minimized, core))
         .ok_or_else(|| {
             format!(
                 "the {} family has no category to file it under",
@@ -145,7 +167,7 @@ pub fn triage(
         category,
         case: 0,
         input,
-        minimized: minimized.clone(),
+        minimized: minimized.to_vec(),
         outcomes,
         evaluation,
         count: 1,
@@ -171,12 +193,5 @@ pub fn triage(
     if vector.is_some() {
         crate::manifest::Manifest::build(corpus, crate::families::all())?.write(corpus)?;
     }
-    Ok(Triaged {
-        artifact: artifact.to_path_buf(),
-        target: target.name.to_string(),
-        failure: reproduced,
-        minimized,
-        signature: Some(finding.signature),
-        vector: vector.ok_or_else(|| "no implementation gives an expected result".to_string()),
-    })
+    Ok((finding.signature, vector))
 }

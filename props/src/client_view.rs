@@ -141,99 +141,9 @@ pub fn covered_by(text: &[u8], now: u64, numbers: Numbers) -> Result<(), String>
     if framed && response.get("result").is_some() && response.get("error").is_some() {
         return Err("a client may read both result and error".into());
     }
-    let wrapper = if let Some(error) = response.get("error").filter(|_| framed) {
-        let data = error.get("data");
-        let wrapper = wrapper(data)?;
-        integer_where_read("id", response.get("id"), numbers)?;
-        integer_where_read("error.code", error.get("code"), numbers)?;
-        let Literal::Object(members) = error else {
-            return Err("error is not an object".into());
-        };
-        let mut seen: Vec<(String, Literal)> = Vec::new();
-        for (name, value) in members {
-            match (name.as_str(), value) {
-                ("data", Literal::Object(data)) => {
-                    let rest: Vec<(String, Literal)> = data
-                        .iter()
-                        .filter(|(n, _)| n != META_KEY)
-                        .cloned()
-                        .collect();
-                    if !rest.is_empty() {
-                        seen.push((name.clone(), Literal::Object(rest)));
-                    }
-                }
-                _ => seen.push((name.clone(), value.clone())),
-            }
-        }
-        let id = response.get("id").cloned().unwrap_or(Literal::Null);
-        let view = Literal::Object(vec![
-            ("id".to_string(), id),
-            ("error".to_string(), Literal::Object(seen)),
-        ]);
-        same("the error frame", &view, wrapper.get("payload"), numbers)?;
-        wrapper
-    } else {
-        let result = if framed {
-            response.get("result").ok_or("no result")?
-        } else {
-            &response
-        };
-        let Literal::Object(members) = result else {
-            return Err("the result is not an object".into());
-        };
-        let wrapper = wrapper(result.get("_meta"))?;
-        let payload = wrapper.get("payload");
-        let signed_error = payload.and_then(|p| p.get("isError")) == Some(&Literal::Bool(true));
-        for (name, value) in members {
-            match name.as_str() {
-                n if FURNITURE.contains(&n) => {}
-                "structuredContent" => same(name, value, payload, numbers)?,
-                "isError" => {
-                    if value != &Literal::Bool(signed_error) {
-                        return Err(format!(
-                            "the client reads isError {}, signed {signed_error}",
-                            shown(value)
-                        ));
-                    }
-                }
-                "content" => match value {
-                    Literal::Array(items) => match items.as_slice() {
-                        [Literal::Object(item)] if item.len() == 2 => {
-                            if value.item(0).and_then(|i| i.get("type"))
-                                != Some(&Literal::String("text".into()))
-                            {
-                                return Err("content[0] is not a text item".into());
-                            }
-                            text_arm(
-                                "content[0].text",
-                                value.item(0).and_then(|i| i.get("text")),
-                                &wrapper,
-                            )?;
-                        }
-                        _ => {
-                            return Err(format!(
-                                "the client reads content {}, not one text arm",
-                                shown(value)
-                            ))
-                        }
-                    },
-                    _ => return Err("content is not an array".into()),
-                },
-                "contents" => {
-                    let served = Literal::Object(vec![("contents".to_string(), value.clone())]);
-                    same(name, &served, payload, numbers)?;
-                    let first = value.item(0).and_then(|i| i.get("text"));
-                    text_arm("contents[0].text", first, &wrapper)?;
-                }
-                other => return Err(format!("the client reads result.{other}, unsigned")),
-            }
-        }
-        let served_error = members.iter().any(|(n, _)| n == "isError");
-        let resource = members.iter().any(|(n, _)| n == "contents");
-        if signed_error && !served_error && !resource {
-            return Err("an isError payload is served as a success".into());
-        }
-        wrapper
+    let wrapper = match response.get("error").filter(|_| framed) {
+        Some(error) => error_wrapper(&response, error, numbers)?,
+        None => result_wrapper(&response, framed, numbers)?,
     };
     for name in ["iat", "nbf"] {
         if time(&wrapper, name).is_some_and(|t| t > now + SKEW_SECONDS) {
@@ -242,6 +152,114 @@ pub fn covered_by(text: &[u8], now: u64, numbers: Numbers) -> Result<(), String>
     }
     if time(&wrapper, "exp").is_some_and(|t| now >= t + SKEW_SECONDS) {
         return Err("exp has passed".into());
+    }
+    Ok(())
+}
+
+/// The signed wrapper of an error frame, once the client's view of the frame (its id, and
+/// the error without the envelope) is shown to be what it signs.
+fn error_wrapper(response: &Literal, error: &Literal, numbers: Numbers) -> Result<Literal, String> {
+    let data = error.get("data");
+    let wrapper = wrapper(data)?;
+    integer_where_read("id", response.get("id"), numbers)?;
+    integer_where_read("error.code", error.get("code"), numbers)?;
+    let Literal::Object(members) = error else {
+        return Err("error is not an object".into());
+    };
+    let mut seen: Vec<(String, Literal)> = Vec::new();
+    for (name, value) in members {
+        match (name.as_str(), value) {
+            ("data", Literal::Object(data)) => {
+                let rest: Vec<(String, Literal)> = data
+                    .iter()
+                    .filter(|(n, _)| n != META_KEY)
+                    .cloned()
+                    .collect();
+                if !rest.is_empty() {
+                    seen.push((name.clone(), Literal::Object(rest)));
+                }
+            }
+            _ => seen.push((name.clone(), value.clone())),
+        }
+    }
+    let id = response.get("id").cloned().unwrap_or(Literal::Null);
+    let view = Literal::Object(vec![
+        ("id".to_string(), id),
+        ("error".to_string(), Literal::Object(seen)),
+    ]);
+    same("the error frame", &view, wrapper.get("payload"), numbers)?;
+    Ok(wrapper)
+}
+
+/// The signed wrapper of a result, once every member a client reads of it is shown to be
+/// signed.
+fn result_wrapper(response: &Literal, framed: bool, numbers: Numbers) -> Result<Literal, String> {
+    let result = if framed {
+        response.get("result").ok_or("no result")?
+    } else {
+        response
+    };
+    let Literal::Object(members) = result else {
+        return Err("the result is not an object".into());
+    };
+    let wrapper = wrapper(result.get("_meta"))?;
+    let payload = wrapper.get("payload");
+    let signed_error = payload.and_then(|p| p.get("isError")) == Some(&Literal::Bool(true));
+    for (name, value) in members {
+        match name.as_str() {
+            n if FURNITURE.contains(&n) => {}
+            "structuredContent" => same(name, value, payload, numbers)?,
+            "isError" => {
+                if value != &Literal::Bool(signed_error) {
+                    return Err(format!(
+                        "the client reads isError {}, signed {signed_error}",
+                        shown(value)
+                    ));
+                }
+            }
+            "content" => content_arm(value, &wrapper)?,
+            "contents" => {
+                let served = Literal::Object(vec![("contents".to_string(), value.clone())]);
+                same(name, &served, payload, numbers)?;
+                let first = value.item(0).and_then(|i| i.get("text"));
+                text_arm("contents[0].text", first, &wrapper)?;
+            }
+            other => return Err(format!("the client reads result.{other}, unsigned")),
+        }
+    }
+    let served_error = members.iter().any(|(n, _)| n == "isError");
+    let resource = members.iter().any(|(n, _)| n == "contents");
+    if signed_error && !served_error && !resource {
+        return Err("an isError payload is served as a success".into());
+    }
+    Ok(wrapper)
+}
+
+/// Checks a result's `content` as a client reads it: one text item whose text is the
+/// signed one.
+fn content_arm(value: &Literal, wrapper: &Literal) -> Result<(), String> {
+    match value {
+        Literal::Array(items) => match items.as_slice() {
+            [Literal::Object(item)] if item.len() == 2 => {
+                if value.item(0).and_then(|i| i.get("type"))
+                    != Some(&Literal::String("text".into()))
+                {
+                    return Err("content[0] is not a text item".into());
+                }
+                text_arm(
+                    "content[0].text",
+                    value.item(0).and_then(|i| i.get("text")),
+                    wrapper,
+                )?;
+            }
+            _ => {
+                return Err(format!(
+                    "the client reads content {}, not one text arm",
+                    shown(value)
+                ))
+            }
+        },
+        _ => return Err("content is not an array".into()),
     }
     Ok(())
 }

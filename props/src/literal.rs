@@ -133,24 +133,7 @@ pub fn read(text: &[u8]) -> Option<Literal> {
                     _ => return None,
                 }
             }
-            b'"' => Literal::String(string(text, &mut i)?),
-            b'-' | b'0'..=b'9' => {
-                let start = i;
-                number_span(text, &mut i).ok()?;
-                Literal::Number(String::from_utf8(text.get(start..i)?.to_vec()).ok()?)
-            }
-            _ => {
-                let rest = text.get(i..)?;
-                let (word, literal) = [
-                    (&b"true"[..], Literal::Bool(true)),
-                    (b"false", Literal::Bool(false)),
-                    (b"null", Literal::Null),
-                ]
-                .into_iter()
-                .find(|(word, _)| rest.starts_with(word))?;
-                i += word.len();
-                literal
-            }
+            _ => scalar(text, &mut i)?,
         };
         // Places the value, then closes every container that ends after it.
         let mut value = value;
@@ -180,6 +163,30 @@ pub fn read(text: &[u8]) -> Option<Literal> {
             }
         }
     }
+}
+
+/// The string, number or literal word at `*i`, read past.
+fn scalar(text: &[u8], i: &mut usize) -> Option<Literal> {
+    Some(match text.get(*i)? {
+        b'"' => Literal::String(string(text, i)?),
+        b'-' | b'0'..=b'9' => {
+            let start = *i;
+            number_span(text, i).ok()?;
+            Literal::Number(String::from_utf8(text.get(start..*i)?.to_vec()).ok()?)
+        }
+        _ => {
+            let rest = text.get(*i..)?;
+            let (word, literal) = [
+                (&b"true"[..], Literal::Bool(true)),
+                (b"false", Literal::Bool(false)),
+                (b"null", Literal::Null),
+            ]
+            .into_iter()
+            .find(|(word, _)| rest.starts_with(word))?;
+            *i += word.len();
+            literal
+        }
+    })
 }
 
 /// An object's members as a client reads them: each name once, with its last value.

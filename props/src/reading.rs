@@ -95,9 +95,7 @@ fn scan(text: &[u8], reading: &mut Reading) -> Result<(), ()> {
     let mut expect = Expect::Value;
     let mut i = 0;
     loop {
-        while matches!(text.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            i += 1;
-        }
+        skip_whitespace(text, &mut i);
         let Some(&byte) = text.get(i) else {
             return Err(());
         };
@@ -161,26 +159,35 @@ fn scan(text: &[u8], reading: &mut Reading) -> Result<(), ()> {
                 value_done = true;
             }
             (Expect::Value | Expect::ValueOrClose, _) => {
-                let rest = text.get(i..).unwrap_or_default();
-                let literal = [&b"true"[..], b"false", b"null"]
-                    .into_iter()
-                    .find(|l| rest.starts_with(l))
-                    .ok_or(())?;
-                i += literal.len();
+                i += literal_len(text.get(i..).unwrap_or_default())?;
                 value_done = true;
             }
             _ => return Err(()),
         }
         if value_done {
             if stack.is_empty() {
-                while matches!(text.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-                    i += 1;
-                }
+                skip_whitespace(text, &mut i);
                 return if i == text.len() { Ok(()) } else { Err(()) };
             }
             expect = Expect::CommaOrClose;
         }
     }
+}
+
+/// Moves `*i` past JSON whitespace.
+fn skip_whitespace(text: &[u8], i: &mut usize) {
+    while matches!(text.get(*i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        *i += 1;
+    }
+}
+
+/// The length of the literal word (`true`, `false`, `null`) `rest` starts with.
+fn literal_len(rest: &[u8]) -> Result<usize, ()> {
+    [&b"true"[..], b"false", b"null"]
+        .into_iter()
+        .find(|l| rest.starts_with(l))
+        .map(<[u8]>::len)
+        .ok_or(())
 }
 
 /// Reads the string starting at `text[*i]` (a quote), returning its UTF-16 code units and

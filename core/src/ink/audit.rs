@@ -130,13 +130,28 @@ pub fn verify_response(response: &str, expect: &Expectations) -> Result<(), InkE
         "signature",
     )?;
 
+    let leaves = event_leaves(events, text("messageId"), expect)?;
+    check_proofs(proofs, &leaves, size, &root)?;
+    if let Some(later) = expect.later_checkpoint {
+        receipt::check_later_checkpoint(later, size, &root)?;
+    }
+    Ok(())
+}
+
+/// Each event's leaf hash by its id, once every event is shown to be about `message_id`, to
+/// involve the requester and to be signed by its agent's known key.
+fn event_leaves(
+    events: &[Value],
+    message_id: &str,
+    expect: &Expectations,
+) -> Result<BTreeMap<String, merkle::Hash>, InkError> {
     let mut leaves: BTreeMap<String, merkle::Hash> = BTreeMap::new();
     for event in events {
         let e = event
             .as_object()
             .ok_or_else(|| bad("event", "an event is not an object"))?;
         let field = |name: &str| e.get(name).and_then(Value::as_str).unwrap_or_default();
-        if field("messageId") != text("messageId") {
+        if field("messageId") != message_id {
             return Err(bad("scope", "an event belongs to another message"));
         }
         if field("agentId") != expect.requester && field("counterpartyId") != expect.requester {
@@ -152,6 +167,17 @@ pub fn verify_response(response: &str, expect: &Expectations) -> Result<(), InkE
             return Err(bad("event", "two events share an id"));
         }
     }
+    Ok(leaves)
+}
+
+/// Checks that each proof names a distinct event of `leaves` and proves it included in the
+/// tree of `size` leaves with `root`.
+fn check_proofs(
+    proofs: &[Value],
+    leaves: &BTreeMap<String, merkle::Hash>,
+    size: u64,
+    root: &merkle::Hash,
+) -> Result<(), InkError> {
     let mut proven = BTreeSet::new();
     for p in proofs {
         let event_id = p.get("eventId").and_then(Value::as_str).unwrap_or_default();
@@ -174,11 +200,8 @@ pub fn verify_response(response: &str, expect: &Expectations) -> Result<(), InkE
             .map(|h| merkle::parse_hash(h.as_str().unwrap_or_default(), "a proof node"))
             .collect::<Result<_, _>>()
             .map_err(|e| bad("proof", e.message))?;
-        receipt::verify_top_down(index, size, leaf, &path, &root)
+        receipt::verify_top_down(index, size, leaf, &path, root)
             .map_err(|e| bad("proof", e.message))?;
-    }
-    if let Some(later) = expect.later_checkpoint {
-        receipt::check_later_checkpoint(later, size, &root)?;
     }
     Ok(())
 }

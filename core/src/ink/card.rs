@@ -353,17 +353,7 @@ pub fn validate(value: &Value) -> Result<(), InkError> {
     optional(availability, "meetingHours", 200)?;
     optional(availability, "responseSla", 200)?;
     if let Some(keys) = c.get("keys") {
-        let keys = object(keys, "keys")?;
-        for role in ["signing", "encryption"] {
-            let entries = keys
-                .get(role)
-                .and_then(Value::as_array)
-                .filter(|e| e.len() <= 32)
-                .ok_or_else(|| bad(format!("keys.{role} is not an array of at most 32")))?;
-            for e in entries {
-                key_entry(e, role)?;
-            }
-        }
+        key_sets(keys)?;
     }
     optional(c, "currentSigningKeyId", 128)?;
     optional(c, "currentEncryptionKeyId", 128)?;
@@ -382,36 +372,7 @@ pub fn validate(value: &Value) -> Result<(), InkError> {
         discovery(d, visibility)?;
     }
     if let Some(g) = c.get("governance") {
-        let g = object(g, "governance")?;
-        positive_integer(g, "maxAcceptedDelegationDepth")?;
-        if let Some(t) = g.get("supportedTransports") {
-            let ok = t.as_array().is_some_and(|t| {
-                t.iter().all(|x| {
-                    x.as_str().is_some_and(|s| {
-                        [
-                            "ink_http",
-                            "ink_ws",
-                            "extension_api",
-                            "voice",
-                            "line_phone",
-                            "human_review_queue",
-                        ]
-                        .contains(&s)
-                    })
-                })
-            });
-            if !ok {
-                return Err(bad(
-                    "governance.supportedTransports holds an unknown transport",
-                ));
-            }
-        }
-        boolean(g, "supportsCapabilityGatedDiscovery", false)?;
-        if let Some(b) = g.get("handshakeBudget") {
-            let b = object(b, "handshakeBudget")?;
-            positive_integer(b, "maxChallengesPerCorrelation")?;
-            positive_integer(b, "maxIntentsPerMinute")?;
-        }
+        governance(g)?;
     }
     if let Some(s) = c.get("cardSignature") {
         let s = object(s, "cardSignature")?;
@@ -425,6 +386,58 @@ pub fn validate(value: &Value) -> Result<(), InkError> {
         rotation_chain(chain)?;
     }
     strict_time(c, "updatedAt", false)
+}
+
+/// Checks a card's `keys`: its signing and encryption key histories.
+fn key_sets(keys: &Value) -> Result<(), InkError> {
+    let keys = object(keys, "keys")?;
+    for role in ["signing", "encryption"] {
+        let entries = keys
+            .get(role)
+            .and_then(Value::as_array)
+            .filter(|e| e.len() <= 32)
+            .ok_or_else(|| bad(format!("keys.{role} is not an array of at most 32")))?;
+        for e in entries {
+            key_entry(e, role)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks a card's `governance`: delegation depth, transports, discovery and the handshake
+/// budget.
+fn governance(g: &Value) -> Result<(), InkError> {
+    let g = object(g, "governance")?;
+    positive_integer(g, "maxAcceptedDelegationDepth")?;
+    if let Some(t) = g.get("supportedTransports") {
+        let ok = t.as_array().is_some_and(|t| {
+            t.iter().all(|x| {
+                x.as_str().is_some_and(|s| {
+                    [
+                        "ink_http",
+                        "ink_ws",
+                        "extension_api",
+                        "voice",
+                        "line_phone",
+                        "human_review_queue",
+                    ]
+                    .contains(&s)
+                })
+            })
+        });
+        if !ok {
+            return Err(bad(
+                "governance.supportedTransports holds an unknown transport",
+            ));
+        }
+    }
+    boolean(g, "supportsCapabilityGatedDiscovery", false)?;
+    if let Some(b) = g.get("handshakeBudget") {
+        let b = object(b, "handshakeBudget")?;
+        positive_integer(b, "maxChallengesPerCorrelation")?;
+        positive_integer(b, "maxIntentsPerMinute")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -141,31 +141,10 @@ pub fn handshake_message(value: &Value) -> Result<(), InkError> {
             )?;
             optional(m, "detail", 500)?;
             optional(m, "retryAfter", 64)?;
-            let Some(hint) = m.get("backoffHint") else {
-                return Ok(());
-            };
-            let hint = object(hint, "backoffHint")?;
-            if let Some(seconds) = hint.get("retryAfterSeconds") {
-                let positive_integer = seconds
-                    .as_f64()
-                    .is_some_and(|f| f.fract() == 0.0 && f > 0.0 && f <= MAX_SAFE_INTEGER as f64);
-                if !positive_integer {
-                    return Err(bad("retryAfterSeconds is not a positive safe integer"));
-                }
+            match m.get("backoffHint") {
+                Some(hint) => backoff_hint(hint),
+                None => Ok(()),
             }
-            if let Some(until) = hint.get("cooldownUntil") {
-                if !until.as_str().is_some_and(handshake_time) {
-                    return Err(bad("cooldownUntil is not a UTC date-time ending in Z"));
-                }
-            }
-            if hint.contains_key("backoffClass") {
-                one_of(
-                    hint,
-                    "backoffClass",
-                    &["sender", "intent_ref", "counterparty"],
-                )?;
-            }
-            Ok(())
         }
         "resolution" => {
             one_of(
@@ -183,6 +162,32 @@ pub fn handshake_message(value: &Value) -> Result<(), InkError> {
         }
         other => Err(bad(format!("{other:?} is not a handshake message type"))),
     }
+}
+
+/// Checks a rejection's `backoffHint`: when to retry, and against what.
+fn backoff_hint(hint: &Value) -> Result<(), InkError> {
+    let hint = object(hint, "backoffHint")?;
+    if let Some(seconds) = hint.get("retryAfterSeconds") {
+        let positive_integer = seconds
+            .as_f64()
+            .is_some_and(|f| f.fract() == 0.0 && f > 0.0 && f <= MAX_SAFE_INTEGER as f64);
+        if !positive_integer {
+            return Err(bad("retryAfterSeconds is not a positive safe integer"));
+        }
+    }
+    if let Some(until) = hint.get("cooldownUntil") {
+        if !until.as_str().is_some_and(handshake_time) {
+            return Err(bad("cooldownUntil is not a UTC date-time ending in Z"));
+        }
+    }
+    if hint.contains_key("backoffClass") {
+        one_of(
+            hint,
+            "backoffClass",
+            &["sender", "intent_ref", "counterparty"],
+        )?;
+    }
+    Ok(())
 }
 
 pub(crate) fn profile_snapshot(value: &Value) -> Result<(), InkError> {

@@ -600,33 +600,7 @@ fn sort_members(
                 .then_with(|| names_order(x, y)),
             _ => Ordering::Equal,
         });
-        // Equal names sort next to each other, in no set order among themselves: a name's
-        // first repeat is the second lowest offset of its run, and the object's first
-        // duplicate is the earliest of those.
-        let mut duplicate = None;
-        // The run of equal names the last member read belongs to: its lowest offset, and its
-        // second lowest once the name has come again.
-        let (mut first, mut repeat) = (usize::MAX, usize::MAX);
-        let mut last: Option<&Member> = None;
-        for member in order.iter().filter_map(|&i| members.get(i)) {
-            let at = member.name_offset;
-            match last {
-                Some(head) if head.key == member.key && name_of(head) == name_of(member) => {
-                    (first, repeat) = if at < first {
-                        (at, first)
-                    } else {
-                        (first, repeat.min(at))
-                    };
-                }
-                _ => {
-                    earliest_repeat(last, first, repeat, &mut duplicate);
-                    (first, repeat) = (at, usize::MAX);
-                }
-            }
-            last = Some(member);
-        }
-        earliest_repeat(last, first, repeat, &mut duplicate);
-        if let Some((second, first, member)) = duplicate {
+        if let Some((second, first, member)) = first_duplicate(&order, members, name_of) {
             shape.names.clear();
             return Err(Fault::new(
                 ErrorKind::DuplicateKey,
@@ -642,6 +616,42 @@ fn sort_members(
     shape.remember(members);
     shape.order = order;
     Ok(())
+}
+
+/// The earliest duplicate name of `members` sorted as `order`: the offset of its first
+/// repeat, of its first occurrence, and the member.
+fn first_duplicate<'n>(
+    order: &[usize],
+    members: &[Member],
+    name_of: impl Fn(&Member) -> &'n [u8],
+) -> Option<(usize, usize, Member)> {
+    // Equal names sort next to each other, in no set order among themselves: a name's
+    // first repeat is the second lowest offset of its run, and the object's first
+    // duplicate is the earliest of those.
+    let mut duplicate = None;
+    // The run of equal names the last member read belongs to: its lowest offset, and its
+    // second lowest once the name has come again.
+    let (mut first, mut repeat) = (usize::MAX, usize::MAX);
+    let mut last: Option<&Member> = None;
+    for member in order.iter().filter_map(|&i| members.get(i)) {
+        let at = member.name_offset;
+        match last {
+            Some(head) if head.key == member.key && name_of(head) == name_of(member) => {
+                (first, repeat) = if at < first {
+                    (at, first)
+                } else {
+                    (first, repeat.min(at))
+                };
+            }
+            _ => {
+                earliest_repeat(last, first, repeat, &mut duplicate);
+                (first, repeat) = (at, usize::MAX);
+            }
+        }
+        last = Some(member);
+    }
+    earliest_repeat(last, first, repeat, &mut duplicate);
+    duplicate
 }
 
 /// Keeps in `earliest` (repeat offset, first offset, member) the name whose first repeat

@@ -1,6 +1,6 @@
 //! INK: `ink verify-request`, `ink verify-proof` and `ink decide`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -169,46 +169,11 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
             Ok(ink_decision(json, outcome))
         }
         InkCommand::Decide {
-            list: true, json, ..
-        } => {
-            if json {
-                let all: serde_json::Map<String, serde_json::Value> =
-                    canonfuzz_diff::families::ink::published::DECISIONS
-                        .iter()
-                        .map(|(name, input)| (name.to_string(), serde_json::json!(input)))
-                        .collect();
-                println!("{}", serde_json::Value::Object(all));
-            } else {
-                for (name, input) in canonfuzz_diff::families::ink::published::DECISIONS {
-                    println!("{name:<24} {input}");
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        InkCommand::Decide {
             category,
+            list,
             json,
             file,
-            ..
-        } => {
-            let category = category.unwrap_or_default();
-            let Some((_, shape)) = canonfuzz_diff::families::ink::published::DECISIONS
-                .iter()
-                .find(|(name, _)| *name == category)
-            else {
-                return Err(usage_error(format!(
-                    "unknown INK decision {category:?}; `canonfuzz ink decide --list` lists them"
-                )));
-            };
-            let input = read_or_exit(file.as_deref())?;
-            let text = String::from_utf8_lossy(&input);
-            match canonfuzz_diff::families::ink::published::decide(&category, &text) {
-                Ok(outcome) => Ok(ink_decision(json, outcome.map(serde_json::Value::Object))),
-                Err(why) => Err(usage_error(format!(
-                    "the input is not a {category} case: {why}; it is {shape}"
-                ))),
-            }
-        }
+        } => decide(category, list, json, file.as_deref()),
         InkCommand::VerifyProof { json, file } => {
             let proof: serde_json::Value =
                 match serde_json::from_slice(&read_or_exit(file.as_deref())?) {
@@ -219,5 +184,46 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                 .map_err(usage_error)?;
             Ok(ink_decision(json, outcome))
         }
+    }
+}
+
+/// `canonfuzz ink decide`: one decision on an input, or with `list` every decision.
+fn decide(
+    category: Option<String>,
+    list: bool,
+    json: bool,
+    file: Option<&Path>,
+) -> Result<ExitCode, ExitCode> {
+    if list {
+        if json {
+            let all: serde_json::Map<String, serde_json::Value> =
+                canonfuzz_diff::families::ink::published::DECISIONS
+                    .iter()
+                    .map(|(name, input)| (name.to_string(), serde_json::json!(input)))
+                    .collect();
+            println!("{}", serde_json::Value::Object(all));
+        } else {
+            for (name, input) in canonfuzz_diff::families::ink::published::DECISIONS {
+                println!("{name:<24} {input}");
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let category = category.unwrap_or_default();
+    let Some((_, shape)) = canonfuzz_diff::families::ink::published::DECISIONS
+        .iter()
+        .find(|(name, _)| *name == category)
+    else {
+        return Err(usage_error(format!(
+            "unknown INK decision {category:?}; `canonfuzz ink decide --list` lists them"
+        )));
+    };
+    let input = read_or_exit(file)?;
+    let text = String::from_utf8_lossy(&input);
+    match canonfuzz_diff::families::ink::published::decide(&category, &text) {
+        Ok(outcome) => Ok(ink_decision(json, outcome.map(serde_json::Value::Object))),
+        Err(why) => Err(usage_error(format!(
+            "the input is not a {category} case: {why}; it is {shape}"
+        ))),
     }
 }
