@@ -15,7 +15,10 @@ const INSTALLED: [&str; 5] = [
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let root = manifest.join("../oracles");
+    let root = manifest
+        .join("../oracles")
+        .canonicalize()
+        .expect("diff/oracles exists beside diff/engine");
     let mut files = Vec::new();
     walk(&root, &root, &mut files);
     files.sort();
