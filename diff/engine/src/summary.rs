@@ -377,33 +377,24 @@ fn finding(
             f.count,
             f.case
         );
-        for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
-            if let Outcome::Crashed(why) = outcome {
-                let _ = writeln!(
-                    out,
-                    "      {} crashed: {}",
-                    terminal(&imp.name),
-                    terminal(why)
-                );
-            }
+    }
+    for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
+        if let Outcome::Crashed(why) = outcome {
+            let why = terminal(why).to_string();
+            let why = match detail {
+                Detail::Verbose => why,
+                _ => clip(&why, 60),
+            };
+            let _ = writeln!(out, "      {} crashed: {why}", terminal(&imp.name));
         }
+    }
+    if detail == Detail::Verbose {
         let _ = writeln!(
             out,
             "      input ({} bytes): {}",
             f.minimized.len(),
             excerpt(&f.minimized)
         );
-    } else {
-        for (imp, outcome) in summary.impls.iter().zip(&f.outcomes) {
-            if let Outcome::Crashed(why) = outcome {
-                let _ = writeln!(
-                    out,
-                    "      {} crashed: {}",
-                    terminal(&imp.name),
-                    clip(&terminal(why), 60)
-                );
-            }
-        }
     }
     if let Some(why) = unread(f) {
         out.push_str(&wrap(&format!("      {}", terminal(&why))));
