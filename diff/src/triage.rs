@@ -175,6 +175,7 @@ fn save(
         new: true,
         is_minimized: true,
         known_input: None,
+        first_met: (std::time::Duration::ZERO, 1),
     };
     let roster = harness.roster();
     let name = format!(

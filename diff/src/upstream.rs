@@ -287,6 +287,7 @@ mod tests {
             vector: Some(HOSTILE.into()),
             cases: 1,
             new: false,
+            first_met: None,
         };
         let bug = Bug {
             key: BugKey {
@@ -300,6 +301,7 @@ mod tests {
             vectors: [HOSTILE.to_string()].into(),
             example,
             new: false,
+            first_met: None,
         };
         let driver = &crate::families::jcs::drivers::DRIVERS[0];
         let text = report(driver, HOSTILE, &bug);

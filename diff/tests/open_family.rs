@@ -244,6 +244,8 @@ fn campaign_of(family: Family, out: Option<&std::path::Path>) -> campaign::Summa
         known: None,
         plant: None,
         registry: canonfuzz_diff::families::all(),
+        every_case: false,
+        fail_fast: false,
     })
     .unwrap()
 }

@@ -6,6 +6,7 @@
 //! implementation changes no bug of the others.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use crate::compare::agree;
 use crate::family::{Answer, Family};
@@ -48,6 +49,9 @@ pub struct Observation {
     pub cases: u64,
     /// Whether the corpus held no record of it.
     pub new: bool,
+    /// When the campaign that made it first met its finding: the time since it started, and
+    /// the cases it had judged.
+    pub first_met: Option<(Duration, u64)>,
 }
 
 /// Whether `actual` is what `expected` asks for: equal, or a rejection where any will do.
@@ -163,6 +167,9 @@ pub struct Bug {
     pub example: Observation,
     /// Whether every observation of it is new: a bug met again in a new input stays known.
     pub new: bool,
+    /// When a campaign first met it: the time since the campaign started, and the cases it
+    /// had judged.
+    pub first_met: Option<(Duration, u64)>,
 }
 
 impl Bug {
@@ -187,6 +194,8 @@ impl Bug {
             "cases": self.cases,
             "new": self.new,
             "vectors": self.vectors,
+            "first_met_s": self.first_met.map(|(at, _)| at.as_secs_f64()),
+            "first_met_cases": self.first_met.map(|(_, cases)| cases),
             "example": {
                 "implementation": self.example.implementation,
                 "input": String::from_utf8_lossy(&self.example.input),
@@ -195,6 +204,14 @@ impl Bug {
                 "actual": self.example.actual.to_json(),
             },
         })
+    }
+}
+
+/// The earlier of two first meetings, by time.
+fn earliest(a: Option<(Duration, u64)>, b: Option<(Duration, u64)>) -> Option<(Duration, u64)> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -211,6 +228,7 @@ pub fn group(family: Family, observations: Vec<Observation>) -> Vec<Bug> {
                 bug.cases += o.cases;
                 bug.vectors.extend(o.vector.clone());
                 bug.new &= o.new;
+                bug.first_met = earliest(bug.first_met, o.first_met);
                 let smaller =
                     (o.input.len(), &o.input) < (bug.example.input.len(), &bug.example.input);
                 if smaller {
@@ -226,6 +244,7 @@ pub fn group(family: Family, observations: Vec<Observation>) -> Vec<Bug> {
                         cases: o.cases,
                         vectors: o.vector.iter().cloned().collect(),
                         new: o.new,
+                        first_met: o.first_met,
                         example: o,
                     },
                 );
@@ -277,6 +296,7 @@ pub fn observations(family: Family, findings: &[Finding], impls: &[ImplStats]) -
                 vector: f.vector.clone(),
                 cases: f.count,
                 new: f.new,
+                first_met: Some(f.first_met),
             });
         }
     }

@@ -20,6 +20,7 @@ pub use crate::findings::{Finding, ImplStats};
 pub use crate::harness::{Harness, Missing};
 use crate::impls::{self, External};
 use crate::outcome::Outcome;
+use crate::pacing::Board;
 use crate::repeats::Repeats;
 use crate::without_vector;
 
@@ -60,6 +61,11 @@ pub struct Config {
     /// Every registered family, whose files the corpus's manifest lists once findings are
     /// saved into it.
     pub registry: &'static [Family],
+    /// Ask every implementation every case, at the pace of the slowest, instead of letting the
+    /// workers answer at their own ([`crate::pacing`]).
+    pub every_case: bool,
+    /// Stop at the first case judged a divergence of the core.
+    pub fail_fast: bool,
 }
 
 /// Set when the user interrupts a campaign (Ctrl-C): it stops taking cases, minimizes none,
@@ -121,6 +127,9 @@ pub struct Summary {
     /// Each bug's example minimized for the implementation it is shown for, by its key;
     /// a bug not here is shown by its smallest finding.
     pub examples: BTreeMap<BugKey, Observation>,
+    /// Whether the workers answered at their own pace (see [`ImplStats::pace`]) rather than
+    /// every case.
+    pub paced: bool,
 }
 
 /// The cases of one generator category and who answered them.
@@ -311,7 +320,7 @@ impl Tally {
                 None
             }
             std::collections::btree_map::Entry::Vacant(entry) => {
-                let FirstMet { vector, new } = first_met(&evaluation);
+                let FirstMet { vector, new, at } = first_met(&evaluation);
                 let signature = evaluation.signature.clone();
                 entry.insert(Finding {
                     signature: evaluation.signature.clone(),
@@ -326,6 +335,7 @@ impl Tally {
                     vector,
                     new,
                     is_minimized: false,
+                    first_met: (at, self.cases),
                 });
                 Some(signature)
             }
@@ -344,6 +354,8 @@ pub struct FirstMet {
     pub vector: Option<String>,
     /// Whether the known corpus holds no record of its signature.
     pub new: bool,
+    /// How long after the campaign's start it was met.
+    pub at: Duration,
 }
 
 /// Counts one case for each group that answered it; a group's name is copied only the first
@@ -570,7 +582,12 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     if let Some(e) = tally.errors.first() {
         return Err(format!("cannot save a finding: {e}"));
     }
-    let impls = impl_stats(&harness, &roster, (&tally.answered, &tally.agreed), &found);
+    let paced = cases.board.is_some();
+    let paces = cases.board.as_ref().map(Board::paces).unwrap_or_default();
+    let mut impls = impl_stats(&harness, &roster, (&tally.answered, &tally.agreed), &found);
+    for (imp, pace) in impls.iter_mut().zip(paces) {
+        imp.pace = pace;
+    }
     if let Some(dir) = &config.out {
         persist(dir, &mut found, config, &impls, &tally.created)?;
     }
@@ -596,6 +613,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         plant: config.plant,
         own: config.with.iter().map(|w| w.name.clone()).collect(),
         examples,
+        paced,
     })
 }
 
@@ -659,6 +677,11 @@ struct Cases<'a> {
     tally: Mutex<Tally>,
     taken_out: Mutex<Vec<(String, String)>>,
     bar: ProgressBar,
+    /// The lanes the workers answer from at their own pace; `None` when every case is asked
+    /// of every implementation together.
+    board: Option<Board<'a>>,
+    /// Set by the first case judged a divergence of the core when the campaign fails fast.
+    failed: std::sync::atomic::AtomicBool,
 }
 
 impl<'a> Cases<'a> {
@@ -685,11 +708,16 @@ impl<'a> Cases<'a> {
             tally: Mutex::new(Tally::new(harness.implementations().len())),
             taken_out: Mutex::new(Vec::new()),
             bar: progress_bar(config),
+            board: (!config.every_case)
+                .then(|| Board::new(harness, config.jobs.max(1)))
+                .flatten(),
+            failed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     /// Runs every case on `jobs` threads, a batch at a time, until the count, the duration,
-    /// an interruption or an implementation taken out stops them.
+    /// an interruption or an implementation taken out stops them; each lane of a paced
+    /// campaign answers on `jobs` threads of its own.
     fn run(&self, jobs: usize) {
         let stopped = std::sync::atomic::AtomicBool::new(false);
         std::thread::scope(|scope| {
@@ -707,8 +735,25 @@ impl<'a> Cases<'a> {
                     })
                 })
                 .collect();
+            let lanes: Vec<_> = self
+                .board
+                .iter()
+                .flat_map(|board| (0..board.lanes().len()).map(move |lane| (board, lane)))
+                .flat_map(|(board, lane)| {
+                    (0..jobs).map(move |_| scope.spawn(move || self.lane(board, lane)))
+                })
+                .collect();
             for worker in workers {
                 let _ = worker.join();
+            }
+            if let Some(board) = &self.board {
+                board.close();
+            }
+            for lane in lanes {
+                let _ = lane.join();
+            }
+            if let Some(board) = &self.board {
+                self.settle(board.rest());
             }
             stopped.store(true, Ordering::Relaxed);
         });
@@ -726,17 +771,26 @@ impl<'a> Cases<'a> {
             None => start + BATCH,
         };
         let deadline = self.config.duration.map(|d| self.started + d);
-        let stop = deadline.is_some_and(|d| Instant::now() >= d)
-            || INTERRUPTED.load(Ordering::Relaxed)
-            || out_of_comparison(self.harness, &self.taken_out, self.config.allow_missing);
+        let stop = deadline.is_some_and(|d| Instant::now() >= d) || self.stopping();
         (!stop).then_some((start, end))
     }
 
-    /// Runs the cases `start..end` of this shard and tallies them; false when the tally
-    /// can no longer be written.
+    /// Whether the campaign is to stop before its cases are all run.
+    fn stopping(&self) -> bool {
+        INTERRUPTED.load(Ordering::Relaxed)
+            || self.failed.load(Ordering::Relaxed)
+            || out_of_comparison(self.harness, &self.taken_out, self.config.allow_missing)
+    }
+
+    /// Runs the cases `start..end` of this shard and tallies those judged; false when the
+    /// tally can no longer be written. In a paced campaign the implementations in process
+    /// answer them and the board hands them to the lanes.
     fn batch(&self, start: u64, end: u64) -> bool {
         let config = self.config;
         let (shard, shards) = config.shard;
+        if let Some(board) = &self.board {
+            board.wait_for_room(&|| self.stopping());
+        }
         let cases: Vec<Case> = (start..end)
             .map(|local| {
                 let index = local * shards + shard;
@@ -745,18 +799,52 @@ impl<'a> Cases<'a> {
             })
             .collect();
         let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
+        let Some(board) = &self.board else {
+            let results = self
+                .repeats
+                .answer(&inputs, |asked| self.harness.run(asked));
+            let judged = cases
+                .into_iter()
+                .zip(results)
+                .map(|(case, (outcomes, evaluation))| (case, outcomes, evaluation));
+            return self.settle(judged.collect());
+        };
         let results = self
             .repeats
-            .answer(&inputs, |asked| self.harness.run(asked));
+            .answer(&inputs, |asked| board.in_process(asked));
+        self.settle(board.publish(start / BATCH, cases, results))
+    }
+
+    /// Lane `lane` of `board`: answers the rounds it takes until no case is left for it.
+    fn lane(&self, board: &Board<'_>, lane: usize) {
+        let own = board.lanes().get(lane).cloned().unwrap_or_default();
+        while let Some(round) = board.take(lane, &|| self.stopping()) {
+            let inputs: Vec<&[u8]> = round.iter().map(|(_, i)| i.as_slice()).collect();
+            let answers = self.harness.outcomes_of(&inputs, |k| own.contains(&k));
+            let indices: Vec<u64> = round.iter().map(|(index, _)| *index).collect();
+            if !self.settle(board.answer(lane, &indices, answers)) {
+                break;
+            }
+        }
+    }
+
+    /// Tallies judged cases and moves the progress bar; false when the tally can no longer be
+    /// written.
+    fn settle(&self, judged: Vec<crate::pacing::Settled>) -> bool {
+        let config = self.config;
         let Ok(mut tally) = self.tally.lock() else {
             return false;
         };
-        for (case, (outcomes, evaluation)) in cases.iter().zip(results) {
-            self.record(&mut tally, case, outcomes, evaluation);
+        let count = judged.len() as u64;
+        for (case, outcomes, evaluation) in judged {
+            self.record(&mut tally, &case, outcomes, evaluation);
         }
         let found = tally.findings.len();
+        if config.fail_fast && tally.status(false) == Status::CoreDiverges {
+            self.failed.store(true, Ordering::Relaxed);
+        }
         drop(tally);
-        self.bar.inc(end - start);
+        self.bar.inc(count);
         if let Some(d) = config.duration {
             let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
             self.bar
@@ -801,6 +889,7 @@ impl<'a> Cases<'a> {
             FirstMet {
                 new: !has_vector && !self.remembered.contains_key(signature),
                 vector: has_vector.then_some(known_path),
+                at: self.started.elapsed(),
             }
         };
         let met = tally.record(

@@ -343,6 +343,9 @@ pub struct Finding {
     /// Whether `minimized` is the minimizer's result: an interrupted campaign minimizes none,
     /// and a finding that is not new is minimized in its vector already.
     pub is_minimized: bool,
+    /// When the campaign first met it: the time since the campaign started, and how many
+    /// cases it had judged, this one included.
+    pub first_met: (Duration, u64),
     /// For a finding that is not new, the input its vector in the known corpus holds, when
     /// the family can state it as a campaign input.
     pub known_input: Option<Vec<u8>>,
@@ -392,6 +395,9 @@ pub struct ImplStats {
     /// The CPU time it used: in process, on the threads that called it; a worker, in its own
     /// processes, when their time can be read.
     pub cpu: Option<Duration>,
+    /// In a paced campaign, how a worker met the cases: which it answered and why; `None` for
+    /// an implementation that answered every case with the core.
+    pub pace: Option<crate::pacing::Pace>,
 }
 
 #[cfg(test)]
@@ -423,6 +429,7 @@ mod tests {
             new: true,
             is_minimized: false,
             known_input: None,
+            first_met: (Duration::ZERO, 1),
         };
         // Batches met in the order 5000, 7000, 3000, 4000: the finding ends at case 3000.
         for case in [7_000u64, 3_000, 4_000] {

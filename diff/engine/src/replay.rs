@@ -128,6 +128,7 @@ impl Miss {
             vector: Some(self.file.clone()),
             cases: 1,
             new: false,
+            first_met: None,
         }
     }
 

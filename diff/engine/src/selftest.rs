@@ -246,9 +246,11 @@ fn scan(
     seed: u64,
     progress: bool,
 ) -> Scanned {
+    let started = Instant::now();
     let fresh = |_: &Evaluation| FirstMet {
         vector: None,
         new: true,
+        at: started.elapsed(),
     };
     let width = bench.members.len();
     let mut core_tally = Tally::new(width);

@@ -159,6 +159,7 @@ pub fn render(summary: &Summary, detail: Detail, paint: Paint, only: Option<&str
     let mut out = String::new();
     headline(&mut out, summary);
     votes(&mut out, summary, paint);
+    pace(&mut out, summary);
     if detail != Detail::Quiet {
         findings(&mut out, summary, detail, paint);
         bugs(&mut out, summary, detail, paint, only);
@@ -249,6 +250,42 @@ fn votes(out: &mut String, summary: &Summary, paint: Paint) {
                 q.absent().join(", ")
             )),
         ));
+    }
+}
+
+/// Per worker of a paced campaign: the cases it answered, and how they were chosen.
+fn pace(out: &mut String, summary: &Summary) {
+    let paced: Vec<(&ImplStats, crate::pacing::Pace)> = summary
+        .impls
+        .iter()
+        .filter_map(|s| s.pace.map(|p| (s, p)))
+        .collect();
+    if paced.is_empty() {
+        return;
+    }
+    out.push_str(&wrap(
+        "paced: the implementations in process answered every case; each worker below, \
+         every case on which the answers differed, and of the rest what it could, a \
+         category at a time (--every-case asks every one every case)",
+    ));
+    let _ = writeln!(
+        out,
+        "{:<24} {:>10} {:>6} {:>13} {:>9} {:>5}",
+        "worker", "answered", "share", "disagreements", "sampled", "busy"
+    );
+    let cases = summary.cases.max(1) as f64;
+    let wall = summary.elapsed.as_secs_f64().max(1e-9);
+    for (s, p) in paced {
+        let _ = writeln!(
+            out,
+            "{:<24} {:>10} {:>5.0}% {:>13} {:>9} {:>4.0}%",
+            clip(&terminal(&s.name), 24),
+            p.answered(),
+            100.0 * p.answered() as f64 / cases,
+            p.escalated,
+            p.sampled,
+            (100.0 * p.busy.as_secs_f64() / wall).min(100.0)
+        );
     }
 }
 
@@ -576,7 +613,9 @@ pub fn to_json(summary: &Summary) -> Value {
             "answered": s.answered, "agreed": s.agreed, "findings": s.findings,
             "busy_s": s.busy.as_secs_f64(),
             "cpu_s": s.cpu.map(|c| c.as_secs_f64()),
+            "pace": s.pace,
         })).collect::<Vec<_>>(),
+        "paced": summary.paced,
         "missing": summary.missing.iter().map(|(n, why)| json!({"name": n, "reason": why})).collect::<Vec<_>>(),
         "quorum": {
             "needed": summary.quorum.needed,
@@ -604,6 +643,8 @@ pub fn to_json(summary: &Summary) -> Value {
             "category": f.category.name,
             "cases": f.count,
             "first_case": f.case,
+            "first_met_s": f.first_met.0.as_secs_f64(),
+            "first_met_cases": f.first_met.1,
             "input_hex": crate::vector::to_hex(&f.minimized),
             "minimized": f.is_minimized,
             "new": f.new,

@@ -460,11 +460,46 @@ const CLOCK_TICKS_PER_SECOND: u64 = 100;
 /// Bytes of a worker's standard error kept to explain its failure.
 const STDERR_KEPT: usize = 4096;
 
+/// How much lower than the harness's own a worker's scheduling priority is (`nice`): in a
+/// paced campaign the implementations in process set the rate, and a worker, busy with its
+/// own queue, takes the cores they leave.
+const WORKER_NICENESS: &str = "10";
+
+/// `command` run at the worker's lower priority, through `nice`, where the system has it.
+fn yielding(command: Command) -> Command {
+    static NICE: OnceLock<bool> = OnceLock::new();
+    let has_nice = *NICE.get_or_init(|| {
+        Command::new("nice")
+            .arg("true")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if !has_nice {
+        return command;
+    }
+    let mut niced = Command::new("nice");
+    niced
+        .args(["-n", WORKER_NICENESS])
+        .arg(command.get_program())
+        .args(command.get_args());
+    if let Some(dir) = command.get_current_dir() {
+        niced.current_dir(dir);
+    }
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => niced.env(key, value),
+            None => niced.env_remove(key),
+        };
+    }
+    niced
+}
+
 impl Process {
     /// Starts a worker and asks it which form of the protocol it speaks.
     fn spawn(launch: &Launch, timeout: Duration) -> Result<Process, String> {
-        let mut child = launch
-            .command()
+        let mut child = yielding(launch.command())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -74,6 +74,15 @@ pub(crate) struct DiffArgs {
     /// 1. Saves nothing.
     #[arg(long, value_name = "MUTANT", conflicts_with = "out")]
     pub(crate) plant: Option<String>,
+    /// Ask every implementation every case, at the pace of the slowest. By default the
+    /// workers answer at their own pace: every case on which the answers disagree, and a
+    /// sample of the rest spread over the generator's categories (see docs/pacing.md).
+    #[arg(long)]
+    pub(crate) every_case: bool,
+    /// Stop at the first case on which the core diverges, rather than run every case: the
+    /// campaign then exits 1 with what it found so far.
+    #[arg(long)]
+    pub(crate) fail_fast: bool,
 }
 
 /// The arguments of `canonfuzz selftest`.
@@ -220,6 +229,8 @@ pub(crate) fn diff_command(args: DiffArgs, quiet: bool, detail: summary::Detail)
         allow_missing,
         only,
         plant,
+        every_case,
+        fail_fast,
     } = args;
     let family = match canonfuzz_diff::families::named(&family) {
         Ok(family) => family,
@@ -253,6 +264,8 @@ pub(crate) fn diff_command(args: DiffArgs, quiet: bool, detail: summary::Detail)
         known: Some(corpus_dir(known)),
         registry: canonfuzz_diff::families::all(),
         plant,
+        every_case,
+        fail_fast,
     };
     if let Some(name) = &only {
         let known: Vec<String> = family

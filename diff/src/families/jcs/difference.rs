@@ -538,6 +538,7 @@ mod tests {
                 vector: None,
                 cases: 1,
                 new: true,
+                first_met: None,
             };
             crate::bugs::key(super::super::FAMILY, &observation).unwrap()
         };

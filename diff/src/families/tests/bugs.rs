@@ -14,6 +14,7 @@ fn seen(implementation: &str, input: &str, expected: Outcome, actual: Outcome) -
         vector: None,
         cases: 1,
         new: true,
+        first_met: None,
     }
 }
 

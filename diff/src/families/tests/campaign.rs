@@ -37,6 +37,7 @@ fn a_diverging_case_is_never_folded_into_a_finding_of_another_verdict() {
             tally.record(&members, case, answers.clone(), evaluation, |_| FirstMet {
                 vector: None,
                 new: true,
+                at: Duration::ZERO,
             });
         }
         assert_eq!(tally.findings.len(), 2, "{order:?}");

@@ -27,6 +27,7 @@ fn finding(verdict: Verdict, outcomes: Vec<Outcome>, input: &str, new: bool) -> 
         new,
         is_minimized: true,
         known_input: None,
+        first_met: (std::time::Duration::ZERO, 1),
     }
 }
 
@@ -56,6 +57,7 @@ fn summary(findings: Vec<Finding>) -> Summary {
         plant: None,
         own: Vec::new(),
         examples: Default::default(),
+        paced: false,
     }
 }
 
