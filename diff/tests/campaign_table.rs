@@ -211,3 +211,21 @@ fn it_reads_the_summary_the_real_command_writes() {
     }
     assert!(row[5].contains("pymerkle"), "{}", row[5]);
 }
+
+#[test]
+fn the_least_busy_worker_behind_is_named_with_its_share_of_the_run() {
+    let paced = |busy: f64, passed: u64| {
+        let mut s = summary(1000.0, 900.0, &[("core", 1.0), ("noble", 9.0)], &[]);
+        s["elapsed_s"] = json!(10.0);
+        s["implementations"][1]["pace"] =
+            json!({"escalated": 5, "sampled": 5, "passed": passed, "busy": busy});
+        json!({"status": 0, "summary": s})
+    };
+    let plan = json!({"alpha": [paced(9.4, 80), paced(9.9, 0)]});
+    let (output, _state) = table(&["--rounds", "2", "alpha"], plan);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let rows = rows(&output);
+    // The first round's noble fell behind and had a round in flight 94% of the run; in the
+    // second it answered every case.
+    assert_eq!(rows[0][7], "94% noble (kept up)");
+}

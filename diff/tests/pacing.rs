@@ -225,7 +225,7 @@ const WORKERS: [&str; 2] = ["tortoise", "snail"];
 fn a_slow_worker_answers_every_disagreement_and_a_sample_of_every_category() {
     let summary = campaign(CASES, false, None);
     assert_eq!(summary.cases, CASES);
-    assert!(summary.paced);
+    assert_eq!(summary.unpaced, None);
     // The plant is slow: neither worker could answer every case.
     for worker in WORKERS {
         let answered: u64 = summary
@@ -300,7 +300,7 @@ fn a_worker_s_figures_say_what_it_answered_and_why() {
 #[test]
 fn every_case_asks_every_worker_every_case() {
     let summary = campaign(4_000, true, None);
-    assert!(!summary.paced);
+    assert_eq!(summary.unpaced, Some("--every-case"));
     for votes in summary.categories.values() {
         for worker in WORKERS {
             assert_eq!(answered_by(&votes.voters, worker), votes.cases);

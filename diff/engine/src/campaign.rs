@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::bugs::{BugKey, Observation};
 use crate::compare::{agree, evaluate, Evaluation, Member, Verdict, UNJUDGED};
-use crate::family::Category;
+pub use crate::family::Case;
 use crate::family::Family;
 use crate::findings;
 pub use crate::findings::{Finding, ImplStats};
@@ -127,9 +127,9 @@ pub struct Summary {
     /// Each bug's example minimized for the implementation it is shown for, by its key;
     /// a bug not here is shown by its smallest finding.
     pub examples: BTreeMap<BugKey, Observation>,
-    /// Whether the workers answered at their own pace (see [`ImplStats::pace`]) rather than
-    /// every case.
-    pub paced: bool,
+    /// Why every implementation answered every case, when the workers did not answer at
+    /// their own pace (see [`ImplStats::pace`]).
+    pub unpaced: Option<&'static str>,
 }
 
 /// The cases of one generator category and who answered them.
@@ -256,9 +256,6 @@ pub struct Tally {
     /// Cases counted.
     pub cases: u64,
 }
-
-/// One generated case: its index in the campaign, its category and its input.
-pub type Case = (u64, Category, Vec<u8>);
 
 impl Tally {
     /// An empty tally for `implementations` implementations.
@@ -582,7 +579,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     if let Some(e) = tally.errors.first() {
         return Err(format!("cannot save a finding: {e}"));
     }
-    let paced = cases.board.is_some();
+    let unpaced = cases.board.as_ref().err().copied();
     let paces = cases.board.as_ref().map(Board::paces).unwrap_or_default();
     let mut impls = impl_stats(&harness, &roster, (&tally.answered, &tally.agreed), &found);
     for (imp, pace) in impls.iter_mut().zip(paces) {
@@ -613,7 +610,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         plant: config.plant,
         own: config.with.iter().map(|w| w.name.clone()).collect(),
         examples,
-        paced,
+        unpaced,
     })
 }
 
@@ -677,9 +674,9 @@ struct Cases<'a> {
     tally: Mutex<Tally>,
     taken_out: Mutex<Vec<(String, String)>>,
     bar: ProgressBar,
-    /// The lanes the workers answer from at their own pace; `None` when every case is asked
-    /// of every implementation together.
-    board: Option<Board<'a>>,
+    /// The lanes the workers answer from at their own pace, or why every case is asked of
+    /// every implementation together.
+    board: Result<Board<'a>, &'static str>,
     /// Set by the first case judged a divergence of the core when the campaign fails fast.
     failed: std::sync::atomic::AtomicBool,
 }
@@ -708,9 +705,11 @@ impl<'a> Cases<'a> {
             tally: Mutex::new(Tally::new(harness.implementations().len())),
             taken_out: Mutex::new(Vec::new()),
             bar: progress_bar(config),
-            board: (!config.every_case)
-                .then(|| Board::new(harness, config.jobs.max(1)))
-                .flatten(),
+            board: if config.every_case {
+                Err(crate::pacing::ASKED)
+            } else {
+                Board::new(harness, config.jobs.max(1))
+            },
             failed: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -746,13 +745,13 @@ impl<'a> Cases<'a> {
             for worker in workers {
                 let _ = worker.join();
             }
-            if let Some(board) = &self.board {
+            if let Ok(board) = &self.board {
                 board.close();
             }
             for lane in lanes {
                 let _ = lane.join();
             }
-            if let Some(board) = &self.board {
+            if let Ok(board) = &self.board {
                 self.settle(board.rest());
             }
             stopped.store(true, Ordering::Relaxed);
@@ -788,7 +787,7 @@ impl<'a> Cases<'a> {
     fn batch(&self, start: u64, end: u64) -> bool {
         let config = self.config;
         let (shard, shards) = config.shard;
-        if let Some(board) = &self.board {
+        if let Ok(board) = &self.board {
             board.wait_for_room(&|| self.stopping());
         }
         let cases: Vec<Case> = (start..end)
@@ -799,7 +798,7 @@ impl<'a> Cases<'a> {
             })
             .collect();
         let inputs: Vec<&[u8]> = cases.iter().map(|(_, _, i)| i.as_slice()).collect();
-        let Some(board) = &self.board else {
+        let Ok(board) = &self.board else {
             let results = self
                 .repeats
                 .answer(&inputs, |asked| self.harness.run(asked));

@@ -20,6 +20,9 @@ use crate::outcome::Outcome;
 use crate::table::FamilyTable;
 use crate::vector::{Head, Note, Replay, Test};
 
+/// One generated case: its index in the campaign, its category and its input.
+pub type Case = (u64, Category, Vec<u8>);
+
 /// What part of a family's input space a case explores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Category {

@@ -397,7 +397,38 @@ pub struct ImplStats {
     pub cpu: Option<Duration>,
     /// In a paced campaign, how a worker met the cases: which it answered and why; `None` for
     /// an implementation that answered every case with the core.
-    pub pace: Option<crate::pacing::Pace>,
+    pub pace: Option<Pace>,
+}
+
+/// How a lane's implementations met the campaign's cases.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Pace {
+    /// Cases answered because the answers before them disagreed.
+    pub escalated: u64,
+    /// Cases answered from the stream: every case while the lane kept up, a sample spread over
+    /// the categories while it did not.
+    pub sampled: u64,
+    /// Cases passed by: no disagreement called for them and the lane had no room.
+    pub passed: u64,
+    /// Wall time during which the lane had a round in flight.
+    #[serde(serialize_with = "seconds")]
+    pub busy: Duration,
+}
+
+impl Pace {
+    /// Cases answered.
+    pub fn answered(&self) -> u64 {
+        self.escalated + self.sampled
+    }
+
+    /// Whether the lane answered every case it met.
+    pub fn every_case(&self) -> bool {
+        self.passed == 0
+    }
+}
+
+fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
 }
 
 #[cfg(test)]

@@ -18,54 +18,35 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::campaign::{Case, BATCH};
-use crate::compare::{evaluate, Evaluation, Verdict};
+use crate::compare::{evaluate, Evaluation, Verdict, CORE};
+use crate::family::Case;
+pub use crate::findings::Pace;
 use crate::harness::Harness;
 use crate::outcome::Outcome;
 
-/// Cases a lane asks its implementations at once.
-const ROUND: usize = BATCH as usize;
+/// Cases a lane asks its implementations at once: enough that a worker's round trip is cheap,
+/// few enough that a case about the core waits little behind the round in flight.
+const ROUND: usize = 256;
 
 /// Escalated cases a lane may owe before new cases wait for it.
-pub const OWED_AT_MOST: usize = 8 * ROUND;
+pub const OWED_AT_MOST: usize = 32 * ROUND;
 
 /// Sampled cases a lane may hold waiting, per round it has in flight: enough that it never
 /// waits for the next batch, few enough that what it answers is recent.
 const QUEUED_ROUNDS: usize = 2;
 
+/// Why a campaign whose implementations all run in process is not paced.
+pub const ALL_IN_PROCESS: &str = "every implementation runs in process and keeps up";
+
+/// Why a campaign with no independent implementation in process is not paced.
+pub const NO_JUDGE: &str =
+    "no implementation independent of the core runs in process to tell which cases to escalate";
+
+/// Why a campaign run with `--every-case` is not paced.
+pub const ASKED: &str = "--every-case";
+
 /// A case judged once every lane has answered it or passed it by.
 pub type Settled = (Case, Vec<Outcome>, Evaluation);
-
-/// How a lane's implementations met the campaign's cases.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Pace {
-    /// Cases answered because the answers before them disagreed.
-    pub escalated: u64,
-    /// Cases answered from the stream: every case while the lane kept up, a sample spread over
-    /// the categories while it did not.
-    pub sampled: u64,
-    /// Cases passed by: no disagreement called for them and the lane had no room.
-    pub passed: u64,
-    /// Wall time during which the lane had a round in flight.
-    #[serde(serialize_with = "seconds")]
-    pub busy: Duration,
-}
-
-impl Pace {
-    /// Cases answered.
-    pub fn answered(&self) -> u64 {
-        self.escalated + self.sampled
-    }
-
-    /// Whether the lane answered every case it met.
-    pub fn every_case(&self) -> bool {
-        self.passed == 0
-    }
-}
-
-fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64())
-}
 
 /// Where a case stands with one lane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +69,8 @@ struct Pending {
     outcomes: Vec<Outcome>,
     evaluation: Evaluation,
     escalated: bool,
+    /// Escalated because the answers so far say the core diverges.
+    urgent: bool,
     turns: Vec<Turn>,
 }
 
@@ -102,6 +85,8 @@ impl Pending {
 /// One lane's queues and figures.
 #[derive(Default)]
 struct LaneState {
+    /// Escalated cases on which the core's answer is in question, answered first.
+    urgent: VecDeque<u64>,
     owed: VecDeque<u64>,
     queued: VecDeque<u64>,
     pace: Pace,
@@ -114,6 +99,8 @@ struct State {
     pending: HashMap<u64, Pending>,
     lanes: Vec<LaneState>,
     closed: bool,
+    /// Pending cases on which the answers so far say the core diverges.
+    urgent: usize,
 }
 
 /// The cases between the implementations in process and the lanes.
@@ -127,26 +114,37 @@ pub struct Board<'h> {
 }
 
 impl<'h> Board<'h> {
-    /// The board for `harness`, whose lanes each keep up to `rounds` rounds in flight; `None`
-    /// when every implementation runs in process, and so keeps up.
-    pub fn new(harness: &'h Harness, rounds: usize) -> Option<Board<'h>> {
+    /// The board for `harness`, whose lanes each keep up to `rounds` rounds in flight, or why
+    /// the campaign asks every implementation every case instead: every implementation runs
+    /// in process, and so keeps up; or none but the core's group does, and nothing in process
+    /// could tell a case worth escalating.
+    pub fn new(harness: &'h Harness, rounds: usize) -> Result<Board<'h>, &'static str> {
         let impls = harness.implementations();
         let fast: Vec<usize> = (0..impls.len())
             .filter(|&k| impls.get(k).is_some_and(|i| i.in_process()))
             .collect();
+        let members = harness.members();
+        let core_group = members.iter().find(|m| m.name == CORE).map(|m| &m.group);
+        let judges = fast
+            .iter()
+            .filter_map(|&k| members.get(k))
+            .any(|m| Some(&m.group) != core_group);
+        if !judges {
+            return Err(NO_JUDGE);
+        }
         let lanes: Vec<Vec<usize>> = harness
             .stages(&[])
             .into_iter()
             .filter(|stage| !stage.iter().all(|k| fast.contains(k)))
             .collect();
         if lanes.is_empty() {
-            return None;
+            return Err(ALL_IN_PROCESS);
         }
         let state = State {
             lanes: lanes.iter().map(|_| LaneState::default()).collect(),
             ..State::default()
         };
-        Some(Board {
+        Ok(Board {
             harness,
             fast,
             queued_at_most: QUEUED_ROUNDS * rounds.max(1) * ROUND,
@@ -199,11 +197,19 @@ impl<'h> Board<'h> {
         )
     }
 
-    /// Waits while a lane owes more escalated cases than it may, unless `stop` says the
-    /// campaign is stopping.
+    /// Waits while a lane owes more escalated cases than it may, or a case on which the core
+    /// diverges is still to be judged by every lane (the cores are then the lanes'), unless
+    /// `stop` says the campaign is stopping.
     pub fn wait_for_room(&self, stop: &dyn Fn() -> bool) {
         let Some(mut state) = self.lock() else { return };
-        while !stop() && !state.closed && state.lanes.iter().any(|l| l.owed.len() >= OWED_AT_MOST) {
+        while !stop()
+            && !state.closed
+            && (state.urgent > 0
+                || state
+                    .lanes
+                    .iter()
+                    .any(|l| l.owed.len() + l.urgent.len() >= OWED_AT_MOST))
+        {
             match self.changed.wait_timeout(state, WAKE) {
                 Ok((s, _)) => state = s,
                 Err(_) => return,
@@ -256,18 +262,21 @@ impl<'h> Board<'h> {
                 .collect();
             for (lane, turn) in state.lanes.iter_mut().zip(&turns) {
                 match turn {
-                    Turn::Owed => lane.owed.push_back(case.0),
+                    Turn::Owed => lane.owe(case.0, &evaluation),
                     Turn::Queued => lane.queued.push_back(case.0),
                     _ => lane.pace.passed += 1,
                 }
             }
+            let urgent = escalated && about_the_core(&evaluation);
             let pending = Pending {
                 case,
                 outcomes,
                 evaluation,
                 escalated,
+                urgent,
                 turns,
             };
+            state.urgent += usize::from(urgent);
             if pending.settled() {
                 settled.push((pending.case, pending.outcomes, pending.evaluation));
             } else {
@@ -339,6 +348,7 @@ impl<'h> Board<'h> {
                 }
             }
             if case.settled() {
+                state.urgent = state.urgent.saturating_sub(usize::from(case.urgent));
                 settled.push(self.judged(case));
             } else {
                 state.pending.insert(case.case.0, case);
@@ -372,6 +382,7 @@ impl<'h> Board<'h> {
         let Some(mut state) = self.lock() else {
             return Vec::new();
         };
+        state.urgent = 0;
         let mut rest: Vec<Settled> = state
             .pending
             .drain()
@@ -405,6 +416,7 @@ fn next_round(state: &mut State, lane: usize) -> Vec<(u64, Vec<u8>)> {
         return round;
     };
     for (queue, waiting, escalated) in [
+        (&mut queues.urgent, Turn::Owed, true),
         (&mut queues.owed, Turn::Owed, true),
         (&mut queues.queued, Turn::Queued, false),
     ] {
@@ -424,22 +436,45 @@ fn next_round(state: &mut State, lane: usize) -> Vec<(u64, Vec<u8>)> {
     round
 }
 
+/// Whether the answers so far say the core diverges, or cannot be judged: such a case is
+/// answered first and holds new cases back until it is judged.
+fn about_the_core(evaluation: &Evaluation) -> bool {
+    matches!(
+        evaluation.verdict,
+        Verdict::CoreDiverges | Verdict::Unjudged(_)
+    )
+}
+
 /// Marks `case` escalated: every lane that was to pass it by, or was to answer it as a
 /// sample, now owes it.
 fn escalate(state: &mut State, case: &mut Pending) {
     case.escalated = true;
+    case.urgent = about_the_core(&case.evaluation);
+    state.urgent += usize::from(case.urgent);
     for (lane, turn) in state.lanes.iter_mut().zip(case.turns.iter_mut()) {
         match *turn {
             Turn::Passed => {
                 lane.pace.passed = lane.pace.passed.saturating_sub(1);
                 *turn = Turn::Owed;
-                lane.owed.push_back(case.case.0);
+                lane.owe(case.case.0, &case.evaluation);
             }
             Turn::Queued => {
                 *turn = Turn::Owed;
-                lane.owed.push_back(case.case.0);
+                lane.owe(case.case.0, &case.evaluation);
             }
             _ => {}
+        }
+    }
+}
+
+impl LaneState {
+    /// Owes case `index`, judged so far as `evaluation`: first in line when the core's answer
+    /// is in question, so that a divergence of the core is judged as soon as it can be.
+    fn owe(&mut self, index: u64, evaluation: &Evaluation) {
+        if about_the_core(evaluation) {
+            self.urgent.push_back(index);
+        } else {
+            self.owed.push_back(index);
         }
     }
 }

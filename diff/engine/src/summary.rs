@@ -261,6 +261,14 @@ fn pace(out: &mut String, summary: &Summary) {
         .filter_map(|s| s.pace.map(|p| (s, p)))
         .collect();
     if paced.is_empty() {
+        if let Some(why) = summary
+            .unpaced
+            .filter(|why| *why != crate::pacing::ALL_IN_PROCESS)
+        {
+            out.push_str(&wrap(&format!(
+                "not paced: every implementation answered every case ({why})"
+            )));
+        }
         return;
     }
     out.push_str(&wrap(
@@ -615,7 +623,8 @@ pub fn to_json(summary: &Summary) -> Value {
             "cpu_s": s.cpu.map(|c| c.as_secs_f64()),
             "pace": s.pace,
         })).collect::<Vec<_>>(),
-        "paced": summary.paced,
+        "paced": summary.unpaced.is_none(),
+        "unpaced_because": summary.unpaced,
         "missing": summary.missing.iter().map(|(n, why)| json!({"name": n, "reason": why})).collect::<Vec<_>>(),
         "quorum": {
             "needed": summary.quorum.needed,

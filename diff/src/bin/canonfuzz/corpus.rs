@@ -40,6 +40,9 @@ pub(crate) struct VectorsArgs {
     /// are reported as skipped and do not fail the run.
     #[arg(long, value_name = "RULE: SHAPE", requires = "implementation")]
     pub(crate) allow: Vec<String>,
+    /// Also write the implementation's counts and bugs as JSON to FILE.
+    #[arg(long, value_name = "FILE", requires = "implementation")]
+    pub(crate) summary_json: Option<PathBuf>,
 }
 
 /// Runs `canonfuzz vectors`: the corpus against the core, or with --impl against the
@@ -56,6 +59,7 @@ pub(crate) fn vectors_command(args: VectorsArgs, detail: summary::Detail) -> Exi
                 detail,
                 junit: args.junit,
                 allow: args.allow,
+                summary_json: args.summary_json,
             },
         ),
     }
@@ -170,6 +174,8 @@ pub(crate) struct Asked {
     pub junit: Option<PathBuf>,
     /// The bugs to allow, by rule and shape.
     pub allow: Vec<String>,
+    /// Where to write the counts and bugs as JSON.
+    pub summary_json: Option<PathBuf>,
 }
 
 /// Runs the implementation `spec` names over the corpus `dir`: its bugs, then its counts.
@@ -218,6 +224,12 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
             println!("{:width$}  {passed}/{run}", terminal(file));
         }
     }
+    if let Some(path) = &asked.summary_json {
+        let bugs: Vec<(&Bug, bool)> = bugs.iter().map(|(b, _)| (b, allowed(b))).collect();
+        if let Err(e) = write_summary(path, name, family.name(), &replayed, &bugs) {
+            return usage_error(e);
+        }
+    }
     let (failing, allowing): (Vec<&Bug>, Vec<&Bug>) =
         bugs.iter().map(|(b, _)| b).partition(|b| !allowed(b));
     print!("{}", bug_list(&failing, &allowing, asked));
@@ -242,6 +254,31 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
     } else {
         rejected()
     }
+}
+
+/// Writes `vectors --impl`'s counts and bugs (each with whether it is allowed) as JSON.
+fn write_summary(
+    path: &Path,
+    name: &str,
+    family: &str,
+    replayed: &replay::Replayed,
+    bugs: &[(&Bug, bool)],
+) -> Result<(), String> {
+    let (passed, run) = replayed.total();
+    let summary = serde_json::json!({
+        "implementation": name,
+        "family": family,
+        "passed": passed,
+        "run": run,
+        "left_out": replayed.left_out,
+        "bugs": bugs.iter().map(|(b, allowed)| {
+            let mut bug = b.to_json();
+            bug["allowed"] = (*allowed).into();
+            bug
+        }).collect::<Vec<_>>(),
+    });
+    std::fs::write(path, format!("{summary:#}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// The bugs that fail the run, at most a screenful unless verbose, then the allowed ones by

@@ -1,5 +1,6 @@
 //! `canonfuzz list`: the families a campaign can run and the implementations each compares,
-//! with their versions, independence groups and how they are run.
+//! with their versions, independence groups and how they are run, and the mutants each can
+//! plant.
 
 use std::process::ExitCode;
 
@@ -28,6 +29,9 @@ pub(crate) enum What {
     Families,
     /// Each implementation of each family: version, independence group, how it runs.
     Implementations,
+    /// Each family's planted mutants, which `diff --plant` and the self-test put in the
+    /// core's place: one a line, the family, the name and the bug.
+    Mutants,
 }
 
 /// The widest a column of names is printed, so that a line fits 80 columns.
@@ -72,6 +76,13 @@ pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
                         clip(&terminal(&i.version()), VERSION),
                         clip(&terminal(i.group()), 16),
                     );
+                }
+            }
+        }
+        What::Mutants => {
+            for f in &families {
+                for m in f.mutants() {
+                    println!("{} {}: {}", f.name(), m.name, m.bug);
                 }
             }
         }

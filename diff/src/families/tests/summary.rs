@@ -57,7 +57,7 @@ fn summary(findings: Vec<Finding>) -> Summary {
         plant: None,
         own: Vec::new(),
         examples: Default::default(),
-        paced: false,
+        unpaced: None,
     }
 }
 
