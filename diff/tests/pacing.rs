@@ -3,8 +3,8 @@
 //! answered and why, and a planted core bug is found at the case it is found at when every
 //! implementation answers every case.
 //!
-//! The family doubles a decimal number. The core and `mirror` answer in process; `mirror`
-//! has its own bug on numbers ending in 7. `tortoise` and `snail` are workers that take a
+//! The family doubles a decimal number. The core, `mirror` and `twin` answer in process;
+//! `mirror` has its own bug on numbers ending in 7. `tortoise` and `snail` are workers that take a
 //! while over every input; `tortoise` has its own bug on numbers ending in 3, which only a
 //! worker can see.
 
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use canonfuzz_diff::campaign::{self, Config, Status, Summary};
-use canonfuzz_diff::compare::{Rules, CORE};
+use canonfuzz_diff::compare::Rules;
 use canonfuzz_diff::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::in_process::InProcess;
@@ -140,6 +140,13 @@ impl Spec for Doubling {
                 group: "mirror",
                 answer: mirror,
             }),
+            Box::new(InProcess {
+                name: "twin",
+                krate: "twin",
+                version: "1",
+                group: "twin",
+                answer: doubled,
+            }),
             Box::new(Slow {
                 name: "tortoise",
                 delay,
@@ -157,7 +164,7 @@ impl Spec for Doubling {
         Rules {
             family: "doubling",
             policies: &[],
-            reference_group: CORE,
+            reference_group: "snail",
         }
     }
 
@@ -192,7 +199,11 @@ impl Vectors for Doubling {
 
 /// A campaign of `cases` cases, paced unless `every_case`, with `plant` in the core's place.
 fn campaign(cases: u64, every_case: bool, plant: Option<&'static Mutant>) -> Summary {
-    campaign::run(&Config {
+    campaign::run(&config(cases, every_case, plant)).unwrap()
+}
+
+fn config(cases: u64, every_case: bool, plant: Option<&'static Mutant>) -> Config {
+    Config {
         family: FAMILY,
         cases: Some(cases),
         duration: None,
@@ -209,8 +220,7 @@ fn campaign(cases: u64, every_case: bool, plant: Option<&'static Mutant>) -> Sum
         registry: canonfuzz_diff::families::all(),
         every_case,
         fail_fast: false,
-    })
-    .unwrap()
+    }
 }
 
 /// The cases in which `group` answered, per verdict or category, as the campaign counted them.
@@ -270,7 +280,7 @@ fn a_worker_s_figures_say_what_it_answered_and_why() {
     let summary = campaign(CASES, false, None);
     for stats in &summary.impls {
         match stats.name.as_str() {
-            "core" | "mirror" => assert_eq!(stats.pace, None, "{stats:?}"),
+            "core" | "mirror" | "twin" => assert_eq!(stats.pace, None, "{stats:?}"),
             worker => {
                 let pace = stats.pace.unwrap();
                 let counted: u64 = summary
@@ -329,4 +339,30 @@ fn a_planted_core_bug_is_found_at_the_case_every_case_finds_it() {
         .find(|&i| ends_in(&DOUBLING.generate(1, i).1, b'5'))
         .unwrap();
     assert_eq!(paced, expected);
+}
+
+#[test]
+fn a_core_divergence_holds_new_cases_back_and_stopping_judges_no_disagreement_partly() {
+    let summary = campaign::run(&Config {
+        fail_fast: true,
+        ..config(CASES, false, Some(&MUTANTS[0]))
+    })
+    .unwrap();
+    assert_eq!(summary.status(), Status::CoreDiverges);
+    // The cases on which the core diverged held new cases back until every worker had
+    // judged them, and the campaign stopped at the first so judged: a few batches of 1,024
+    // were run, where without the hold the campaign runs on while the workers judge.
+    assert!(summary.cases <= 5 * 1024, "{}", summary.cases);
+    for (verdict, votes) in &summary.voters {
+        if *verdict == "agree" {
+            continue;
+        }
+        for worker in WORKERS {
+            assert_eq!(
+                answered_by(votes, worker),
+                summary.verdicts[verdict],
+                "{verdict}: {worker}"
+            );
+        }
+    }
 }

@@ -130,6 +130,9 @@ pub struct Summary {
     /// Why every implementation answered every case, when the workers did not answer at
     /// their own pace (see [`ImplStats::pace`]).
     pub unpaced: Option<&'static str>,
+    /// Cases escalated to the workers and left unjudged, because the campaign stopped (an
+    /// interruption, `--fail-fast`) before every worker answered them.
+    pub dropped: u64,
 }
 
 /// The cases of one generator category and who answered them.
@@ -611,6 +614,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         own: config.with.iter().map(|w| w.name.clone()).collect(),
         examples,
         unpaced,
+        dropped: cases.dropped.load(Ordering::Relaxed),
     })
 }
 
@@ -679,6 +683,8 @@ struct Cases<'a> {
     board: Result<Board<'a>, &'static str>,
     /// Set by the first case judged a divergence of the core when the campaign fails fast.
     failed: std::sync::atomic::AtomicBool,
+    /// Escalated cases left unjudged when the campaign stopped before the lanes answered them.
+    dropped: AtomicU64,
 }
 
 impl<'a> Cases<'a> {
@@ -711,6 +717,7 @@ impl<'a> Cases<'a> {
                 Board::new(harness, config.jobs.max(1))
             },
             failed: std::sync::atomic::AtomicBool::new(false),
+            dropped: AtomicU64::new(0),
         }
     }
 
@@ -752,7 +759,9 @@ impl<'a> Cases<'a> {
                 let _ = lane.join();
             }
             if let Ok(board) = &self.board {
-                self.settle(board.rest());
+                let (rest, dropped) = board.rest();
+                self.dropped.store(dropped, Ordering::Relaxed);
+                self.settle(rest);
             }
             stopped.store(true, Ordering::Relaxed);
         });

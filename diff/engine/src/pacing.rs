@@ -8,11 +8,13 @@
 //!   what room it has from each batch, one case of each generator category in turn (the
 //!   category it starts from moves on with every batch), so that every category reaches it.
 //!
-//! A lane is never idle while it is owed a case or has one queued; the campaign waits for a
-//! lane only when it owes more escalated cases than [`OWED_AT_MOST`], and at its end, while
-//! the lanes answer what they owe and what is queued for them (a campaign no larger than a
-//! lane's queue is so answered whole by every lane). A case is judged once every lane has
-//! answered it or passed it by.
+//! A case on which the answers so far say the core diverges goes to the front of every lane's
+//! queue and holds new cases back until it is judged, so that a core bug is judged as soon as
+//! asking everyone would judge it. A lane is never idle while it is owed a case or has one
+//! queued; the campaign waits for a lane only then and when it owes more escalated cases than
+//! [`OWED_AT_MOST`], and at its end, while the lanes answer what they owe and what is queued
+//! for them (a campaign no larger than a lane's queue is so answered whole by every lane). A
+//! case is judged once every lane has answered it or passed it by.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -376,20 +378,26 @@ impl<'h> Board<'h> {
         self.changed.notify_all();
     }
 
-    /// Every case still pending, judged by the answers it has: what a campaign stopped
-    /// before its lanes answered them still counts, so that no verdict is lost.
-    pub fn rest(&self) -> Vec<Settled> {
+    /// What is left when a campaign stops before its lanes are done: each case no lane
+    /// owes, judged by the answers it has (a sample not yet taken is passed by), and how many
+    /// escalated cases are dropped unjudged, since a disagreement is judged by every lane or
+    /// not at all.
+    pub fn rest(&self) -> (Vec<Settled>, u64) {
         let Some(mut state) = self.lock() else {
-            return Vec::new();
+            return (Vec::new(), 0);
         };
         state.urgent = 0;
-        let mut rest: Vec<Settled> = state
-            .pending
-            .drain()
-            .map(|(_, case)| self.judged(case))
-            .collect();
+        let mut dropped = 0;
+        let mut rest = Vec::new();
+        for (_, case) in state.pending.drain() {
+            if case.escalated {
+                dropped += 1;
+            } else {
+                rest.push(self.judged(case));
+            }
+        }
         rest.sort_by_key(|(case, _, _)| case.0);
-        rest
+        (rest, dropped)
     }
 
     /// Per implementation, how its lane met the cases; `None` for those in process, which

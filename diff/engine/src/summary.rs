@@ -189,6 +189,12 @@ fn headline(out: &mut String, summary: &Summary) {
             mutant.name, mutant.bug
         )));
     }
+    if summary.dropped > 0 {
+        out.push_str(&wrap(&format!(
+            "{} cases escalated to the workers were left unjudged when the campaign stopped",
+            summary.dropped
+        )));
+    }
     if summary.repeated > 0 {
         out.push_str(&wrap(&format!(
             "{} cases repeated an earlier input and were judged from its answers",
@@ -625,6 +631,7 @@ pub fn to_json(summary: &Summary) -> Value {
         })).collect::<Vec<_>>(),
         "paced": summary.unpaced.is_none(),
         "unpaced_because": summary.unpaced,
+        "dropped": summary.dropped,
         "missing": summary.missing.iter().map(|(n, why)| json!({"name": n, "reason": why})).collect::<Vec<_>>(),
         "quorum": {
             "needed": summary.quorum.needed,

@@ -58,6 +58,7 @@ fn summary(findings: Vec<Finding>) -> Summary {
         own: Vec::new(),
         examples: Default::default(),
         unpaced: None,
+        dropped: 0,
     }
 }
 
