@@ -218,8 +218,11 @@ fn shards_together_find_what_one_run_finds() {
     let run = |shard: &str, cases: &str| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.json");
+        // Shards split the cases; what each finds depends on the seed alone when every case
+        // goes to everyone.
         let out = canonfuzz(&[
             "diff",
+            "--every-case",
             "--cases",
             cases,
             "--seed",
@@ -247,6 +250,7 @@ fn merged_shards_write_what_one_run_writes() {
     let campaign = |shard: &str, cases: &str, out: &Path| {
         let run = canonfuzz(&[
             "diff",
+            "--every-case",
             "--cases",
             cases,
             "--seed",
@@ -527,9 +531,12 @@ fn campaign_into(
 ) -> (String, BTreeSet<String>, Vec<serde_json::Value>) {
     let summary = dir.join(summary);
     let corpus = dir.join("corpus");
+    // Every case to everyone: what a paced campaign meets of a worker's own disagreements
+    // depends on its pace, and these runs compare what two campaigns of one seed found.
     let out = canonfuzz(&[
         "diff",
         "-v",
+        "--every-case",
         "--cases",
         cases,
         "--seed",
