@@ -228,6 +228,22 @@ fn answered_by(votes: &BTreeMap<String, u64>, group: &str) -> u64 {
     votes.get(group).copied().unwrap_or(0)
 }
 
+/// For every verdict other than "all agree", each worker answered every case of it.
+fn every_disagreement_judged_by_every_worker(summary: &Summary) {
+    for (verdict, votes) in &summary.voters {
+        if *verdict == "agree" {
+            continue;
+        }
+        for worker in WORKERS {
+            assert_eq!(
+                answered_by(votes, worker),
+                summary.verdicts[verdict],
+                "{verdict}: {worker}"
+            );
+        }
+    }
+}
+
 const CASES: u64 = 40_000;
 const WORKERS: [&str; 2] = ["tortoise", "snail"];
 
@@ -253,18 +269,7 @@ fn a_slow_worker_answers_every_disagreement_and_a_sample_of_every_category() {
         .count() as u64;
     let differing = summary.cases - summary.verdicts.get("agree").copied().unwrap_or(0);
     assert!(sevens > 1_000 && differing > sevens, "{sevens} {differing}");
-    for (verdict, votes) in &summary.voters {
-        if *verdict == "agree" {
-            continue;
-        }
-        for worker in WORKERS {
-            assert_eq!(
-                answered_by(votes, worker),
-                summary.verdicts[verdict],
-                "{verdict}: {worker}"
-            );
-        }
-    }
+    every_disagreement_judged_by_every_worker(&summary);
     // Every category reached every worker, the rare one included.
     for category in &CATEGORIES {
         let votes = &summary.categories[category.name].voters;
@@ -353,16 +358,5 @@ fn a_core_divergence_holds_new_cases_back_and_stopping_judges_no_disagreement_pa
     // judged them, and the campaign stopped at the first so judged: a few batches of 1,024
     // were run, where without the hold the campaign runs on while the workers judge.
     assert!(summary.cases <= 5 * 1024, "{}", summary.cases);
-    for (verdict, votes) in &summary.voters {
-        if *verdict == "agree" {
-            continue;
-        }
-        for worker in WORKERS {
-            assert_eq!(
-                answered_by(votes, worker),
-                summary.verdicts[verdict],
-                "{verdict}: {worker}"
-            );
-        }
-    }
+    every_disagreement_judged_by_every_worker(&summary);
 }

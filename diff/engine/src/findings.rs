@@ -420,11 +420,6 @@ impl Pace {
     pub fn answered(&self) -> u64 {
         self.escalated + self.sampled
     }
-
-    /// Whether the lane answered every case it met.
-    pub fn every_case(&self) -> bool {
-        self.passed == 0
-    }
 }
 
 fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
