@@ -116,20 +116,41 @@ impl MerkleCase {
     }
 }
 
-/// Whether a consistency case starts from the empty tree.
-pub fn first_size_is_zero(input: &[u8]) -> Result<bool, Unreadable> {
-    Ok(matches!(
-        MerkleCase::read(input)?,
-        Some(MerkleCase::Consistency { first: 0, .. })
-    ))
+/// The root of the empty tree, MTH({}) = SHA-256 of no bytes (RFC 9162 §2.1.1; the digest is
+/// FIPS 180-4's for the empty message).
+const EMPTY_ROOT: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/// Whether a consistency case claims the empty tree as a prefix as INK takes it: a first size
+/// of 0 with the empty tree's root, an empty proof, and a later size within INK's bound with a
+/// root of 32 bytes.
+pub fn empty_prefix(input: &[u8]) -> Result<bool, Unreadable> {
+    Ok(match MerkleCase::read(input)? {
+        Some(MerkleCase::Consistency {
+            first: 0,
+            second,
+            first_root,
+            second_root,
+            proof,
+        }) => {
+            to_hex(&first_root) == EMPTY_ROOT
+                && proof.is_empty()
+                && second_root.len() == 32
+                && second <= MAX_SIZE
+        }
+        _ => false,
+    })
 }
+
+/// The largest tree size or index INK takes, 2^53 - 1.
+const MAX_SIZE: u64 = (1 << 53) - 1;
 
 /// Whether a case names a size or index past 2^53 - 1.
 pub fn size_past_safe_integers(input: &[u8]) -> Result<bool, Unreadable> {
-    const MAX: u64 = (1 << 53) - 1;
     Ok(match MerkleCase::read(input)? {
-        Some(MerkleCase::Inclusion { index, size, .. }) => index > MAX || size > MAX,
-        Some(MerkleCase::Consistency { first, second, .. }) => first > MAX || second > MAX,
+        Some(MerkleCase::Inclusion { index, size, .. }) => index > MAX_SIZE || size > MAX_SIZE,
+        Some(MerkleCase::Consistency { first, second, .. }) => {
+            first > MAX_SIZE || second > MAX_SIZE
+        }
         _ => false,
     })
 }

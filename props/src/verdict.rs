@@ -13,6 +13,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::impls::jcs::RUST_SERDE_JSON_GROUP;
 use crate::merkle_case;
 use crate::outcome::Outcome;
 use crate::reading;
@@ -30,13 +31,19 @@ pub struct Member {
 /// The name the core goes by.
 pub const CORE: &str = "core";
 
-/// A deliberate difference between the core and other implementations.
+/// A deliberate difference between the core and other implementations: what the core answers
+/// wherever the difference's reason holds, and which of the others' answers it excuses there.
+/// A policy excuses others, never the core: on an input it covers, a core that answers
+/// otherwise than stated diverges, whatever the others answer, and so does a core whose answer
+/// differs from what the answers the policy does not excuse agree on.
 #[derive(Debug, Clone, Copy)]
 pub struct Policy {
     /// A stable identifier.
     pub id: &'static str,
-    /// What the core answers.
+    /// What the core answers on every input the policy covers.
     pub core: Expect,
+    /// The answers of the others that the policy excuses there.
+    pub excuses: Excuse,
     /// Which inputs the difference is about; elsewhere the same outcomes are a divergence. An
     /// input the predicate cannot read is the harness's failure, never an input it is not
     /// about.
@@ -57,22 +64,112 @@ impl Eq for Policy {}
 /// Whether a policy's reason holds for an input, read from the input alone.
 pub type Applies = fn(&[u8]) -> Result<bool, Unreadable>;
 
-/// A pattern over outcomes.
+/// What the core answers on the inputs a policy covers.
 #[derive(Debug, Clone, Copy)]
 pub enum Expect {
-    /// Rejected with this kind, where others accept or reject for another reason.
+    /// Rejected with this kind (where an input has several problems, the core may name another
+    /// that comes first: the `error-precedence` policy says which).
     Rejects(&'static str),
-    /// Rejected, whatever the kind, where others accept.
-    RejectsWhereOthersAccept,
-    /// Accepted, where others reject with this kind.
-    AcceptsWhereOthersReject(&'static str),
-    /// Accepted, where others reject for whatever reason.
-    AcceptsWhereOthersRejectAny,
-    /// Accepted, where others accept and write something else.
-    AcceptsWhereOthersWriteOtherwise,
-    /// Rejected, as others do, naming one of the kinds the function reads off the input as
-    /// those the core may name first.
+    /// Rejected, whatever the kind.
+    RejectsAny,
+    /// Rejected, naming one of the kinds the function reads off the input as those the core
+    /// may name first.
     RejectsFirstProblem(fn(&[u8]) -> BTreeSet<&'static str>),
+    /// Accepted, writing what the answers the policy does not excuse agree on.
+    Accepts,
+}
+
+impl Expect {
+    /// Whether `core` is the answer stated.
+    fn stated_by(self, input: &[u8], core: &Outcome) -> bool {
+        match self {
+            Expect::Rejects(kind) => rejection(core) == Some(kind),
+            Expect::RejectsAny => rejection(core).is_some(),
+            Expect::RejectsFirstProblem(first) => {
+                rejection(core).is_some_and(|kind| first(input).contains(kind))
+            }
+            Expect::Accepts => matches!(core, Outcome::Ok(_)),
+        }
+    }
+
+    /// Whether `core`, an answer, contradicts the statement: accepts where the core refuses,
+    /// refuses where it accepts, or names a problem that does not come first.
+    fn broken_by(self, input: &[u8], core: &Outcome) -> bool {
+        match self {
+            Expect::Rejects(_) | Expect::RejectsAny => rejection(core).is_none(),
+            Expect::RejectsFirstProblem(first) => {
+                !rejection(core).is_some_and(|kind| first(input).contains(kind))
+            }
+            Expect::Accepts => rejection(core).is_some(),
+        }
+    }
+}
+
+/// The others' answers a policy excuses where it applies: answers of a shape, from any group
+/// or from the groups named.
+#[derive(Debug, Clone, Copy)]
+pub struct Excuse {
+    /// The shape of the answers excused.
+    pub answers: Excused,
+    /// The groups whose answers are excused; empty for every group.
+    pub groups: &'static [&'static str],
+}
+
+/// The shape of the answers a policy excuses; only answers that differ from the core's are
+/// ever excused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Excused {
+    /// Any answer.
+    Any,
+    /// Acceptances.
+    Accepting,
+    /// Rejections of this kind.
+    Rejecting(&'static str),
+    /// Rejections of any kind.
+    RejectingAny,
+    /// Acceptances that write another output than the core's.
+    WritingOtherwise,
+}
+
+impl Excuse {
+    /// Any answer other than the core's, from any group.
+    pub const ANY: Excuse = Excuse::of(Excused::Any);
+    /// Acceptances, from any group.
+    pub const ACCEPTING: Excuse = Excuse::of(Excused::Accepting);
+    /// Rejections of any kind, from any group.
+    pub const REJECTING: Excuse = Excuse::of(Excused::RejectingAny);
+
+    /// Answers of this shape from any group.
+    pub const fn of(answers: Excused) -> Excuse {
+        Excuse {
+            answers,
+            groups: &[],
+        }
+    }
+
+    /// Answers of this shape from the named groups only.
+    pub const fn from(answers: Excused, groups: &'static [&'static str]) -> Excuse {
+        Excuse { answers, groups }
+    }
+
+    /// Whether `answer`, given by `member` where the core answered `core`, is excused.
+    pub fn covers(&self, member: &Member, answer: &Outcome, core: &Outcome) -> bool {
+        if member.name == CORE || !answer.is_answer() || agree(answer, core) {
+            return false;
+        }
+        if !self.groups.is_empty() && !self.groups.contains(&member.group.as_str()) {
+            return false;
+        }
+        match self.answers {
+            Excused::Any => true,
+            Excused::Accepting => matches!(answer, Outcome::Ok(_)),
+            Excused::Rejecting(kind) => rejection(answer) == Some(kind),
+            Excused::RejectingAny => rejection(answer).is_some(),
+            Excused::WritingOtherwise => {
+                matches!((answer, core), (Outcome::Ok(_), Outcome::Ok(_)))
+            }
+        }
+    }
 }
 
 /// The kinds the core may name first for a document, by an independent reading of it. The
@@ -178,54 +275,63 @@ pub const JCS_POLICIES: [Policy; 9] = [
     Policy {
         id: "error-precedence",
         core: Expect::RejectsFirstProblem(first_problems),
+        excuses: Excuse::REJECTING,
         applies: several_problems,
         reason: "when a document breaks several rules the core reports invalid UTF-8 first, then the first grammar error, then the first I-JSON rule in reading order; others report whichever problem their parser meets, or the only one they check",
     },
     Policy {
         id: "duplicate-names",
         core: Expect::Rejects("duplicate_key"),
+        excuses: Excuse::ANY,
         applies: duplicate_names,
         reason: "I-JSON (RFC 7493 §2.3), which RFC 8785 §3.1 requires, forbids duplicate member names; implementations that keep the last member sign a document whose meaning another parser may read differently",
     },
     Policy {
         id: "lone-surrogates",
         core: Expect::Rejects("lone_surrogate"),
+        excuses: Excuse::ANY,
         applies: lone_surrogates,
         reason: "I-JSON (RFC 7493 §2.1) requires strings to be valid Unicode; an escaped lone surrogate has no UTF-8 form to canonicalize to",
     },
     Policy {
         id: "number-range",
         core: Expect::Rejects("number_out_of_range"),
+        excuses: Excuse::ANY,
         applies: number_range,
         reason: "a number beyond the double range has no RFC 8785 §3.2.2.3 serialization; writing null or Infinity would change the value",
     },
     Policy {
         id: "depth-bound",
         core: Expect::Rejects("depth_limit"),
+        excuses: Excuse::ANY,
         applies: past_depth_bound,
         reason: "the core bounds nesting (default 10,000 levels) so that no document can exhaust its memory; deeper documents are refused, not crashed on",
     },
     Policy {
         id: "deep-nesting",
-        core: Expect::AcceptsWhereOthersReject("depth_limit"),
+        core: Expect::Accepts,
+        excuses: Excuse::of(Excused::Rejecting("depth_limit")),
         applies: deeper_than_readers_go,
         reason: "RFC 8785 sets no nesting limit; the core accepts up to 10,000 levels where serde_json stops at 128 and CPython near 1,000",
     },
     Policy {
         id: "serde-json-marker-name",
-        core: Expect::AcceptsWhereOthersRejectAny,
+        core: Expect::Accepts,
+        excuses: Excuse::from(Excused::RejectingAny, &[RUST_SERDE_JSON_GROUP]),
         applies: names_serde_json_marker,
         reason: "a member named \"$serde_json::private::RawValue\" is an ordinary name to RFC 8785, and Node and Python accept it as the core does; the in-process Rust crates refuse an object that starts with it because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reserves the name for its raw-value marker: as a syntax error, or as whatever the JSON its string holds breaks (\"1e400\" as a number out of range)",
     },
     Policy {
         id: "serde-json-marker-value",
-        core: Expect::AcceptsWhereOthersWriteOtherwise,
+        core: Expect::Accepts,
+        excuses: Excuse::from(Excused::WritingOtherwise, &[RUST_SERDE_JSON_GROUP]),
         applies: marker_holds_json,
         reason: "an object whose one member is named \"$serde_json::private::RawValue\" and holds a string of JSON is that object to RFC 8785, and Node and Python write it as the core does; the in-process Rust crates canonicalize the JSON the string holds instead, because serde_json's raw_value feature, which the core's dependency switches on for the whole build, reads the object as its raw-value marker",
     },
     Policy {
         id: "serde-json-marker-kind",
         core: Expect::RejectsFirstProblem(first_problems),
+        excuses: Excuse::from(Excused::RejectingAny, &[RUST_SERDE_JSON_GROUP]),
         applies: marker_beside_a_problem,
         reason: "a document that names serde_json's private marker (see serde-json-marker-name) and has a problem besides: the core names the problem an independent reading sees first, as Node and Python do, where the in-process Rust crates stop at the marker and report a syntax error",
     },
@@ -235,13 +341,15 @@ pub const JCS_POLICIES: [Policy; 9] = [
 pub const MERKLE_POLICIES: [Policy; 2] = [
     Policy {
         id: "empty-prefix",
-        core: Expect::AcceptsWhereOthersRejectAny,
-        applies: merkle_case::first_size_is_zero,
+        core: Expect::Accepts,
+        excuses: Excuse::REJECTING,
+        applies: merkle_case::empty_prefix,
         reason: "RFC 9162 §2.1.4 defines consistency for 0 < m < n only; INK's corpus (merkle-consistency, empty-prefix-accepts) takes the empty tree as a prefix of every tree, with the empty tree's root and an empty proof, which libraries that follow the RFC's range refuse",
     },
     Policy {
         id: "safe-integer-sizes",
         core: Expect::Rejects("size"),
+        excuses: Excuse::ANY,
         applies: merkle_case::size_past_safe_integers,
         reason: "INK bounds tree sizes to 2^53 - 1 so that a JavaScript implementation reads the same number (merkle-consistency, second-above-safe-integer-rejects); libraries with 64-bit sizes go on",
     },
@@ -278,69 +386,6 @@ fn rejection(outcome: &Outcome) -> Option<&str> {
     match outcome {
         Outcome::Rejected(kind) => Some(kind),
         _ => None,
-    }
-}
-
-impl Policy {
-    /// Whether the policy explains the core's `core` where the others answer `consensus`:
-    /// the outcomes have the policy's shape and its reason holds for the input.
-    fn explains(
-        &self,
-        input: &[u8],
-        core: &Outcome,
-        consensus: &Outcome,
-    ) -> Result<bool, Unreadable> {
-        let outcomes = match self.core {
-            Expect::Rejects(kind) => {
-                rejection(core) == Some(kind) && rejection(consensus) != Some(kind)
-            }
-            Expect::RejectsWhereOthersAccept => {
-                rejection(core).is_some() && matches!(consensus, Outcome::Ok(_))
-            }
-            Expect::AcceptsWhereOthersReject(kind) => {
-                matches!(core, Outcome::Ok(_)) && rejection(consensus) == Some(kind)
-            }
-            Expect::AcceptsWhereOthersRejectAny => {
-                matches!(core, Outcome::Ok(_)) && rejection(consensus).is_some()
-            }
-            Expect::AcceptsWhereOthersWriteOtherwise => {
-                matches!((core, consensus), (Outcome::Ok(a), Outcome::Ok(b)) if a != b)
-            }
-            Expect::RejectsFirstProblem(first) => {
-                rejection(core).is_some_and(|kind| first(input).contains(kind))
-                    && rejection(consensus).is_some()
-            }
-        };
-        if outcomes {
-            (self.applies)(input)
-        } else {
-            Ok(false)
-        }
-    }
-
-    /// Whether the core's answer breaks this policy: the policy has the core refuse, its reason
-    /// holds for the input, and the core accepted (or, for error precedence, named a problem
-    /// the input's first problems do not include). A registered difference is a rule the core
-    /// keeps, not only an excuse for differing: a core that stops keeping it diverges even
-    /// where lenient implementations agree with it.
-    fn broken_by(&self, input: &[u8], core: &Outcome) -> Result<bool, Unreadable> {
-        let kept = match (self.core, core) {
-            (Expect::Rejects(_) | Expect::RejectsWhereOthersAccept, o) => rejection(o).is_some(),
-            (Expect::RejectsFirstProblem(first), o) => {
-                rejection(o).is_some_and(|kind| first(input).contains(kind))
-            }
-            (
-                Expect::AcceptsWhereOthersReject(_)
-                | Expect::AcceptsWhereOthersRejectAny
-                | Expect::AcceptsWhereOthersWriteOtherwise,
-                _,
-            ) => true,
-        };
-        if core.is_answer() && !kept {
-            (self.applies)(input)
-        } else {
-            Ok(false)
-        }
     }
 }
 
@@ -434,9 +479,7 @@ pub fn evaluate_with_quorum(
     quorum: usize,
 ) -> Evaluation {
     let pairs: Vec<(&Member, &Outcome)> = members.iter().zip(outcomes).collect();
-    let (policies, reference) = (rules.policies, rules.reference_group);
-    let consensus = consensus(&pairs, quorum, reference);
-    let core = pairs.iter().find(|(m, _)| m.name == CORE).map(|(_, o)| *o);
+    let consensus = consensus(&pairs, quorum, rules.reference_group);
     let failed = |o: &Outcome| matches!(o, Outcome::Crashed(_) | Outcome::TimedOut);
     let answers: Vec<&Outcome> = outcomes.iter().filter(|o| o.is_answer()).collect();
     let all_agree = answers
@@ -451,7 +494,7 @@ pub fn evaluate_with_quorum(
         })
         .map(|(m, _)| m.name.clone())
         .collect();
-    let verdict = match judge(input, policies, core, consensus.as_ref(), all_agree) {
+    let verdict = match judge(rules, input, &pairs, consensus.as_ref(), all_agree, quorum) {
         Ok(verdict) => verdict,
         Err(policy) => Verdict::Unjudged(policy),
     };
@@ -471,19 +514,25 @@ pub fn evaluate_with_quorum(
     }
 }
 
-/// The verdict on the core's answer `core`, given the consensus and whether every answer
-/// agrees; `Err` names the policy whose predicate could not read the input.
+/// The verdict on the core's answer among `pairs`, given the consensus and whether every
+/// answer agrees; `Err` names the policy whose predicate could not read the input. A core that
+/// breaks what a policy covering the input says it answers diverges first of all; where the
+/// core differs from the consensus, a policy explains it only when the core answers as the
+/// policy says, the policy excuses some of the differing answers, and the answers it does not
+/// excuse reach no consensus against the core's.
 fn judge(
+    rules: &Rules,
     input: &[u8],
-    policies: &'static [Policy],
-    core: Option<&Outcome>,
+    pairs: &[(&Member, &Outcome)],
     consensus: Option<&Outcome>,
     all_agree: bool,
+    quorum: usize,
 ) -> Result<Verdict, &'static Policy> {
     let failed = |o: &Outcome| matches!(o, Outcome::Crashed(_) | Outcome::TimedOut);
-    if let Some(core) = core {
-        for policy in policies {
-            if policy.broken_by(input, core).map_err(|_| policy)? {
+    let core = pairs.iter().find(|(m, _)| m.name == CORE).map(|(_, o)| *o);
+    if let Some(core) = core.filter(|c| c.is_answer()) {
+        for policy in rules.policies {
+            if policy.core.broken_by(input, core) && (policy.applies)(input).map_err(|_| policy)? {
                 return Ok(Verdict::CoreDiverges);
             }
         }
@@ -493,11 +542,8 @@ fn judge(
     }
     Ok(match (core, consensus) {
         (Some(core), Some(consensus)) if core.is_answer() && !agree(core, consensus) => {
-            for policy in policies {
-                if policy
-                    .explains(input, core, consensus)
-                    .map_err(|_| policy)?
-                {
+            for policy in rules.policies {
+                if excused_by(rules, policy, input, pairs, core, quorum)? {
                     return Ok(Verdict::Policy(policy));
                 }
             }
@@ -506,6 +552,36 @@ fn judge(
         (Some(core), _) if failed(core) => Verdict::CoreDiverges,
         _ => Verdict::ThirdParties,
     })
+}
+
+/// Whether `policy` explains the core's answer `core` among `pairs`: the core answers as the
+/// policy says, the policy excuses at least one answer that differs from it, its reason holds
+/// for the input, and the answers it does not excuse reach no consensus other than the core's.
+fn excused_by(
+    rules: &Rules,
+    policy: &'static Policy,
+    input: &[u8],
+    pairs: &[(&Member, &Outcome)],
+    core: &Outcome,
+    quorum: usize,
+) -> Result<bool, &'static Policy> {
+    if !policy.core.stated_by(input, core) {
+        return Ok(false);
+    }
+    let excused: Vec<bool> = pairs
+        .iter()
+        .map(|(m, o)| policy.excuses.covers(m, o, core))
+        .collect();
+    if !excused.contains(&true) || !(policy.applies)(input).map_err(|_| policy)? {
+        return Ok(false);
+    }
+    let rest: Vec<(&Member, &Outcome)> = pairs
+        .iter()
+        .zip(&excused)
+        .filter(|(_, excused)| !**excused)
+        .map(|(pair, _)| *pair)
+        .collect();
+    Ok(consensus(&rest, quorum, rules.reference_group).is_none_or(|c| agree(core, &c)))
 }
 
 /// The answer a strict majority of the voting independent groups give (the core's group does
@@ -767,6 +843,61 @@ mod tests {
     }
 
     #[test]
+    fn a_core_that_stops_showing_a_departure_diverges_even_where_others_agree_with_it() {
+        // RFC 8785 sets no nesting limit and the core states that it accepts 10,000 levels:
+        // a core that refuses 200 levels as serde_json does agrees with serde_json and
+        // CPython, and diverges.
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let all_refuse = [
+            err("depth_limit"),
+            err("depth_limit"),
+            err("depth_limit"),
+            err("depth_limit"),
+            err("depth_limit"),
+        ];
+        let e = evaluate(&JCS_RULES, deep.as_bytes(), &members(), &all_refuse);
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+        // Accepting, it must write what the answers the policy does not excuse write: V8's
+        // here, which stands in for a consensus.
+        let mut written = all_refuse.clone();
+        written[0] = ok("[[]]");
+        written[3] = ok("[]");
+        let e = evaluate(&JCS_RULES, deep.as_bytes(), &members(), &written);
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+        written[0] = ok("[]");
+        let e = evaluate(&JCS_RULES, deep.as_bytes(), &members(), &written);
+        assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "deep-nesting"));
+        // INK takes the empty tree as a prefix of every tree: a core that refuses it as the
+        // RFC's range does diverges though ct-merkle refuses it too.
+        let merkle = members_of(&[("core", "canonfuzz-core"), ("ct-merkle", "ct-merkle")]);
+        let empty_root = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        let consistency = |first_root: &str, proof: &str| {
+            format!(
+                r#"{{"op":"consistency","first":0,"second":3,"firstRoot":"{first_root}","secondRoot":"{}","proof":[{proof}]}}"#,
+                "ab".repeat(32)
+            )
+        };
+        let both_refuse = [err("other"), err("other")];
+        let taken = consistency(empty_root, "");
+        let e = evaluate_with_quorum(&MERKLE_RULES, taken.as_bytes(), &merkle, &both_refuse, 1);
+        assert_eq!(e.verdict, Verdict::CoreDiverges);
+        let accepted = [ok("valid"), err("other")];
+        let e = evaluate_with_quorum(&MERKLE_RULES, taken.as_bytes(), &merkle, &accepted, 1);
+        assert!(matches!(e.verdict, Verdict::Policy(p) if p.id == "empty-prefix"));
+        // A wrong first root, or a proof where none is due, is refused by everyone.
+        for refused in [
+            consistency(&"00".repeat(32), ""),
+            consistency(empty_root, &format!("\"{}\"", "cd".repeat(32))),
+        ] {
+            let e =
+                evaluate_with_quorum(&MERKLE_RULES, refused.as_bytes(), &merkle, &both_refuse, 1);
+            assert_eq!(e.verdict, Verdict::Agree, "{refused}");
+            let e = evaluate_with_quorum(&MERKLE_RULES, refused.as_bytes(), &merkle, &accepted, 1);
+            assert_eq!(e.verdict, Verdict::CoreDiverges, "{refused}");
+        }
+    }
+
+    #[test]
     fn equal_answers_under_different_verdicts_are_different_findings() {
         // The same answers: a policy where two names are alike, a divergence where they are
         // not. A finding keyed by the answers alone would fold the second into the first.
@@ -800,6 +931,7 @@ mod tests {
     static UNREADABLE: [Policy; 1] = [Policy {
         id: "unreadable",
         core: Expect::Rejects("duplicate_key"),
+        excuses: Excuse::ANY,
         applies: |_| Err(Unreadable("a planted reading failure".to_string())),
         reason: "none",
     }];
@@ -889,7 +1021,7 @@ mod jcs_policy_tests {
         let (past, within, beyond_serde, shallow) =
             (deep(10_001), deep(10_000), deep(200), deep(100));
         // (policy, core, others, an input where the reason holds, one where it does not)
-        let cases: [(&str, Outcome, Outcome, &str, &str); 9] = [
+        let cases: [(&str, Outcome, Outcome, &str, &str); 7] = [
             (
                 "duplicate-names",
                 err("duplicate_key"),
@@ -920,20 +1052,6 @@ mod jcs_policy_tests {
                 &shallow,
             ),
             (
-                "serde-json-marker-name",
-                ok(),
-                err("syntax"),
-                r#"{"$serde_json::private::RawValue":0}"#,
-                r#"{"a":0}"#,
-            ),
-            (
-                "serde-json-marker-value",
-                ok(),
-                Outcome::Ok(b"[1]".to_vec()),
-                r#"[{"$serde_json::private::RawValue":"[1]"}]"#,
-                r#"[{"$serde_json::private::RawValue":"[1]","a":0}]"#,
-            ),
-            (
                 "error-precedence",
                 err("duplicate_key"),
                 err("lone_surrogate"),
@@ -960,21 +1078,74 @@ mod jcs_policy_tests {
                 "{id}: {not:.40}"
             );
         }
+    }
+
+    /// The verdict where the serde_json-based crates answer `serde` and the core `core`, the
+    /// crates being the only others, as in the in-process fuzz target.
+    fn beside_serde_json(input: &str, core: Outcome, serde: Outcome) -> Verdict {
+        let members = members_of(&[
+            ("core", "canonfuzz-core"),
+            ("serde_jcs", RUST_SERDE_JSON_GROUP),
+        ]);
+        evaluate_with_quorum(&JCS_RULES, input.as_bytes(), &members, &[core, serde], 1).verdict
+    }
+
+    #[test]
+    fn the_marker_policies_excuse_the_readers_that_read_the_marker() {
+        let holds_json = r#"[{"$serde_json::private::RawValue":"[1]"}]"#;
+        let as_written = Outcome::Ok(holds_json.as_bytes().to_vec());
+        let as_marker = Outcome::Ok(b"[[1]]".to_vec());
+        // The crates that read the marker are excused for writing the JSON it holds.
+        assert_eq!(
+            policy(beside_serde_json(
+                holds_json,
+                as_written.clone(),
+                as_marker.clone()
+            )),
+            Some("serde-json-marker-value")
+        );
         // Only a string of JSON is read in the object's place.
         let holds_no_json = r#"[{"$serde_json::private::RawValue":"x"}]"#;
         assert_eq!(
-            verdict(holds_no_json, ok(), Outcome::Ok(b"x".to_vec())),
+            beside_serde_json(holds_no_json, ok(), Outcome::Ok(b"x".to_vec())),
             Verdict::CoreDiverges
         );
-        // The crates refuse a marker-named object as whatever the JSON its string holds breaks.
+        // Others than those readers are not excused: where they write the object as written,
+        // a core that reads the marker diverges.
+        assert_eq!(
+            verdict(holds_json, as_marker.clone(), as_written.clone()),
+            Verdict::CoreDiverges
+        );
+        // The crates refuse a marker-named object, as a syntax error or as whatever the JSON
+        // its string holds breaks; only they are excused for it.
+        let named = r#"{"$serde_json::private::RawValue":0}"#;
+        assert_eq!(
+            policy(beside_serde_json(named, ok(), err("syntax"))),
+            Some("serde-json-marker-name")
+        );
         let holds_a_big_number = r#"{"$serde_json::private::RawValue":"1e400"}"#;
         assert_eq!(
-            policy(verdict(
+            policy(beside_serde_json(
                 holds_a_big_number,
                 ok(),
                 err("number_out_of_range")
             )),
             Some("serde-json-marker-name")
+        );
+        assert_eq!(verdict(named, ok(), err("syntax")), Verdict::CoreDiverges);
+        assert_eq!(
+            beside_serde_json(r#"{"a":0}"#, ok(), err("syntax")),
+            Verdict::CoreDiverges
+        );
+        // A valid document with the marker name is one the core accepts: refusing it diverges
+        // even where the crates refuse it too.
+        assert_eq!(
+            beside_serde_json(named, err("syntax"), err("syntax")),
+            Verdict::CoreDiverges
+        );
+        assert_eq!(
+            beside_serde_json(holds_json, err("syntax"), as_marker),
+            Verdict::CoreDiverges
         );
     }
 
@@ -985,8 +1156,13 @@ mod jcs_policy_tests {
         let with = |first: &[u8], core: Outcome| {
             let mut input = first.to_vec();
             input.extend_from_slice(b":0,\"\xd6\":[]}");
+            let members = members_of(&[
+                ("core", "canonfuzz-core"),
+                ("serde_jcs", RUST_SERDE_JSON_GROUP),
+                ("json-canon", RUST_SERDE_JSON_GROUP),
+            ]);
             let outcomes = [core, err("syntax"), err("syntax")];
-            evaluate(&JCS_RULES, &input, &members(), &outcomes).verdict
+            evaluate_with_quorum(&JCS_RULES, &input, &members, &outcomes, 1).verdict
         };
         let marker = br#"{"$serde_json::private::RawValue""#;
         assert_eq!(

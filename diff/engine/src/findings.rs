@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use std::time::Duration;
 
-use crate::compare::{Evaluation, Expect, Verdict, CORE};
+use crate::compare::{Evaluation, Expect, Member, Verdict, CORE};
 use crate::family::{Category, Family};
 use crate::manifest::sha256_hex;
 use crate::outcome::Outcome;
@@ -41,36 +41,47 @@ pub fn expected(
     impls: &[ImplStats],
 ) -> Option<(Outcome, String)> {
     let e = &finding.evaluation;
-    let answer_of = |pick: &dyn Fn(&ImplStats) -> bool| {
-        impls
-            .iter()
-            .zip(&finding.outcomes)
-            .find(|(s, o)| pick(s) && matches!(o, Outcome::Ok(_)))
-            .map(|(s, o)| (s.name.clone(), o.clone()))
-    };
     match e.verdict {
         Verdict::Policy(policy) => {
             let why = format!("registered policy {}: {}", policy.id, policy.reason);
             match policy.core {
                 Expect::Rejects(kind) => Some((Outcome::Rejected(kind.to_string()), why)),
-                Expect::RejectsFirstProblem(_) | Expect::RejectsWhereOthersAccept => {
+                Expect::RejectsFirstProblem(_) | Expect::RejectsAny => {
                     Some((Outcome::Rejected(String::new()), why))
                 }
-                // The others write another document: the expected one is the reference
-                // group's, and without it there is none to vouch for, so no vector.
-                Expect::AcceptsWhereOthersWriteOtherwise => {
-                    answer_of(&|s| s.group == family.rules().reference_group)
-                        .map(|(name, o)| (o, format!("{why}; output as {name} writes it")))
-                }
-                Expect::AcceptsWhereOthersReject(_) | Expect::AcceptsWhereOthersRejectAny => {
-                    answer_of(&|s| s.group == family.rules().reference_group)
-                        .or_else(|| answer_of(&|s| s.name != CORE))
+                // What the implementations the policy does not excuse write: the reference
+                // group's first; without any, a verdict-only answer is the policy's own, and
+                // an output no one else vouches for makes no vector.
+                Expect::Accepts => {
+                    let core = impls
+                        .iter()
+                        .zip(&finding.outcomes)
+                        .find(|(s, _)| s.name == CORE)
+                        .map(|(_, o)| o.clone())
+                        .unwrap_or(Outcome::Unsupported);
+                    let unexcused = |s: &ImplStats, o: &Outcome| {
+                        let member = Member {
+                            name: s.name.clone(),
+                            group: s.group.clone(),
+                        };
+                        s.name != CORE && !policy.excuses.covers(&member, o, &core)
+                    };
+                    let reference = family.rules().reference_group;
+                    let answer_of = |pick: &dyn Fn(&ImplStats) -> bool| {
+                        impls
+                            .iter()
+                            .zip(&finding.outcomes)
+                            .find(|(s, o)| {
+                                pick(s) && unexcused(s, o) && matches!(o, Outcome::Ok(_))
+                            })
+                            .map(|(s, o)| (s.name.clone(), o.clone()))
+                    };
+                    answer_of(&|s| s.group == reference)
+                        .or_else(|| answer_of(&|_| true))
                         .map(|(name, o)| (o, format!("{why}; output as {name} writes it")))
                         .or_else(|| {
-                            // No one else accepts; a verdict-only answer is the policy's own.
-                            answer_of(&|s| s.name == CORE)
-                                .filter(|(_, o)| *o == Outcome::Ok(crate::outcome::VALID.to_vec()))
-                                .map(|(_, o)| (o, format!("{why}; the policy's verdict")))
+                            (core == Outcome::Ok(crate::outcome::VALID.to_vec()))
+                                .then(|| (core.clone(), format!("{why}; the policy's verdict")))
                         })
                 }
             }

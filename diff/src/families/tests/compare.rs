@@ -54,18 +54,24 @@ mod family_policy_tests {
         members_of(&[("core", "canonfuzz-core"), ("a", "a"), ("b", "b")])
     }
 
-    /// The core's and the others' outcomes of the shape a policy is about.
-    fn shaped(expect: Expect) -> Option<(Outcome, Outcome)> {
+    /// The core's answer a policy states and an answer of the others it excuses.
+    fn shaped(policy: &Policy) -> Option<(Outcome, Outcome)> {
         let ok = Outcome::Ok(b"x".to_vec());
         let err = |kind: &str| Outcome::Rejected(kind.to_string());
-        match expect {
-            Expect::Rejects(kind) => Some((err(kind), ok)),
-            Expect::RejectsWhereOthersAccept => Some((err("rejected"), ok)),
-            Expect::AcceptsWhereOthersReject(kind) => Some((ok, err(kind))),
-            Expect::AcceptsWhereOthersRejectAny => Some((ok, err("another-kind"))),
-            Expect::AcceptsWhereOthersWriteOtherwise => Some((ok, Outcome::Ok(b"y".to_vec()))),
-            Expect::RejectsFirstProblem(_) => None,
-        }
+        let core = match policy.core {
+            Expect::Rejects(kind) => err(kind),
+            Expect::RejectsAny => err("rejected"),
+            Expect::Accepts => ok.clone(),
+            Expect::RejectsFirstProblem(_) => return None,
+        };
+        let others = match policy.excuses.answers {
+            Excused::Any if matches!(core, Outcome::Ok(_)) => err("another-kind"),
+            Excused::Any | Excused::Accepting => ok,
+            Excused::Rejecting(kind) => err(kind),
+            Excused::RejectingAny => err("another-kind"),
+            Excused::WritingOtherwise => Outcome::Ok(b"y".to_vec()),
+        };
+        Some((core, others))
     }
 
     fn verdict(family: Family, input: &[u8], core: &Outcome, others: &Outcome) -> Verdict {
@@ -96,7 +102,7 @@ mod family_policy_tests {
                 .find(|c| holding(c).is_empty())
                 .unwrap_or_else(|| panic!("{}: every case has a policy's reason", family.name()));
             for policy in rules.policies {
-                let (core, others) = shaped(policy.core).unwrap();
+                let (core, others) = shaped(policy).unwrap();
                 let name = format!("{} {}", family.name(), policy.id);
                 let only = cases
                     .iter()
@@ -113,20 +119,64 @@ mod family_policy_tests {
                     Verdict::CoreDiverges,
                     "{name}: explains a case its reason does not hold for"
                 );
-                // A policy that has the core refuse is a rule it keeps: accepting where the
-                // reason holds diverges even when everyone else accepts too.
-                if matches!(
-                    policy.core,
-                    Expect::Rejects(_) | Expect::RejectsWhereOthersAccept
-                ) {
-                    assert_eq!(
-                        verdict(family, only, &others, &others),
-                        Verdict::CoreDiverges,
-                        "{name}: a core that stops refusing agrees"
-                    );
-                    assert_eq!(verdict(family, plain, &others, &others), Verdict::Agree);
-                }
+                // A policy states what the core answers: a core that answers as the others do
+                // where the reason holds diverges, even when everyone else answers so too.
+                assert_eq!(
+                    verdict(family, only, &others, &others),
+                    Verdict::CoreDiverges,
+                    "{name}: a core that stops showing its departure agrees"
+                );
+                assert_eq!(verdict(family, plain, &others, &others), Verdict::Agree);
             }
+        }
+    }
+}
+
+mod policy_statement_tests {
+    // A policy states what the core answers wherever its reason holds; the real core's answers
+    // on each family's generated cases keep every statement, so that a campaign turns red only
+    // when the core changes, never because a predicate covers cases the core rightly answers
+    // otherwise.
+    use canonfuzz_engine::compare::*;
+    use canonfuzz_engine::outcome::Outcome;
+
+    #[test]
+    fn the_core_answers_as_every_policy_covering_a_generated_case_says() {
+        for family in crate::families::all() {
+            let implementations = family.implementations();
+            let core = implementations
+                .iter()
+                .find(|i| i.name() == CORE)
+                .expect("every family has a core");
+            let members = members_of(&[(CORE, "canonfuzz-core")]);
+            let budget = family.selftest_budget();
+            let cases: Vec<Vec<u8>> = (0..budget).map(|i| family.generate(1, i).1).collect();
+            let inputs: Vec<&[u8]> = cases.iter().map(Vec::as_slice).collect();
+            let answers = core.run_batch(&inputs);
+            let mut covered = 0;
+            for (input, answer) in inputs.iter().zip(&answers) {
+                let rules = family.rules();
+                covered += usize::from(
+                    rules
+                        .policies
+                        .iter()
+                        .any(|p| (p.applies)(input).expect("every generated case is read")),
+                );
+                let e = evaluate(*family, input, &members, std::slice::from_ref(answer));
+                assert_ne!(
+                    e.verdict,
+                    Verdict::CoreDiverges,
+                    "{}: the core answers {answer} on {}",
+                    family.name(),
+                    String::from_utf8_lossy(input)
+                );
+                assert!(!matches!(answer, Outcome::Crashed(_)));
+            }
+            assert!(
+                covered > 0 || family.rules().policies.is_empty(),
+                "{}: no generated case is covered by a policy",
+                family.name()
+            );
         }
     }
 }
