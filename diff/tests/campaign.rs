@@ -218,8 +218,8 @@ fn shards_together_find_what_one_run_finds() {
     let run = |shard: &str, cases: &str| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.json");
-        // Shards split the cases; what each finds depends on the seed alone when every case
-        // goes to everyone.
+        // Shards split the cases, and a paced shard samples its own batches; what each finds
+        // with every case asked of everyone is what one run finds.
         let out = canonfuzz(&[
             "diff",
             "--every-case",
@@ -531,12 +531,11 @@ fn campaign_into(
 ) -> (String, BTreeSet<String>, Vec<serde_json::Value>) {
     let summary = dir.join(summary);
     let corpus = dir.join("corpus");
-    // Every case to everyone: what a paced campaign meets of a worker's own disagreements
-    // depends on its pace, and these runs compare what two campaigns of one seed found.
+    // Paced, as by default: these runs compare what two campaigns of one seed found, which
+    // the seed alone decides.
     let out = canonfuzz(&[
         "diff",
         "-v",
-        "--every-case",
         "--cases",
         cases,
         "--seed",

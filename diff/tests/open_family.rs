@@ -143,6 +143,8 @@ const FACTS: Facts = Facts {
     categories: &CATEGORIES,
     fields: &FIELDS,
     reference_reason: "the table decoder's answer",
+    shares_with_core: &[],
+    sample_percent: 10,
 };
 
 impl Spec for Hex {

@@ -4,7 +4,8 @@
 //! implementation answers every case.
 //!
 //! The family doubles a decimal number. The core, `mirror` and `twin` answer in process;
-//! `mirror` has its own bug on numbers ending in 7. `tortoise` and `snail` are workers that take a
+//! `mirror` shares code with the core and has its own bugs on numbers ending in 7 and in 99;
+//! `twin` cannot read a number ending in 99. `tortoise` and `snail` are workers that take a
 //! while over every input; `tortoise` has its own bug on numbers ending in 3, which only a
 //! worker can see.
 
@@ -42,13 +43,26 @@ fn ends_in(input: &[u8], digit: u8) -> bool {
     input.last() == Some(&digit)
 }
 
-/// Doubles, except that a number ending in 7 comes out one more.
+/// Doubles, except that a number ending in 7 comes out one more, and one ending in 99 two
+/// more.
 fn mirror(input: &[u8]) -> Outcome {
     match (doubled(input), number(input)) {
         (Outcome::Ok(_), Some(n)) if ends_in(input, b'7') => {
             Outcome::Ok((2 * n + 1).to_string().into_bytes())
         }
+        (Outcome::Ok(_), Some(n)) if input.ends_with(b"99") => {
+            Outcome::Ok((2 * n + 2).to_string().into_bytes())
+        }
         (answer, _) => answer,
+    }
+}
+
+/// Doubles, but cannot read a number ending in 99.
+fn twin(input: &[u8]) -> Outcome {
+    if input.ends_with(b"99") {
+        Outcome::Unsupported
+    } else {
+        doubled(input)
     }
 }
 
@@ -87,22 +101,46 @@ fn tortoise(input: &[u8]) -> Outcome {
     }
 }
 
-/// The core doubling a number ending in 5 to one less.
-static MUTANTS: [Mutant; 1] = [Mutant {
-    family: FAMILY,
-    name: "fives-short",
-    bug: "a number ending in 5 is doubled to one less",
-    answer: |input| match (doubled(input), number(input)) {
-        (Outcome::Ok(_), Some(n)) if ends_in(input, b'5') => {
-            Outcome::Ok((2 * n - 1).to_string().into_bytes())
-        }
-        (answer, _) => answer,
+/// The core doubling a number ending in 5 to one less; the core copying `mirror`, which it
+/// shares code with, on numbers ending in 99.
+static MUTANTS: [Mutant; 2] = [
+    Mutant {
+        family: FAMILY,
+        name: "fives-short",
+        bug: "a number ending in 5 is doubled to one less",
+        answer: |input| match (doubled(input), number(input)) {
+            (Outcome::Ok(_), Some(n)) if ends_in(input, b'5') => {
+                Outcome::Ok((2 * n - 1).to_string().into_bytes())
+            }
+            (answer, _) => answer,
+        },
     },
-}];
+    Mutant {
+        family: FAMILY,
+        name: "copies-mirror",
+        bug: "a number ending in 99 is doubled to two more, as mirror does",
+        answer: |input| {
+            if input.ends_with(b"99") {
+                mirror(input)
+            } else {
+                doubled(input)
+            }
+        },
+    },
+];
 
-struct Doubling;
-static DOUBLING: Doubling = Doubling;
+/// The family, its workers taking `delay` over every input.
+struct Doubling {
+    delay: Duration,
+}
+static DOUBLING: Doubling = Doubling {
+    delay: Duration::from_micros(100),
+};
 const FAMILY: Family = Family::new(&DOUBLING);
+/// The same family with workers that take no time of their own.
+static QUICK: Doubling = Doubling {
+    delay: Duration::ZERO,
+};
 
 const FACTS: Facts = Facts {
     name: "doubling",
@@ -112,6 +150,8 @@ const FACTS: Facts = Facts {
     categories: &CATEGORIES,
     fields: &[],
     reference_reason: "the core's answer",
+    shares_with_core: &["mirror"],
+    sample_percent: 10,
 };
 
 impl Spec for Doubling {
@@ -130,7 +170,7 @@ impl Spec for Doubling {
     }
 
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
-        let delay = Duration::from_micros(100);
+        let delay = self.delay;
         vec![
             Box::new(InProcess::core(doubled)),
             Box::new(InProcess {
@@ -145,7 +185,7 @@ impl Spec for Doubling {
                 krate: "twin",
                 version: "1",
                 group: "twin",
-                answer: doubled,
+                answer: twin,
             }),
             Box::new(Slow {
                 name: "tortoise",
@@ -359,4 +399,85 @@ fn a_core_divergence_holds_new_cases_back_and_stopping_judges_no_disagreement_pa
     // were run, where without the hold the campaign runs on while the workers judge.
     assert!(summary.cases <= 5 * 1024, "{}", summary.cases);
     every_disagreement_judged_by_every_worker(&summary);
+}
+
+/// What a campaign decided, apart from how long it took: every finding (its signature, first
+/// case, count and minimized input), the cases per verdict and who voted, and how each worker
+/// met the cases.
+fn decided(summary: &Summary) -> String {
+    let findings: Vec<String> = summary
+        .findings
+        .iter()
+        .map(|f| {
+            format!(
+                "{} at {} x{}: {:?}",
+                f.signature, f.case, f.count, f.minimized
+            )
+        })
+        .collect();
+    let paces: Vec<String> = summary
+        .impls
+        .iter()
+        .map(|s| {
+            let p = s.pace.unwrap_or_default();
+            format!(
+                "{} {} {} {} {}/{}",
+                s.name, p.escalated, p.sampled, p.passed, s.agreed, s.answered
+            )
+        })
+        .collect();
+    format!(
+        "{findings:#?}\n{:?}\n{:?}\n{:?}\n{paces:#?}",
+        summary.verdicts, summary.voters, summary.categories
+    )
+}
+
+#[test]
+fn two_paced_runs_of_one_seed_decide_alike_whatever_their_pace() {
+    // One campaign whose workers are slow and run on one thread, one whose workers take no
+    // time of their own: the workers keep another pace against the implementations in
+    // process, and the campaigns decide the same.
+    let slow = campaign::run(&Config {
+        jobs: 1,
+        ..config(CASES, false, None)
+    })
+    .unwrap();
+    let quick = campaign::run(&Config {
+        family: Family::new(&QUICK),
+        ..config(CASES, false, None)
+    })
+    .unwrap();
+    assert_eq!(slow.unpaced, None);
+    assert_eq!(decided(&slow), decided(&quick));
+    // tortoise's own bug, which only a worker sees, is met in both.
+    assert!(quick
+        .findings
+        .iter()
+        .any(|f| f.evaluation.diverging.contains(&"tortoise".to_string())));
+}
+
+#[test]
+fn a_core_that_copies_a_library_it_shares_code_with_is_judged_by_every_worker() {
+    // On numbers ending in 99 the mutant answers as mirror, which shares code with the core,
+    // and twin, the one independent voice in process, cannot answer: the answers in process
+    // agree, and the case still goes to every worker, so the bug is found where asking
+    // everyone finds it.
+    let mutant = &MUTANTS[1];
+    let first = |every_case: bool| {
+        let summary = campaign(CASES, every_case, Some(mutant));
+        assert_eq!(summary.status(), Status::CoreDiverges);
+        summary
+            .findings
+            .iter()
+            .filter(|f| f.evaluation.verdict.name() == "core_diverges")
+            .map(|f| (f.case, f.count))
+            .min()
+            .unwrap()
+    };
+    let expected = (0..CASES)
+        .find(|&i| DOUBLING.generate(1, i).1.ends_with(b"99"))
+        .unwrap();
+    let paced = first(false);
+    assert_eq!(paced.0, expected);
+    assert_eq!(paced, first(true));
 }

@@ -714,7 +714,7 @@ impl<'a> Cases<'a> {
             board: if config.every_case {
                 Err(crate::pacing::ASKED)
             } else {
-                Board::new(harness, config.jobs.max(1))
+                Board::new(harness)
             },
             failed: std::sync::atomic::AtomicBool::new(false),
             dropped: AtomicU64::new(0),

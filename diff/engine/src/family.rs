@@ -220,6 +220,13 @@ pub struct Facts {
     /// Why the group whose answer stands in when the independent groups reach no consensus
     /// ([`Spec::rules`]) is that group.
     pub reference_reason: &'static str,
+    /// The independence groups whose implementations share code with the core (a library it
+    /// links, the curve arithmetic it builds on): their agreement with the core is no
+    /// independent voice, since a core bug that copies that library agrees with them.
+    pub shares_with_core: &'static [&'static str],
+    /// The percent of the cases the implementations in process settle that every worker
+    /// answers too in a paced campaign, chosen by the seed ([`crate::pacing`]).
+    pub sample_percent: u32,
 }
 
 /// Everything canonfuzz knows about one family. A new family implements this in its own

@@ -1,22 +1,27 @@
-//! Every implementation at its own pace. The implementations in process (the core among them)
-//! answer every case as it is generated and set the campaign's rate; each worker, or host of
-//! workers, is a lane that answers at its own pace:
+//! Every implementation at its own pace, with every verdict fixed by the seed. The
+//! implementations in process (the core among them) answer every case as it is generated and
+//! set the campaign's rate; each worker, or host of workers, is a lane that answers at its own
+//! pace. Which cases the lanes answer is decided from the answers in process alone, so it is a
+//! function of the seed, the case index and the family's sampling share, never of the clock:
 //!
-//! - every case on which the answers so far disagree, with each other or with the core, is
-//!   escalated to every lane, so each disagreement is judged by the full quorum;
-//! - of the rest, a lane with room takes every case, and a lane that has fallen behind takes
-//!   what room it has from each batch, one case of each generator category in turn (the
-//!   category it starts from moves on with every batch), so that every category reaches it.
+//! - a case is escalated to every lane unless the answers in process all agree and an
+//!   independent voice is among them, one implementation whose group is neither the core's nor
+//!   one that shares code with the core ([`crate::family::Facts::shares_with_core`]): a core
+//!   bug that copies a library it shares code with agrees with that library, and only another
+//!   voice can contradict it;
+//! - of the rest, every lane answers the family's share, chosen from each batch one case of
+//!   each stratum in turn (a stratum is a generator category and the core's answer class, the
+//!   stratum it starts from moving on with every batch), so that rare categories and rare
+//!   answers reach the workers in every campaign.
 //!
 //! A case on which the answers so far say the core diverges goes to the front of every lane's
 //! queue and holds new cases back until it is judged, so that a core bug is judged as soon as
-//! asking everyone would judge it. A lane is never idle while it is owed a case or has one
-//! queued; the campaign waits for a lane only then and when it owes more escalated cases than
-//! [`OWED_AT_MOST`], and at its end, while the lanes answer what they owe and what is queued
-//! for them (a campaign no larger than a lane's queue is so answered whole by every lane). A
-//! case is judged once every lane has answered it or passed it by.
+//! asking everyone would judge it. A lane is never idle while it is owed a case; the campaign
+//! waits for a lane when it owes more than [`PENDING_AT_MOST`] cases, so a slow worker sets
+//! how long a campaign takes, never what it finds. A case is judged once every lane has
+//! answered it or passed it by.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -30,12 +35,8 @@ use crate::outcome::Outcome;
 /// few enough that a case about the core waits little behind the round in flight.
 const ROUND: usize = 256;
 
-/// Escalated cases a lane may owe before new cases wait for it.
-pub const OWED_AT_MOST: usize = 32 * ROUND;
-
-/// Sampled cases a lane may hold waiting, per round it has in flight: enough that it never
-/// waits for the next batch, few enough that what it answers is recent.
-const QUEUED_ROUNDS: usize = 2;
+/// Cases a lane may owe before new cases wait for it.
+pub const PENDING_AT_MOST: usize = 32 * ROUND;
 
 /// Why a campaign whose implementations all run in process is not paced.
 pub const ALL_IN_PROCESS: &str = "every implementation runs in process and keeps up";
@@ -55,11 +56,9 @@ pub type Settled = (Case, Vec<Outcome>, Evaluation);
 enum Turn {
     /// Not to be asked.
     Passed,
-    /// Taken as a sample, waiting its turn.
-    Queued,
-    /// Escalated, waiting its turn.
-    Owed,
-    /// Being answered, as a sample (`false`) or escalated (`true`).
+    /// Waiting its turn: escalated (`true`) or sampled (`false`).
+    Owed(bool),
+    /// Being answered: escalated (`true`) or sampled (`false`).
     Asked(bool),
     /// Answered.
     Answered,
@@ -70,8 +69,9 @@ struct Pending {
     case: Case,
     outcomes: Vec<Outcome>,
     evaluation: Evaluation,
+    /// Escalated: no lane may leave it unanswered.
     escalated: bool,
-    /// Escalated because the answers so far say the core diverges.
+    /// Escalated because the answers in process say the core diverges.
     urgent: bool,
     turns: Vec<Turn>,
 }
@@ -82,6 +82,10 @@ impl Pending {
             .iter()
             .all(|t| matches!(t, Turn::Passed | Turn::Answered))
     }
+
+    fn answered_by_a_lane(&self) -> bool {
+        self.turns.contains(&Turn::Answered)
+    }
 }
 
 /// One lane's queues and figures.
@@ -89,11 +93,17 @@ impl Pending {
 struct LaneState {
     /// Escalated cases on which the core's answer is in question, answered first.
     urgent: VecDeque<u64>,
+    /// Every other case it is to answer, in the order published.
     owed: VecDeque<u64>,
-    queued: VecDeque<u64>,
     pace: Pace,
     in_flight: usize,
     since: Option<Instant>,
+}
+
+impl LaneState {
+    fn pending(&self) -> usize {
+        self.urgent.len() + self.owed.len()
+    }
 }
 
 #[derive(Default)]
@@ -101,7 +111,7 @@ struct State {
     pending: HashMap<u64, Pending>,
     lanes: Vec<LaneState>,
     closed: bool,
-    /// Pending cases on which the answers so far say the core diverges.
+    /// Pending cases on which the answers in process say the core diverges.
     urgent: usize,
 }
 
@@ -109,29 +119,41 @@ struct State {
 pub struct Board<'h> {
     harness: &'h Harness,
     fast: Vec<usize>,
+    /// The implementations in process whose agreement is an independent voice.
+    judges: Vec<usize>,
+    core: Option<usize>,
     lanes: Vec<Vec<usize>>,
-    queued_at_most: usize,
+    /// Percent of the cases judged in process alone that every lane answers too.
+    share: u32,
     state: Mutex<State>,
     changed: Condvar,
 }
 
 impl<'h> Board<'h> {
-    /// The board for `harness`, whose lanes each keep up to `rounds` rounds in flight, or why
-    /// the campaign asks every implementation every case instead: every implementation runs
-    /// in process, and so keeps up; or none but the core's group does, and nothing in process
-    /// could tell a case worth escalating.
-    pub fn new(harness: &'h Harness, rounds: usize) -> Result<Board<'h>, &'static str> {
+    /// The board for `harness`, or why the campaign asks every implementation every case
+    /// instead: every implementation runs in process, and so keeps up; or no implementation in
+    /// process is independent of the core, and nothing there could tell a case worth
+    /// escalating.
+    pub fn new(harness: &'h Harness) -> Result<Board<'h>, &'static str> {
         let impls = harness.implementations();
         let fast: Vec<usize> = (0..impls.len())
             .filter(|&k| impls.get(k).is_some_and(|i| i.in_process()))
             .collect();
         let members = harness.members();
-        let core_group = members.iter().find(|m| m.name == CORE).map(|m| &m.group);
-        let judges = fast
+        let core = members.iter().position(|m| m.name == CORE);
+        let core_group = core.and_then(|k| members.get(k)).map(|m| m.group.as_str());
+        let facts = harness.family().facts();
+        let judges: Vec<usize> = fast
             .iter()
-            .filter_map(|&k| members.get(k))
-            .any(|m| Some(&m.group) != core_group);
-        if !judges {
+            .copied()
+            .filter(|&k| {
+                members.get(k).is_some_and(|m| {
+                    Some(m.group.as_str()) != core_group
+                        && !facts.shares_with_core.contains(&m.group.as_str())
+                })
+            })
+            .collect();
+        if judges.is_empty() {
             return Err(NO_JUDGE);
         }
         let lanes: Vec<Vec<usize>> = harness
@@ -149,7 +171,9 @@ impl<'h> Board<'h> {
         Ok(Board {
             harness,
             fast,
-            queued_at_most: QUEUED_ROUNDS * rounds.max(1) * ROUND,
+            judges,
+            core,
+            share: facts.sample_percent.min(100),
             lanes,
             state: Mutex::new(state),
             changed: Condvar::new(),
@@ -159,6 +183,11 @@ impl<'h> Board<'h> {
     /// The lanes: each one's implementations, by index.
     pub fn lanes(&self) -> &[Vec<usize>] {
         &self.lanes
+    }
+
+    /// The percent of the cases judged in process alone that each lane answers too.
+    pub fn share(&self) -> u32 {
+        self.share
     }
 
     fn lock(&self) -> Option<MutexGuard<'_, State>> {
@@ -179,10 +208,29 @@ impl<'h> Board<'h> {
             .collect()
     }
 
-    /// A case judged by every answer it has: an escalated one was judged last by the
-    /// answers in process.
+    /// Whether the answers in process settle a case without the lanes: they all agree, and an
+    /// independent voice is among them.
+    fn calm(&self, outcomes: &[Outcome], evaluation: &Evaluation) -> bool {
+        evaluation.verdict == Verdict::Agree
+            && self
+                .judges
+                .iter()
+                .any(|&k| outcomes.get(k).is_some_and(Outcome::is_answer))
+    }
+
+    /// The stratum a calm case is sampled from: its category and the core's answer class.
+    fn stratum(&self, case: &Case, outcomes: &[Outcome]) -> (&'static str, String) {
+        let class = match self.core.and_then(|k| outcomes.get(k)) {
+            Some(Outcome::Ok(_)) => "accepted".to_string(),
+            Some(Outcome::Rejected(kind)) => kind.clone(),
+            _ => "unanswered".to_string(),
+        };
+        (case.1.name, class)
+    }
+
+    /// A case judged by every answer it has: one a lane answered is judged again with them.
     fn judged(&self, case: Pending) -> Settled {
-        let evaluation = if case.escalated {
+        let evaluation = if case.answered_by_a_lane() {
             self.judge(&case.case.2, &case.outcomes)
         } else {
             case.evaluation
@@ -199,18 +247,14 @@ impl<'h> Board<'h> {
         )
     }
 
-    /// Waits while a lane owes more escalated cases than it may, or a case on which the core
-    /// diverges is still to be judged by every lane (the cores are then the lanes'), unless
-    /// `stop` says the campaign is stopping.
+    /// Waits while a lane owes more cases than it may, or a case on which the core diverges
+    /// is still to be judged by every lane (the cores are then the lanes'), unless `stop` says
+    /// the campaign is stopping.
     pub fn wait_for_room(&self, stop: &dyn Fn() -> bool) {
         let Some(mut state) = self.lock() else { return };
         while !stop()
             && !state.closed
-            && (state.urgent > 0
-                || state
-                    .lanes
-                    .iter()
-                    .any(|l| l.owed.len() + l.urgent.len() >= OWED_AT_MOST))
+            && (state.urgent > 0 || state.lanes.iter().any(|l| l.pending() >= PENDING_AT_MOST))
         {
             match self.changed.wait_timeout(state, WAKE) {
                 Ok((s, _)) => state = s,
@@ -227,56 +271,51 @@ impl<'h> Board<'h> {
         cases: Vec<Case>,
         judged: Vec<(Vec<Outcome>, Evaluation)>,
     ) -> Vec<Settled> {
-        let Some(mut state) = self.lock() else {
-            return Vec::new();
-        };
-        let calm: Vec<(usize, &'static str)> = cases
+        let escalated: Vec<bool> = judged
+            .iter()
+            .map(|(outcomes, evaluation)| !self.calm(outcomes, evaluation))
+            .collect();
+        let calm: Vec<(usize, (&'static str, String))> = cases
             .iter()
             .zip(&judged)
             .enumerate()
-            .filter(|(_, (_, (_, e)))| e.verdict == Verdict::Agree)
-            .map(|(at, (case, _))| (at, case.1.name))
+            .filter(|(at, _)| escalated.get(*at) == Some(&false))
+            .map(|(at, (case, (outcomes, _)))| (at, self.stratum(case, outcomes)))
             .collect();
-        let sampled: Vec<Vec<bool>> = state
-            .lanes
-            .iter()
-            .map(|lane| {
-                let room = self.queued_at_most.saturating_sub(lane.queued.len());
-                let mut chosen = vec![false; cases.len()];
-                for at in spread(&calm, room, batch) {
-                    if let Some(c) = chosen.get_mut(at) {
-                        *c = true;
-                    }
-                }
-                chosen
-            })
-            .collect();
+        let room = (calm.len() * self.share as usize).div_ceil(100);
+        let mut sampled = vec![false; cases.len()];
+        for at in spread(&calm, room, batch) {
+            if let Some(s) = sampled.get_mut(at) {
+                *s = true;
+            }
+        }
+        let Some(mut state) = self.lock() else {
+            return Vec::new();
+        };
         let mut settled = Vec::new();
         for (at, (case, (outcomes, evaluation))) in cases.into_iter().zip(judged).enumerate() {
-            let escalated = evaluation.verdict != Verdict::Agree;
-            let turns: Vec<Turn> = sampled
-                .iter()
-                .map(|chosen| match (escalated, chosen.get(at).copied()) {
-                    (true, _) => Turn::Owed,
-                    (false, Some(true)) => Turn::Queued,
-                    _ => Turn::Passed,
-                })
-                .collect();
-            for (lane, turn) in state.lanes.iter_mut().zip(&turns) {
+            let escalated = escalated.get(at).copied().unwrap_or(true);
+            let asked = escalated || sampled.get(at).copied().unwrap_or(false);
+            let urgent = escalated && about_the_core(&evaluation);
+            let turn = if asked {
+                Turn::Owed(escalated)
+            } else {
+                Turn::Passed
+            };
+            for lane in state.lanes.iter_mut() {
                 match turn {
-                    Turn::Owed => lane.owe(case.0, &evaluation),
-                    Turn::Queued => lane.queued.push_back(case.0),
+                    Turn::Owed(_) if urgent => lane.urgent.push_back(case.0),
+                    Turn::Owed(_) => lane.owed.push_back(case.0),
                     _ => lane.pace.passed += 1,
                 }
             }
-            let urgent = escalated && about_the_core(&evaluation);
             let pending = Pending {
+                turns: vec![turn; state.lanes.len()],
                 case,
                 outcomes,
                 evaluation,
                 escalated,
                 urgent,
-                turns,
             };
             state.urgent += usize::from(urgent);
             if pending.settled() {
@@ -290,9 +329,9 @@ impl<'h> Board<'h> {
         settled
     }
 
-    /// Lane `lane`'s next round: the cases it owes first, then those queued for it, with each
-    /// one's input; waits for one, and gives `None` once the board is closed and no lane can
-    /// owe it anything more, or `stop` says the campaign is stopping.
+    /// Lane `lane`'s next round: the urgent cases it owes first, then the rest in the order
+    /// published, with each one's input; waits for one, and gives `None` once the board is
+    /// closed and the lane owes nothing, or `stop` says the campaign is stopping.
     pub fn take(&self, lane: usize, stop: &dyn Fn() -> bool) -> Option<Vec<(u64, Vec<u8>)>> {
         let mut state = self.lock()?;
         loop {
@@ -309,17 +348,15 @@ impl<'h> Board<'h> {
                 }
                 return Some(round);
             }
-            // Another lane's round in flight may yet escalate a case to this one.
-            let answering = state.lanes.iter().any(|l| l.in_flight > 0);
-            if state.closed && !answering {
+            if state.closed {
                 return None;
             }
             state = self.changed.wait_timeout(state, WAKE).ok()?.0;
         }
     }
 
-    /// Lane `lane`'s answers to the round it took: each case escalated to every other lane
-    /// when its answers now disagree; gives back the cases it settles, judged.
+    /// Lane `lane`'s answers to the round it took; gives back the cases it settles, judged
+    /// with every answer they have.
     pub fn answer(&self, lane: usize, round: &[u64], answers: Vec<Vec<Outcome>>) -> Vec<Settled> {
         let Some(mut state) = self.lock() else {
             return Vec::new();
@@ -343,12 +380,6 @@ impl<'h> Board<'h> {
                 }
                 *turn = Turn::Answered;
             }
-            if !case.escalated {
-                case.evaluation = self.judge(&case.case.2, &case.outcomes);
-                if case.evaluation.verdict != Verdict::Agree {
-                    escalate(&mut state, &mut case);
-                }
-            }
             if case.settled() {
                 state.urgent = state.urgent.saturating_sub(usize::from(case.urgent));
                 settled.push(self.judged(case));
@@ -369,8 +400,7 @@ impl<'h> Board<'h> {
         settled
     }
 
-    /// No more cases come: the lanes answer what they owe and what is queued for them, and
-    /// then stop.
+    /// No more cases come: the lanes answer what they owe, and then stop.
     pub fn close(&self) {
         if let Some(mut state) = self.lock() {
             state.closed = true;
@@ -378,10 +408,10 @@ impl<'h> Board<'h> {
         self.changed.notify_all();
     }
 
-    /// What is left when a campaign stops before its lanes are done: each case no lane
-    /// owes, judged by the answers it has (a sample not yet taken is passed by), and how many
-    /// escalated cases are dropped unjudged, since a disagreement is judged by every lane or
-    /// not at all.
+    /// What is left when a campaign stops before its lanes are done: each case that was not
+    /// escalated, judged by the answers it has (a sample not yet answered is passed by), and
+    /// how many escalated cases are dropped unjudged, since a disagreement is judged by every
+    /// lane or not at all.
     pub fn rest(&self) -> (Vec<Settled>, u64) {
         let Some(mut state) = self.lock() else {
             return (Vec::new(), 0);
@@ -416,18 +446,14 @@ impl<'h> Board<'h> {
 /// How long a waiting thread sleeps before it looks again whether the campaign is stopping.
 const WAKE: Duration = Duration::from_millis(50);
 
-/// Takes lane `lane`'s next round from its queues: owed cases first.
+/// Takes lane `lane`'s next round from its queues: urgent cases first.
 fn next_round(state: &mut State, lane: usize) -> Vec<(u64, Vec<u8>)> {
     let mut round = Vec::new();
     let State { pending, lanes, .. } = state;
     let Some(queues) = lanes.get_mut(lane) else {
         return round;
     };
-    for (queue, waiting, escalated) in [
-        (&mut queues.urgent, Turn::Owed, true),
-        (&mut queues.owed, Turn::Owed, true),
-        (&mut queues.queued, Turn::Queued, false),
-    ] {
+    for queue in [&mut queues.urgent, &mut queues.owed] {
         while round.len() < ROUND {
             let Some(index) = queue.pop_front() else {
                 break;
@@ -435,9 +461,11 @@ fn next_round(state: &mut State, lane: usize) -> Vec<(u64, Vec<u8>)> {
             let Some(case) = pending.get_mut(&index) else {
                 continue;
             };
-            if let Some(turn) = case.turns.get_mut(lane).filter(|t| **t == waiting) {
-                *turn = Turn::Asked(escalated);
-                round.push((index, case.case.2.clone()));
+            if let Some(turn) = case.turns.get_mut(lane) {
+                if let Turn::Owed(escalated) = *turn {
+                    *turn = Turn::Asked(escalated);
+                    round.push((index, case.case.2.clone()));
+                }
             }
         }
     }
@@ -453,63 +481,26 @@ fn about_the_core(evaluation: &Evaluation) -> bool {
     )
 }
 
-/// Marks `case` escalated: every lane that was to pass it by, or was to answer it as a
-/// sample, now owes it.
-fn escalate(state: &mut State, case: &mut Pending) {
-    case.escalated = true;
-    case.urgent = about_the_core(&case.evaluation);
-    state.urgent += usize::from(case.urgent);
-    for (lane, turn) in state.lanes.iter_mut().zip(case.turns.iter_mut()) {
-        match *turn {
-            Turn::Passed => {
-                lane.pace.passed = lane.pace.passed.saturating_sub(1);
-                *turn = Turn::Owed;
-                lane.owe(case.case.0, &case.evaluation);
-            }
-            Turn::Queued => {
-                *turn = Turn::Owed;
-                lane.owe(case.case.0, &case.evaluation);
-            }
-            _ => {}
-        }
-    }
-}
-
-impl LaneState {
-    /// Owes case `index`, judged so far as `evaluation`: first in line when the core's answer
-    /// is in question, so that a divergence of the core is judged as soon as it can be.
-    fn owe(&mut self, index: u64, evaluation: &Evaluation) {
-        if about_the_core(evaluation) {
-            self.urgent.push_back(index);
-        } else {
-            self.owed.push_back(index);
-        }
-    }
-}
-
-/// The sample of `cases` (each a position and its category) a lane with `room` takes from batch
-/// `batch`: all of them when they fit, else one of each category in turn, lowest position
-/// first, from the category `batch` picks, until the room is full.
-pub fn spread(cases: &[(usize, &'static str)], room: usize, batch: u64) -> Vec<usize> {
+/// The sample of `cases` (each a position and its stratum) the lanes take from batch `batch`
+/// with `room` for it: all of them when they fit, else one of each stratum in turn, lowest
+/// position first, from the stratum `batch` picks, until the room is full.
+pub fn spread<K: Ord + Clone>(cases: &[(usize, K)], room: usize, batch: u64) -> Vec<usize> {
     if cases.len() <= room {
         return cases.iter().map(|(at, _)| *at).collect();
     }
-    let mut categories: Vec<(&str, VecDeque<usize>)> = Vec::new();
-    for &(at, category) in cases {
-        match categories.iter_mut().find(|(c, _)| *c == category) {
-            Some((_, members)) => members.push_back(at),
-            None => categories.push((category, VecDeque::from([at]))),
-        }
+    let mut strata: BTreeMap<K, VecDeque<usize>> = BTreeMap::new();
+    for (at, stratum) in cases {
+        strata.entry(stratum.clone()).or_default().push_back(*at);
     }
-    categories.sort_by_key(|(c, _)| *c);
-    if !categories.is_empty() {
-        let first = (batch % categories.len() as u64) as usize;
-        categories.rotate_left(first);
+    let mut strata: Vec<VecDeque<usize>> = strata.into_values().collect();
+    if !strata.is_empty() {
+        let first = (batch % strata.len() as u64) as usize;
+        strata.rotate_left(first);
     }
     let mut chosen = Vec::with_capacity(room);
     while chosen.len() < room {
         let before = chosen.len();
-        for (_, members) in categories.iter_mut() {
+        for members in strata.iter_mut() {
             if chosen.len() == room {
                 break;
             }
@@ -530,32 +521,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_sample_takes_every_category_in_turn() {
+    fn a_sample_takes_every_stratum_in_turn() {
         let mut cases: Vec<(usize, &'static str)> = (0..100).map(|at| (at, "common")).collect();
         cases.extend((100..105).map(|at| (at, "rare")));
         cases.push((105, "rarest"));
         let chosen = spread(&cases, 9, 0);
         assert_eq!(chosen.len(), 9);
-        let of = |category: &str| {
+        let of = |stratum: &str| {
             chosen
                 .iter()
-                .filter(|at| cases.iter().any(|(a, c)| a == *at && *c == category))
+                .filter(|at| cases.iter().any(|(a, c)| a == *at && *c == stratum))
                 .count()
         };
         assert_eq!((of("common"), of("rare"), of("rarest")), (4, 4, 1));
-        // Within a category, the lowest positions first.
+        // Within a stratum, the lowest positions first.
         assert_eq!(chosen, [0, 1, 2, 3, 100, 101, 102, 103, 105]);
     }
 
     #[test]
-    fn the_first_category_moves_on_with_each_batch() {
+    fn the_first_stratum_moves_on_with_each_batch() {
         let cases = [(0, "a"), (1, "b"), (2, "c")];
         let firsts: Vec<Vec<usize>> = (0..3).map(|batch| spread(&cases, 1, batch)).collect();
         assert_eq!(firsts, [vec![0], vec![1], vec![2]]);
     }
 
     #[test]
-    fn a_lane_with_room_takes_every_case() {
+    fn a_sample_with_room_for_every_case_takes_every_case() {
         let cases = [(0, "a"), (1, "a"), (2, "b")];
         assert_eq!(spread(&cases, 3, 7), [0, 1, 2]);
         assert_eq!(spread(&cases, 0, 7), Vec::<usize>::new());

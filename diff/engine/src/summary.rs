@@ -277,15 +277,17 @@ fn pace(out: &mut String, summary: &Summary) {
         }
         return;
     }
-    out.push_str(&wrap(
+    out.push_str(&wrap(&format!(
         "paced: the implementations in process answered every case; each worker below, \
-         every case on which the answers differed, and of the rest what it could, a \
-         category at a time (--every-case asks every one every case)",
-    ));
+         every case on which they differed or no implementation independent of the core \
+         answered, and {}% of the rest, chosen by the seed a category and answer at a time \
+         (--every-case asks every one every case)",
+        summary.family.facts().sample_percent
+    )));
     let _ = writeln!(
         out,
         "{:<24} {:>10} {:>6} {:>13} {:>9} {:>5}",
-        "worker", "answered", "share", "disagreements", "sampled", "busy"
+        "worker", "answered", "share", "escalated", "sampled", "busy"
     );
     let cases = summary.cases.max(1) as f64;
     let wall = summary.elapsed.as_secs_f64().max(1e-9);

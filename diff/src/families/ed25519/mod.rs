@@ -39,6 +39,8 @@ const FACTS: Facts = Facts {
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
     reference_reason: "libsodium's answer, the verifier most deployments link",
+    shares_with_core: &["curve25519-dalek"],
+    sample_percent: 5,
 };
 
 impl Spec for Ed25519 {

@@ -36,6 +36,8 @@ const FACTS: Facts = Facts {
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
     reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
+    shares_with_core: &[],
+    sample_percent: 25,
 };
 
 impl Spec for Ekl {

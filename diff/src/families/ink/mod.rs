@@ -36,6 +36,8 @@ const FACTS: Facts = Facts {
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
     reference_reason: "V8's answer, as INK's reference implementation runs on it",
+    shares_with_core: &[],
+    sample_percent: 25,
 };
 
 impl Spec for Ink {

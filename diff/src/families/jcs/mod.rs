@@ -39,6 +39,8 @@ const FACTS: Facts = Facts {
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
     reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
+    shares_with_core: &[RUST_SERDE_JSON_GROUP],
+    sample_percent: 10,
 };
 
 impl Spec for Jcs {

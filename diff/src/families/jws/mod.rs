@@ -38,6 +38,8 @@ const FACTS: Facts = Facts {
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
     reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
+    shares_with_core: &["jsonwebtoken", "jwt-simple"],
+    sample_percent: 10,
 };
 
 impl Spec for Jws {

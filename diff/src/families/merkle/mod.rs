@@ -35,6 +35,8 @@ const FACTS: Facts = Facts {
     fields: &gen::FIELDS,
     reference_reason:
         "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
+    shares_with_core: &[],
+    sample_percent: 10,
 };
 
 impl Spec for Merkle {

@@ -40,6 +40,8 @@ const FACTS: Facts = Facts {
     categories: &gen::CATEGORIES,
     fields: &gen::FIELDS,
     reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
+    shares_with_core: &[],
+    sample_percent: 10,
 };
 
 impl Spec for Vmcp {
