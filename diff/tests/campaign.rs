@@ -60,8 +60,8 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
             "serde_json_canonicalizer",
             "json-canon",
             "canon-json",
-            "acdp-jcs",
             "json-syntax",
+            "acdp-jcs",
             "node-canonicalize",
             "node-json-canonicalize",
             "node-json-canon",
@@ -73,11 +73,14 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
     );
     assert_eq!(summary["quorum"]["absent"], serde_json::json!([]));
     assert_eq!(summary["quorum"]["narrowed"], false);
-    for group in ["rust-serde_json", "rust-json-syntax", "node-v8", "cpython"] {
-        assert!(
-            summary["voters"]["agree"][group].as_u64().unwrap() > 1000,
-            "{group} did not vote: {summary}"
-        );
+    // The groups in process voted on every agreement, the workers on their share of them.
+    let agreed = summary["verdicts"]["agree"].as_u64().unwrap();
+    for group in ["rust-serde_json", "rust-json-syntax"] {
+        assert_eq!(summary["voters"]["agree"][group], agreed, "{summary}");
+    }
+    for group in ["node-v8", "cpython"] {
+        let voted = summary["voters"]["agree"][group].as_u64().unwrap();
+        assert!(voted * 20 > agreed, "{group} did not vote: {summary}");
     }
     // Per kind of input, who answered it: every generator category, every group in each.
     let categories = summary["categories"].as_object().unwrap();

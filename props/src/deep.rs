@@ -53,7 +53,9 @@ static DEEP_THREAD: Mutex<Option<Sender<Job>>> = Mutex::new(None);
 /// Runs `job` on a thread with a [`DEEP_STACK`] stack, kept from one call to the next: a
 /// thread started for each reading spent longer mapping its stack and faulting in the pages
 /// it touched than reading. A job that panics is reported to its caller alone.
-fn on_deep_stack<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+pub(crate) fn on_deep_stack<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
     let (answer, answered) = mpsc::sync_channel(1);
     let job: Job = Box::new(move || {
         let _ = answer.send(job());

@@ -161,6 +161,77 @@ impl Implementation for SerdeValueImpl {
     }
 }
 
+/// The independence group of json-syntax, which parses and prints with code of its own.
+pub const RUST_JSON_SYNTAX_GROUP: &str = "rust-json-syntax";
+
+/// json-syntax's pinned version.
+const JSON_SYNTAX_VERSION: &str = "0.12.5";
+
+/// Nesting json-syntax is asked about on the calling thread: its printing and dropping
+/// recurse once a level, and a campaign thread's stack holds several times this many.
+const SHALLOW: usize = 1_000;
+
+/// Nesting past which json-syntax is not asked at all; shallower documents past [`SHALLOW`]
+/// are answered on the deep-reading thread, whose stack holds its recursion.
+const DEEPEST: usize = 100_000;
+
+/// json-syntax, a Rust crate with its own parser, number type and printer: RFC 8785 by its
+/// `canonicalize` and compact printing. Its refusals are `other` (its messages are its own),
+/// but for text that is not UTF-8, which it cannot be handed.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct JsonSyntaxImpl;
+
+impl JsonSyntaxImpl {
+    /// Its answer to one input, on whatever thread holds its recursion.
+    fn answer(input: &[u8]) -> Outcome {
+        let Ok(text) = std::str::from_utf8(input) else {
+            return Outcome::Rejected("invalid_utf8".to_string());
+        };
+        let depth = crate::values::nesting(input);
+        if depth <= SHALLOW {
+            return Self::canonical(text);
+        }
+        if depth > DEEPEST {
+            return Outcome::Unsupported;
+        }
+        let owned = text.to_string();
+        crate::deep::on_deep_stack(move || Self::canonical(&owned)).unwrap_or_else(Outcome::Crashed)
+    }
+
+    fn canonical(text: &str) -> Outcome {
+        use json_syntax::{Parse, Print};
+        let canonicalized = super::in_process::guarded(|| {
+            json_syntax::Value::parse_str(text).map(|(mut value, _)| {
+                value.canonicalize();
+                value.compact_print().to_string().into_bytes()
+            })
+        });
+        match canonicalized {
+            Ok(Ok(out)) => Outcome::Ok(out),
+            Ok(Err(_)) => Outcome::Rejected("other".to_string()),
+            Err(message) => Outcome::Crashed(format!("panicked: {message}")),
+        }
+    }
+}
+
+impl Implementation for JsonSyntaxImpl {
+    fn name(&self) -> &str {
+        "json-syntax"
+    }
+
+    fn version(&self) -> String {
+        JSON_SYNTAX_VERSION.to_string()
+    }
+
+    fn group(&self) -> &str {
+        RUST_JSON_SYNTAX_GROUP
+    }
+
+    fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+        inputs.iter().map(|input| Self::answer(input)).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,14 +270,13 @@ mod tests {
     fn pinned_versions_match_the_lockfile() {
         let lock =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
-        for imp in RUST_CRATES {
-            let entry = format!("name = \"{}\"\nversion = \"{}\"", imp.name, imp.version);
-            assert!(
-                lock.contains(&entry),
-                "{} is not locked at {}",
-                imp.name,
-                imp.version
-            );
+        let pinned = RUST_CRATES
+            .iter()
+            .map(|imp| (imp.name, imp.version))
+            .chain([("json-syntax", JSON_SYNTAX_VERSION)]);
+        for (name, version) in pinned {
+            let entry = format!("name = \"{name}\"\nversion = \"{version}\"");
+            assert!(lock.contains(&entry), "{name} is not locked at {version}");
         }
     }
 }

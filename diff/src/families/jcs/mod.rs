@@ -19,7 +19,7 @@ use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
-use canonfuzz_props::impls::jcs::{rust_crates, CoreImpl, RUST_SERDE_JSON_GROUP};
+use canonfuzz_props::impls::jcs::{rust_crates, CoreImpl, JsonSyntaxImpl, RUST_SERDE_JSON_GROUP};
 
 /// The JCS family, as registered.
 /// The schema name every JCS vector file carries.
@@ -70,15 +70,12 @@ impl Spec for Jcs {
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         let mut every: Vec<Box<dyn Implementation>> = vec![Box::new(CoreImpl)];
         every.extend(rust_crates());
-        every.extend([
-            Box::new(worker::rust("acdp-jcs", "acdp-jcs", RUST_SERDE_JSON_GROUP))
-                as Box<dyn Implementation>,
-            Box::new(worker::rust(
-                "json-syntax",
-                "json-syntax",
-                "rust-json-syntax",
-            )),
-        ]);
+        every.push(Box::new(JsonSyntaxImpl));
+        every.push(Box::new(worker::rust(
+            "acdp-jcs",
+            "acdp-jcs",
+            RUST_SERDE_JSON_GROUP,
+        )));
         // The npm libraries share one process in a campaign's batches: one runtime's start,
         // warm-up and decoding of each input for four libraries.
         every.extend(hosted::node(

@@ -1,8 +1,6 @@
 //! The JCS family's libraries: canonicalizers that read a JSON text and answer
 //! `{"ok":"<canonical text>"}` or `{"error":{"kind",…}}`. acdp-jcs needs serde_json's
-//! `preserve_order`; json-syntax has its own parser, whose printing and dropping recurse: a
-//! document deep enough overflows this process's stack, which the harness records as that
-//! input's crash.
+//! `preserve_order`, which the harness's build must not have.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -11,23 +9,13 @@ use serde_json::{json, Value};
 use super::Answer;
 
 /// Every library of the family, by the name the harness asks for.
-pub const LIBRARIES: &[(&str, Answer)] = &[
-    ("acdp-jcs", |input| canonical(acdp_jcs, input)),
-    ("json-syntax", |input| canonical(json_syntax, input)),
-];
+pub const LIBRARIES: &[(&str, Answer)] = &[("acdp-jcs", |input| canonical(acdp_jcs, input))];
 
 type Canonicalize = fn(&str) -> Result<Vec<u8>, String>;
 
 fn acdp_jcs(text: &str) -> Result<Vec<u8>, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     acdp_jcs::try_canonicalize_value(&value).map_err(|e| e.to_string())
-}
-
-fn json_syntax(text: &str) -> Result<Vec<u8>, String> {
-    use json_syntax::{Parse, Print};
-    let (mut value, _) = json_syntax::Value::parse_str(text).map_err(|e| e.to_string())?;
-    value.canonicalize();
-    Ok(value.compact_print().to_string().into_bytes())
 }
 
 /// A canonicalizer's answer: its refusals' kinds are read by the harness from their messages.
