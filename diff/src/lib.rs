@@ -8,6 +8,7 @@ pub mod conformance;
 pub mod families;
 pub mod fuzzing;
 pub mod import;
+pub mod judge;
 pub mod matrix;
 pub mod merge;
 pub mod triage;

@@ -53,7 +53,7 @@ static DEEP_THREAD: Mutex<Option<Sender<Job>>> = Mutex::new(None);
 /// Runs `job` on a thread with a [`DEEP_STACK`] stack, kept from one call to the next: a
 /// thread started for each reading spent longer mapping its stack and faulting in the pages
 /// it touched than reading. A job that panics is reported to its caller alone.
-pub(crate) fn on_deep_stack<T: Send + 'static>(
+pub fn on_deep_stack<T: Send + 'static>(
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, String> {
     let (answer, answered) = mpsc::sync_channel(1);

@@ -9,7 +9,7 @@
 pub mod base64url;
 mod canonical_form;
 pub mod client_view;
-mod deep;
+pub mod deep;
 pub mod fuzz;
 pub mod hex;
 pub mod impls;

@@ -714,7 +714,14 @@ impl<'a> Cases<'a> {
             board: if config.every_case {
                 Err(crate::pacing::ASKED)
             } else {
-                Board::new(harness)
+                Board::new(
+                    harness,
+                    &config
+                        .with
+                        .iter()
+                        .map(|w| w.name.clone())
+                        .collect::<Vec<_>>(),
+                )
             },
             failed: std::sync::atomic::AtomicBool::new(false),
             dropped: AtomicU64::new(0),

@@ -12,7 +12,8 @@
 //! - of the rest, every lane answers the family's share, chosen from each batch one case of
 //!   each stratum in turn (a stratum is a generator category and the core's answer class, the
 //!   stratum it starts from moving on with every batch), so that rare categories and rare
-//!   answers reach the workers in every campaign.
+//!   answers reach the workers in every campaign; a lane of an implementation given with
+//!   `--with`, the one under test, answers every case.
 //!
 //! A case on which the answers so far say the core diverges goes to the front of every lane's
 //! queue and holds new cases back until it is judged, so that a core bug is judged as soon as
@@ -125,16 +126,19 @@ pub struct Board<'h> {
     lanes: Vec<Vec<usize>>,
     /// Percent of the cases judged in process alone that every lane answers too.
     share: u32,
+    /// Per lane, whether it answers every case: it holds an implementation under test.
+    whole: Vec<bool>,
     state: Mutex<State>,
     changed: Condvar,
 }
 
 impl<'h> Board<'h> {
-    /// The board for `harness`, or why the campaign asks every implementation every case
+    /// The board for `harness`, the lanes of the implementations named in `under_test`
+    /// answering every case, or why the campaign asks every implementation every case
     /// instead: every implementation runs in process, and so keeps up; or no implementation in
     /// process is independent of the core, and nothing there could tell a case worth
     /// escalating.
-    pub fn new(harness: &'h Harness) -> Result<Board<'h>, &'static str> {
+    pub fn new(harness: &'h Harness, under_test: &[String]) -> Result<Board<'h>, &'static str> {
         let impls = harness.implementations();
         let fast: Vec<usize> = (0..impls.len())
             .filter(|&k| impls.get(k).is_some_and(|i| i.in_process()))
@@ -168,12 +172,21 @@ impl<'h> Board<'h> {
             lanes: lanes.iter().map(|_| LaneState::default()).collect(),
             ..State::default()
         };
+        let whole = lanes
+            .iter()
+            .map(|lane| {
+                lane.iter()
+                    .filter_map(|&k| members.get(k))
+                    .any(|m| under_test.contains(&m.name))
+            })
+            .collect();
         Ok(Board {
             harness,
             fast,
             judges,
             core,
             share: facts.sample_percent.min(100),
+            whole,
             lanes,
             state: Mutex::new(state),
             changed: Condvar::new(),
@@ -297,12 +310,18 @@ impl<'h> Board<'h> {
             let escalated = escalated.get(at).copied().unwrap_or(true);
             let asked = escalated || sampled.get(at).copied().unwrap_or(false);
             let urgent = escalated && about_the_core(&evaluation);
-            let turn = if asked {
-                Turn::Owed(escalated)
-            } else {
-                Turn::Passed
-            };
-            for lane in state.lanes.iter_mut() {
+            let turns: Vec<Turn> = self
+                .whole
+                .iter()
+                .map(|&whole| {
+                    if asked || whole {
+                        Turn::Owed(escalated)
+                    } else {
+                        Turn::Passed
+                    }
+                })
+                .collect();
+            for (lane, turn) in state.lanes.iter_mut().zip(&turns) {
                 match turn {
                     Turn::Owed(_) if urgent => lane.urgent.push_back(case.0),
                     Turn::Owed(_) => lane.owed.push_back(case.0),
@@ -310,7 +329,7 @@ impl<'h> Board<'h> {
                 }
             }
             let pending = Pending {
-                turns: vec![turn; state.lanes.len()],
+                turns,
                 case,
                 outcomes,
                 evaluation,

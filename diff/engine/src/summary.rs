@@ -281,7 +281,7 @@ fn pace(out: &mut String, summary: &Summary) {
         "paced: the implementations in process answered every case; each worker below, \
          every case on which they differed or no implementation independent of the core \
          answered, and {}% of the rest, chosen by the seed a category and answer at a time \
-         (--every-case asks every one every case)",
+         (one given with --with answers every case; --every-case asks every one every case)",
         summary.family.facts().sample_percent
     )));
     let _ = writeln!(

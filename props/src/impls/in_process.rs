@@ -76,7 +76,7 @@ thread_local! {
 /// Runs `call`, catching a panic as its message. While the call runs, this thread's panics are
 /// recorded, not reported by the process's panic hook — which under a fuzzer aborts the
 /// process, so a third-party library's panic would otherwise look like the core's.
-pub(crate) fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, String> {
+pub fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, String> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let default = panic::take_hook();

@@ -4,6 +4,7 @@
 pub mod gen;
 pub mod impls;
 pub mod import;
+pub mod judge;
 pub mod mutants;
 pub mod policies;
 
@@ -52,6 +53,7 @@ impl Spec for Ekl {
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         vec![
             Box::new(impls::core()),
+            Box::new(judge::JUDGE),
             Box::new(worker::python("python-ekl", "ekl", "cpython").pinned_as("rfc8785")),
             Box::new(worker::node("node-ekl", "ekl", "node-v8").pinned_as("canonicalize")),
         ]

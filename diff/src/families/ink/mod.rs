@@ -4,6 +4,7 @@
 
 pub mod gen;
 pub mod impls;
+pub mod judge;
 pub mod mutants;
 pub mod policies;
 pub mod published;
@@ -52,6 +53,7 @@ impl Spec for Ink {
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         vec![
             Box::new(impls::core()),
+            Box::new(judge::JUDGE),
             Box::new(worker::python("python-ink", "ink", "cpython").pinned_as("rfc8785")),
             Box::new(worker::node("node-ink", "ink", "node-v8").pinned_as("canonicalize")),
         ]

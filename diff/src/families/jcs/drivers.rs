@@ -73,20 +73,20 @@ pub const DRIVERS: [Driver; 13] = [
         body: "use canon_json::CanonJsonSerialize;\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(value.to_canon_json_vec().unwrap()).unwrap());",
     },
     Driver {
-        name: "acdp-jcs",
-        how: "parsed by serde_json::from_str (preserve_order), then acdp_jcs::try_canonicalize_value",
-        parser: Some("serde_json"),
-        language: Language::Rust,
-        setup: "acdp-jcs = \"=0.21.0\"",
-        body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(acdp_jcs::try_canonicalize_value(&value).unwrap()).unwrap());",
-    },
-    Driver {
         name: "json-syntax",
         how: "parsed by json_syntax::Value::parse_str, then canonicalize() and compact_print()",
         parser: None,
         language: Language::Rust,
         setup: "json-syntax = { version = \"=0.12.5\", features = [\"canonicalize\"] }",
         body: "use json_syntax::{Parse, Print};\n    let (mut value, _) = json_syntax::Value::parse_str(text).unwrap();\n    value.canonicalize();\n    println!(\"{}\", value.compact_print());",
+    },
+    Driver {
+        name: "acdp-jcs",
+        how: "parsed by serde_json::from_str (preserve_order), then acdp_jcs::try_canonicalize_value",
+        parser: Some("serde_json"),
+        language: Language::Rust,
+        setup: "acdp-jcs = \"=0.21.0\"",
+        body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(acdp_jcs::try_canonicalize_value(&value).unwrap()).unwrap());",
     },
     Driver {
         name: "node-canonicalize",

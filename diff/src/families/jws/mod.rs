@@ -4,6 +4,7 @@
 
 pub mod gen;
 pub mod impls;
+pub mod judge;
 pub mod mutants;
 pub mod policies;
 pub mod table;
@@ -57,6 +58,7 @@ impl Spec for Jws {
             Box::new(impls::jsonwebtoken_rust_crypto()),
             Box::new(impls::jsonwebtoken_ring()),
             Box::new(impls::jwt_simple()),
+            Box::new(judge::JUDGE),
             Box::new(worker::rust(
                 "jsonwebtoken-aws_lc_rs",
                 "jsonwebtoken-aws_lc_rs",

@@ -5,6 +5,7 @@
 pub mod envelopes;
 pub mod gen;
 pub mod impls;
+pub mod judge;
 pub mod mutants;
 pub mod policies;
 pub mod published;
@@ -56,6 +57,7 @@ impl Spec for Vmcp {
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         vec![
             Box::new(impls::core()),
+            Box::new(judge::JUDGE),
             Box::new(worker::node("node-vmcp", "vmcp", "node-v8").pinned_as("jose")),
             Box::new(worker::python("python-vmcp", "vmcp", "cpython").pinned_as("pynacl")),
         ]
