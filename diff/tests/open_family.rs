@@ -145,6 +145,7 @@ const FACTS: Facts = Facts {
     reference_reason: "the table decoder's answer",
     shares_with_core: &[],
     sample_percent: 10,
+    decisions: &[],
 };
 
 impl Spec for Hex {

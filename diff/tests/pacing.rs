@@ -152,6 +152,7 @@ const FACTS: Facts = Facts {
     reference_reason: "the core's answer",
     shares_with_core: &["mirror"],
     sample_percent: 10,
+    decisions: &["accepted", "number"],
 };
 
 impl Spec for Doubling {

@@ -227,6 +227,11 @@ pub struct Facts {
     /// The percent of the cases the implementations in process settle that every worker
     /// answers too in a paced campaign, chosen by the seed ([`crate::pacing`]).
     pub sample_percent: u32,
+    /// Every decision the core makes on the family's cases: `accepted`, and each kind it
+    /// refuses with. The generator reaches every one (a test holds it to that, and to naming
+    /// every answer the core gives), so a decision no case reaches is a failing test, not a
+    /// blind spot.
+    pub decisions: &'static [&'static str],
 }
 
 /// Everything canonfuzz knows about one family. A new family implements this in its own
@@ -299,8 +304,9 @@ pub trait Spec: Sync {
         5_000
     }
 
-    /// The longest a mutant's minimized case may be, not counting two bytes per level of its
-    /// nesting, for the self-test to count it found; `None` sets no bound.
+    /// The longest a mutant's minimized case may be, not counting what its shape alone takes
+    /// ([`crate::selftest::beyond_shape`]: its nesting, an integer past the doubles), for the
+    /// self-test to count it found; `None` sets no bound.
     fn minimized_bound(&self) -> Option<usize> {
         None
     }

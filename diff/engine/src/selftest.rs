@@ -51,14 +51,24 @@ impl MutantReport {
                 .is_some_and(|n| n <= family.selftest_budget())
             && family
                 .minimized_bound()
-                .is_none_or(|bound| self.beyond_nesting() <= bound)
+                .is_none_or(|bound| beyond_shape(&self.minimized) <= bound)
     }
+}
 
-    /// The minimized input's length without two bytes for each level of its nesting.
-    fn beyond_nesting(&self) -> usize {
-        let depth = crate::reading::read(&self.minimized).depth;
-        self.minimized.len().saturating_sub(2 * depth)
-    }
+/// A minimized input's length without what its shape alone takes: two bytes for each level of
+/// its nesting, and all but one digit of a run of more than 308, such as an integer written in
+/// full past the double range (none shorter is past it).
+pub fn beyond_shape(minimized: &[u8]) -> usize {
+    let depth = crate::reading::read(minimized).depth;
+    let long_digits: usize = minimized
+        .split(|b| !b.is_ascii_digit())
+        .filter(|run| run.len() > 308)
+        .map(|run| run.len() - 1)
+        .sum();
+    minimized
+        .len()
+        .saturating_sub(2 * depth)
+        .saturating_sub(long_digits)
 }
 
 /// What the self-test found for one family.

@@ -327,6 +327,20 @@ fn scalar_variants(raw: &[u8]) -> Vec<Vec<u8>> {
         for simple in [&b"0"[..], b"1", b"null"] {
             out.push(simple.to_vec());
         }
+        // A long integer as a number of its magnitude written with an exponent, low and high,
+        // so that one past the doubles stays past them in a few bytes.
+        let (sign, digits) = match raw.strip_prefix(b"-") {
+            Some(digits) => (&b"-"[..], digits),
+            None => (&b""[..], raw),
+        };
+        if digits.len() > 4 && digits.iter().all(u8::is_ascii_digit) {
+            for lead in [b'1', b'9'] {
+                let mut magnitude = sign.to_vec();
+                magnitude.push(lead);
+                magnitude.extend_from_slice(format!("e{}", digits.len() - 1).as_bytes());
+                out.push(magnitude);
+            }
+        }
         for i in 0..raw.len() {
             let mut shorter = raw.to_vec();
             shorter.remove(i);
@@ -558,6 +572,21 @@ mod tests {
             10_000,
         );
         assert_eq!(out, b"1e21");
+    }
+
+    #[test]
+    fn an_integer_past_the_doubles_shrinks_to_its_magnitude() {
+        // Property: the text holds a number no double holds (as Rust's parser reads it).
+        let past = |c: &[u8]| {
+            std::str::from_utf8(c).is_ok_and(|t| {
+                t.trim_matches(|c| c == '[' || c == ']')
+                    .parse::<f64>()
+                    .is_ok_and(f64::is_infinite)
+            })
+        };
+        let mut judge = |cs: &[Vec<u8>]| cs.iter().map(|c| past(c)).collect();
+        let input = format!("[-3{}]", "7".repeat(308));
+        assert_eq!(minimize(input.as_bytes(), &mut judge, 10_000), b"9e308");
     }
 
     #[test]

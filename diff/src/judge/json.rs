@@ -276,5 +276,28 @@ mod tests {
         for (a, b) in [("1", "1.0000000000000001"), ("100", "1e3"), ("-1", "1")] {
             assert_ne!(exact(a), exact(b), "{a} {b}");
         }
+        // As bigdecimal reads them, over numbers written many ways.
+        let written = [
+            "0",
+            "-0",
+            "1",
+            "10",
+            "1e1",
+            "1.0e1",
+            "100e-1",
+            "0.001",
+            "1e-3",
+            "-2.50",
+            "-25e-1",
+            "123456789012345678901234567890",
+            "1.2345678901234567890123456789e29",
+            "5E-324",
+        ];
+        for a in written {
+            for b in written {
+                let same = canonfuzz_props::literal::Numbers::Exact.same(a, b);
+                assert_eq!(exact(a) == exact(b), same, "{a} {b}");
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Verifiers composed from third-party crates that share no code with the core, written from
 //! the protocols' own texts: json-syntax reads JSON, RFC 8785 is written over its values here
 //! (UTF-16 member order, ECMAScript numbers by ryu-js), ring verifies Ed25519 and computes
-//! SHA-256 and HMAC, and the base64 crate decodes base64url. Each family whose libraries run
+//! SHA-256 and HMAC, the base64 crate decodes base64url, and the time crate reads RFC 3339. Each family whose libraries run
 //! as workers has one in process beside the core, so that a paced campaign hears an
 //! independent voice on every case before it lets the workers pass it by.
 //!
@@ -20,18 +20,21 @@ use crate::outcome::Outcome;
 /// they share with one another and with nothing the core links.
 pub const GROUP: &str = "rust-json-syntax";
 
-/// The crates a judge is composed from, as Cargo.lock pins them.
-pub const COMPOSED_OF: [(&str, &str); 4] = [
+/// The crates judges are composed from, as Cargo.lock pins them.
+pub const CRATES: [(&str, &str); 5] = [
     ("json-syntax", "0.12.5"),
     ("ryu-js", "1.0.3"),
     ("ring", "0.17.14"),
     ("base64", "0.22.1"),
+    ("time", "0.3.55"),
 ];
 
 /// One family's judge as a campaign implementation, answering in process.
 pub struct Judge {
     /// Its name in signatures and vectors.
     pub name: &'static str,
+    /// The crates it is composed from, by name ([`CRATES`] pins them).
+    pub crates: &'static [&'static str],
     /// Its output for one campaign input, or why it has none.
     pub answer: fn(&[u8]) -> Result<Vec<u8>, Refusal>,
 }
@@ -73,8 +76,9 @@ impl Implementation for Judge {
     }
 
     fn version(&self) -> String {
-        let crates: Vec<String> = COMPOSED_OF
+        let crates: Vec<String> = CRATES
             .iter()
+            .filter(|(name, _)| self.crates.contains(name))
             .map(|(name, version)| format!("{name} {version}"))
             .collect();
         format!("composed of {}", crates.join(", "))
@@ -149,6 +153,7 @@ mod tests {
     /// A judge that writes the canonical form of its input.
     const CANONICAL: Judge = Judge {
         name: "canonical",
+        crates: &["json-syntax", "ryu-js"],
         answer: |input| json::canonical(&json::read(input)?),
     };
 
@@ -168,10 +173,10 @@ mod tests {
     }
 
     #[test]
-    fn the_crates_a_judge_names_are_the_ones_locked() {
+    fn the_crates_judges_are_composed_of_are_the_ones_locked() {
         let lock =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
-        for (name, version) in super::COMPOSED_OF {
+        for (name, version) in CRATES {
             let entry = format!("name = \"{name}\"\nversion = \"{version}\"");
             assert!(lock.contains(&entry), "{name} is not locked at {version}");
         }

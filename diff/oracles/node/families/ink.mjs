@@ -1,7 +1,50 @@
-// INK from its definitions, with npm canonicalize for JCS: audit events' leaf hashes and
-// requests' signature bases.
+// INK from its definitions, with npm canonicalize for JCS: audit events' leaf hashes,
+// requests' signature bases, timestamps, and messages' freshness and replay.
 import { createHash } from 'node:crypto';
 import { jsonCase, openssl } from '../common.mjs';
+
+// INK's timestamp grammar: an RFC 3339 date-time with uppercase T and Z, a zone always given,
+// no leap second, at most 64 characters; read as whole milliseconds since the epoch (further
+// fraction digits cut, so instants before the epoch floor). Years 0000-9999 are literal: the
+// days are counted here rather than by Date.UTC, which maps 0-99 to 1900-1999.
+const TIMESTAMP = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})$/;
+function daysFromCivil(y, m, d) {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * ((m + 9) % 12) + 2) / 5) + d - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+function epochMs(text) {
+  if ([...text].length > 64) throw new Error('a timestamp is at most 64 characters');
+  const t = TIMESTAMP.exec(text);
+  if (!t) throw new Error('not an RFC 3339 date-time');
+  const [y, mo, d, h, mi, s] = t.slice(1, 7).map(Number);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  if (mo < 1 || mo > 12 || d < 1 || d > days[mo - 1] || h > 23 || mi > 59 || s > 59) throw new Error('out of range');
+  let offset = 0;
+  if (t[8] !== 'Z') {
+    const [oh, om] = t[8].slice(1).split(':').map(Number);
+    if (oh > 23 || om > 59) throw new Error('the offset is out of range');
+    offset = (t[8][0] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const millis = Number(((t[7] || '') + '000').slice(0, 3));
+  return daysFromCivil(y, mo, d) * 86400000 + ((h * 60 + mi - offset) * 60 + s) * 1000 + millis;
+}
+
+// Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old and
+// at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not seen.
+function replay(c) {
+  const length = [...c.nonce].length;
+  if (length < 16 || length > 256) throw new Error('the nonce is not 16 to 256 characters');
+  const sent = epochMs(c.messageTimestamp);
+  const now = epochMs(c.receiverClock);
+  if (now - sent > 300000) throw new Error('stale');
+  if (sent - now > 30000) throw new Error('future');
+  if (c.previouslySeenNonces.includes(c.nonce)) throw new Error('replay');
+  return 'valid';
+}
 
 export const libraries = {
   ink: {
@@ -9,6 +52,8 @@ export const libraries = {
       const canon = (await import('canonicalize')).default;
       const sha256 = (data) => createHash('sha256').update(data).digest('hex');
       return jsonCase(async (c) => {
+        if (c.op === 'timestamp') return { ok: String(epochMs(c.timestamp)) };
+        if (c.op === 'replay') return { ok: replay(c) };
         if (c.op === 'leaf') {
           const event = JSON.parse(c.event);
           if (typeof event !== 'object' || event === null || Array.isArray(event)) throw new Error('an event is an object');

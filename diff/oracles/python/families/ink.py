@@ -1,6 +1,62 @@
-"""INK from its definitions: audit events' leaf hashes and requests' signature bases."""
+"""INK from its definitions: audit events' leaf hashes, requests' signature bases,
+timestamps, and messages' freshness and replay."""
+
+import re
 
 from common import read_json, verdict
+
+# INK's timestamp grammar: an RFC 3339 date-time with uppercase T and Z, a zone always given,
+# no leap second, at most 64 characters. [0-9], not \d, which matches other scripts' digits.
+TIMESTAMP = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})"
+)
+
+
+def days_from_civil(y, m, d):
+    """Days from 1970-01-01 to a proleptic Gregorian date, any year 0000-9999."""
+    y = y - 1 if m <= 2 else y
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * ((m + 9) % 12) + 2) // 5 + d - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def epoch_ms(text):
+    """An INK timestamp as whole milliseconds since the epoch, further fraction digits cut."""
+    if len(text) > 64:
+        raise ValueError("a timestamp is at most 64 characters")
+    t = TIMESTAMP.fullmatch(text)
+    if not t:
+        raise ValueError("not an RFC 3339 date-time")
+    y, mo, d, h, mi, s = (int(t.group(i)) for i in range(1, 7))
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if not (1 <= mo <= 12 and 1 <= d <= days[mo - 1] and h <= 23 and mi <= 59 and s <= 59):
+        raise ValueError("out of range")
+    offset = 0
+    if t.group(8) != "Z":
+        oh, om = int(t.group(8)[1:3]), int(t.group(8)[4:6])
+        if oh > 23 or om > 59:
+            raise ValueError("the offset is out of range")
+        offset = (-1 if t.group(8)[0] == "-" else 1) * (oh * 60 + om)
+    millis = int(((t.group(7) or "") + "000")[:3])
+    return days_from_civil(y, mo, d) * 86400000 + ((h * 60 + mi - offset) * 60 + s) * 1000 + millis
+
+
+def replay(c):
+    """Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old
+    and at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not
+    seen before."""
+    if not 16 <= len(c["nonce"]) <= 256:
+        raise ValueError("the nonce is not 16 to 256 characters")
+    sent, now = epoch_ms(c["messageTimestamp"]), epoch_ms(c["receiverClock"])
+    if now - sent > 300000:
+        raise ValueError("stale")
+    if sent - now > 30000:
+        raise ValueError("future")
+    if c["nonce"] in c["previouslySeenNonces"]:
+        raise ValueError("replay")
+    return "valid"
 
 
 def ink(c):
@@ -11,6 +67,10 @@ def ink(c):
 
     import rfc8785
 
+    if c["op"] == "timestamp":
+        return str(epoch_ms(c["timestamp"]))
+    if c["op"] == "replay":
+        return replay(c)
     if c["op"] == "leaf":
         event = read_json(c["event"])
         if not isinstance(event, dict):

@@ -41,6 +41,16 @@ const FACTS: Facts = Facts {
     reference_reason: "libsodium's answer, the verifier most deployments link",
     shares_with_core: &["curve25519-dalek"],
     sample_percent: 5,
+    decisions: &[
+        "accepted",
+        "bad_length",
+        "not_a_point",
+        "non_canonical",
+        "small_order",
+        "mixed_order",
+        "s_out_of_range",
+        "mismatch",
+    ],
 };
 
 impl Spec for Ed25519 {

@@ -151,17 +151,31 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         6..=10 => {
             let decorations =
                 json!({"isError": rng.chance(50), "_meta": {"ekl": {"n": rng.index(9)}}});
-            let result = match rng.index(3) {
-                0 => format!(
+            let result = match rng.index(12) {
+                0..=3 => format!(
                     "{{\"structuredContent\":{text},\"content\":[],\"isError\":{}}}",
                     decorations["isError"]
                 ),
-                1 => format!(
+                4..=6 => format!(
                     "{{\"content\":[{{\"type\":\"text\",\"text\":{}}}],\"_meta\":{}}}",
                     Value::String(text.clone()),
                     decorations["_meta"]
                 ),
-                _ => format!("{{\"structuredContent\":null,\"content\":[{text}]}}"),
+                7..=8 => format!("{{\"structuredContent\":null,\"content\":[{text}]}}"),
+                // A JSON-RPC response around the result.
+                9 => format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"structuredContent\":{text}}}}}"
+                ),
+                // A result with no body, a content that is no array, and one that is no object.
+                10 => match rng.index(3) {
+                    0 => format!(
+                        "{{\"isError\":{},\"_meta\":{}}}",
+                        decorations["isError"], decorations["_meta"]
+                    ),
+                    1 => "{\"structuredContent\":null}".to_string(),
+                    _ => format!("{{\"content\":{}}}", Value::String(text.clone())),
+                },
+                _ => format!("[{text}]"),
             };
             json!({"op": "result", "salt": salt, "result": result})
         }

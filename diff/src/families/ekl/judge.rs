@@ -14,6 +14,7 @@ use crate::judge::{self, hex, must, refused, sha256, Judge, Refusal};
 
 /// The judge, as the family lists it.
 pub const JUDGE: Judge = Judge {
+    crates: &["json-syntax", "ryu-js", "ring"],
     name: "rust-ekl",
     answer: compute,
 };

@@ -39,6 +39,17 @@ const FACTS: Facts = Facts {
     reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
     shares_with_core: &[],
     sample_percent: 25,
+    decisions: &[
+        "accepted",
+        "salt",
+        "json",
+        "not_an_object",
+        "no_body",
+        "content_not_array",
+        "challenge",
+        "proof_format",
+        "proof_mismatch",
+    ],
 };
 
 impl Spec for Ekl {

@@ -1,5 +1,6 @@
-//! INK cases: an audit event's Merkle leaf hash, and a request's signature base (as its
-//! SHA-256). Event bodies and request bodies come from the JCS generator's names, strings and
+//! INK cases: an audit event's Merkle leaf hash, a request's signature base (as its
+//! SHA-256), a timestamp (as epoch milliseconds), and a message's freshness and replay
+//! ([`super::times`]). Event bodies and request bodies come from the JCS generator's names, strings and
 //! structures (numbers too, though INK's profile takes safe integers only), or sit at the edges
 //! of INK's JSON profile (integers around 2^53, nesting around 32 levels), with an
 //! `agentSignature` member that must not count. A request's method, path, recipient and
@@ -13,31 +14,68 @@ use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
 
+use super::times;
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
 use crate::family::{Category, Field};
 
-/// The JCS generator's categories of well-formed documents, which the family's values come
+/// The JCS generator's categories of well-formed documents, which events and bodies come
 /// from.
-pub const CATEGORIES: [Category; 4] = [
+pub const BODIES: [Category; 4] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
     jcs_gen::STRUCTURE,
 ];
 
+/// A message's freshness and replay.
+pub const FRESHNESS: Category = Category::new(
+    "ink_freshness",
+    "A message's timestamp and nonce against the receiver's clock and the nonces seen, at the window's edges.",
+);
+
+/// A timestamp on its own.
+pub const INK_TIMESTAMPS: Category = Category::new(
+    "ink_timestamps",
+    "An INK timestamp at the edges of its strict RFC 3339 grammar and of the calendar.",
+);
+
+/// Every category of the family, in report order.
+pub const CATEGORIES: [Category; 6] = [
+    jcs_gen::NUMBERS,
+    jcs_gen::ORDERING,
+    jcs_gen::ESCAPES,
+    jcs_gen::STRUCTURE,
+    FRESHNESS,
+    INK_TIMESTAMPS,
+];
+
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 7] = [
+pub const FIELDS: [Field; 11] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
         &CATEGORIES,
     ),
-    Field::at("/event", "ink::profile::event_leaf", &CATEGORIES),
-    Field::at("/method", "ink::request::signature_base", &CATEGORIES),
-    Field::at("/path", "ink::request::signature_base", &CATEGORIES),
-    Field::at("/recipientDid", "ink::request::signature_base", &CATEGORIES),
-    Field::at("/body", "ink::request::signature_base", &CATEGORIES),
-    Field::at("/timestamp", "ink::request::signature_base", &CATEGORIES),
+    Field::at("/event", "ink::profile::event_leaf", &BODIES),
+    Field::at("/method", "ink::request::signature_base", &BODIES),
+    Field::at("/path", "ink::request::signature_base", &BODIES),
+    Field::at("/recipientDid", "ink::request::signature_base", &BODIES),
+    Field::at("/body", "ink::request::signature_base", &BODIES),
+    Field::at(
+        "/timestamp",
+        "ink::request::signature_base, ink::time::parse",
+        &[
+            jcs_gen::NUMBERS,
+            jcs_gen::ORDERING,
+            jcs_gen::ESCAPES,
+            jcs_gen::STRUCTURE,
+            INK_TIMESTAMPS,
+        ],
+    ),
+    Field::at("/messageTimestamp", "ink::replay::check", &[FRESHNESS]),
+    Field::at("/receiverClock", "ink::replay::check", &[FRESHNESS]),
+    Field::at("/nonce", "ink::replay::check", &[FRESHNESS]),
+    Field::at("/previouslySeenNonces", "ink::replay::check", &[FRESHNESS]),
 ];
 
 /// HTTP methods as a sender may write them.
@@ -116,6 +154,18 @@ fn field(rng: &mut Rng, choices: &[&str]) -> String {
 /// A document at an edge of INK's profile, and the category it stands in: a number around
 /// 2^53, or arrays nested to just below, at or past INK's 32 levels with the body around them.
 fn profile_edge(rng: &mut Rng) -> (Category, String) {
+    if rng.chance(8) {
+        // Around INK's bound of 10,000 values (the event or body around it adds two), and
+        // past its bound of 1 MiB of canonical form.
+        let text = if rng.chance(85) {
+            let zeros = rng.pick(&[9_997usize, 9_998, 12_000]);
+            format!("[{}]", vec!["0"; zeros].join(","))
+        } else {
+            let length = rng.pick(&[(1 << 20) - 200, 1 << 20]);
+            format!("\"{}\"", "x".repeat(length))
+        };
+        return (jcs_gen::STRUCTURE, text);
+    }
     if rng.chance(50) {
         let n = rng.pick(&PROFILE_NUMBERS);
         let text = if rng.chance(50) {
@@ -137,6 +187,19 @@ fn profile_edge(rng: &mut Rng) -> (Category, String) {
 /// The input for case `index` of an INK campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
+    match rng.index(100) {
+        0..=11 => {
+            return (
+                FRESHNESS,
+                times::freshness(&mut rng).to_string().into_bytes(),
+            )
+        }
+        12..=17 => {
+            let timestamp = json!({"op": "timestamp", "timestamp": times::timestamp(&mut rng)});
+            return (INK_TIMESTAMPS, timestamp.to_string().into_bytes());
+        }
+        _ => {}
+    }
     let (category, text) = if rng.chance(12) {
         profile_edge(&mut rng)
     } else {
@@ -159,7 +222,13 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         } else {
             ""
         };
-        json!({"op": "leaf", "event": format!("{{\"id\":\"evt-{index}\",\"payload\":{text}{signature}}}")})
+        let event = if rng.chance(5) {
+            // An event that is the document itself, an object or not.
+            text
+        } else {
+            format!("{{\"id\":\"evt-{index}\",\"payload\":{text}{signature}}}")
+        };
+        json!({"op": "leaf", "event": event})
     } else {
         json!({
             "op": "base",
@@ -186,9 +255,9 @@ pub fn field_has_line_break(input: &[u8]) -> Result<bool, Unreadable> {
 }
 
 /// Whether the event or body breaks INK's JSON profile as serde_json reads it: a number that
-/// is not a safe integer (or is -0), nesting past 32, or a text with a problem RFC 8785 and
-/// I-JSON refuse ([`crate::reading`], not the core). The text is read at any depth the core
-/// reads.
+/// is not a safe integer (or is -0), nesting past 32, more than 10,000 values, a canonical form
+/// (serde_json_canonicalizer's) past 1 MiB, or a text with a problem RFC 8785 and I-JSON refuse
+/// ([`crate::reading`], not the core). The text is read at any depth the core reads.
 pub fn outside_ink_profile(input: &[u8]) -> Result<bool, Unreadable> {
     let case = values::case(input)?;
     let Some(text) = case
@@ -202,11 +271,19 @@ pub fn outside_ink_profile(input: &[u8]) -> Result<bool, Unreadable> {
         return Ok(true);
     }
     let outside = values::judge(text.as_bytes(), |value| {
+        let canonical = serde_json_canonicalizer::to_vec(&value).map_or(0, |c| c.len());
+        if canonical > canonfuzz_core::ink::profile::MAX_CANONICAL_BYTES {
+            return true;
+        }
         // Each value with the number of arrays and objects it sits in, itself included.
         let level = |v: &Value, outer: usize| outer + usize::from(v.is_array() || v.is_object());
         let mut pending = vec![(&value, level(&value, 0))];
+        let mut values = 0;
         while let Some((v, depth)) = pending.pop() {
-            if depth > canonfuzz_core::ink::profile::MAX_DEPTH {
+            values += 1;
+            if depth > canonfuzz_core::ink::profile::MAX_DEPTH
+                || values > canonfuzz_core::ink::profile::MAX_NODES
+            {
                 return true;
             }
             match v {

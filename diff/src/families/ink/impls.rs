@@ -1,8 +1,9 @@
-//! The core's INK leaf hashes and signature bases as a campaign implementation; the Python
-//! (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute the same
-//! from INK's definitions.
+//! The core's INK decisions as a campaign implementation: leaf hashes, signature bases,
+//! timestamps (as epoch milliseconds) and freshness and replay (`valid`, or the rule broken);
+//! the Python (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute
+//! the same from INK's definitions.
 
-use canonfuzz_core::ink::{profile, request};
+use canonfuzz_core::ink::{profile, replay, request, time};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -27,6 +28,21 @@ pub fn core() -> InProcess {
                 timestamp: text("timestamp"),
             })
             .map(|b| to_hex(&Sha256::digest(b))),
+            "timestamp" => time::parse(text("timestamp")).map(|ms| ms.to_string()),
+            "replay" => {
+                let seen: Vec<&str> = case
+                    .get("previouslySeenNonces")
+                    .and_then(Value::as_array)
+                    .map(|l| l.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                replay::check(
+                    text("messageTimestamp"),
+                    text("receiverClock"),
+                    text("nonce"),
+                    seen,
+                )
+                .map(|()| "valid".to_string())
+            }
             _ => return Outcome::Unsupported,
         };
         verdict(answer.map(String::into_bytes), |e| e.kind.to_string())

@@ -3,16 +3,23 @@
 //! most 32 deep, at most 10,000 values, a canonical form of at most 1 MiB); an audit event's
 //! leaf is SHA-256(0x00 ‖ JCS(event without agentSignature)); a request's signature base is
 //! `ink/0.1`, method, path, recipient, JCS(body) and timestamp, one per line, no field holding
-//! a line break (answered as its SHA-256). Composed from json-syntax, ring and RFC 8785 as
+//! a line break (answered as its SHA-256); a timestamp is an RFC 3339 date-time with uppercase
+//! `T` and `Z`, no leap second and at most 64 characters, read as whole milliseconds since the
+//! epoch (floored); a message is fresh when its nonce has 16 to 256 characters, its timestamp
+//! is at most 300,000 ms old and at most 30,000 ms ahead of the receiver's clock, and its nonce
+//! has not been seen. Composed from json-syntax, ring, the time crate and RFC 8785 as
 //! [`crate::judge`] writes it.
 
 use json_syntax::Value;
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
 
 use crate::judge::json::{self, double, text};
 use crate::judge::{self, hex, must, refused, sha256, Judge, Refusal};
 
 /// The judge, as the family lists it.
 pub const JUDGE: Judge = Judge {
+    crates: &["json-syntax", "ryu-js", "ring", "time"],
     name: "rust-ink",
     answer: compute,
 };
@@ -55,9 +62,53 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             base.extend_from_slice(timestamp.as_bytes());
             sha256(&base)
         }
+        "timestamp" => return Ok(epoch_ms(field("timestamp")?)?.to_string().into_bytes()),
+        "replay" => return fresh(&case).map(|()| b"valid".to_vec()),
         _ => return Err(Refusal::Unanswered),
     };
     Ok(hex(&digest).into_bytes())
+}
+
+/// How old a message may be, and how far ahead of the receiver's clock, in milliseconds.
+const WINDOW: (i64, i64) = (300_000, 30_000);
+
+/// Whether a message is fresh and its nonce unseen.
+fn fresh(case: &Value) -> Result<(), Refusal> {
+    let field = |name: &str| text(case, name).ok_or(Refusal::Unanswered);
+    let nonce = field("nonce")?;
+    must(
+        (16..=256).contains(&nonce.chars().count()),
+        "the nonce is not 16 to 256 characters",
+    )?;
+    let sent = epoch_ms(field("messageTimestamp")?)?;
+    let now = epoch_ms(field("receiverClock")?)?;
+    must(now - sent <= WINDOW.0, "the message is stale")?;
+    must(sent - now <= WINDOW.1, "the message is from the future")?;
+    let seen = match json::member(case, "previouslySeenNonces") {
+        Some(Value::Array(seen)) => seen
+            .iter()
+            .any(|n| matches!(n, Value::String(s) if s == nonce)),
+        _ => return Err(Refusal::Unanswered),
+    };
+    must(!seen, "the nonce has been seen")
+}
+
+/// An INK timestamp as whole milliseconds since the epoch: RFC 3339 as the time crate reads
+/// it, held to INK's stricter grammar first.
+fn epoch_ms(timestamp: &str) -> Result<i64, Refusal> {
+    must(
+        timestamp.chars().count() <= 64,
+        "a timestamp is at most 64 characters",
+    )?;
+    must(
+        timestamp.as_bytes().get(10) == Some(&b'T') && !timestamp.contains('z'),
+        "T and Z are uppercase",
+    )?;
+    must(timestamp.get(17..19) != Some("60"), "no leap second")?;
+    let instant = OffsetDateTime::parse(timestamp, &Rfc3339)
+        .map_err(|e| refused(format!("not an RFC 3339 date-time: {e}")))?;
+    i64::try_from(instant.unix_timestamp_nanos().div_euclid(1_000_000))
+        .map_err(|_| refused("out of range"))
 }
 
 /// A body read and held to INK's profile.

@@ -1,6 +1,7 @@
-//! INK's leaf hashes and signature bases (`canonfuzz_ink_v1`): the core against INK's Python
-//! and Node implementations, on event and request bodies from the JCS generator and request
-//! fields that carry the line breaks INK refuses.
+//! INK's decisions (`canonfuzz_ink_v1`): leaf hashes, signature bases, timestamps, and
+//! freshness and replay, the core against INK's Python and Node implementations and a judge in
+//! process, on event and request bodies from the JCS generator, request fields that carry the
+//! line breaks INK refuses, and timestamps and nonces at the edges of INK's grammar and window.
 
 pub mod gen;
 pub mod impls;
@@ -8,6 +9,7 @@ pub mod judge;
 pub mod mutants;
 pub mod policies;
 pub mod published;
+pub mod times;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
@@ -31,7 +33,7 @@ pub const FAMILY: Family = Family::new(&Ink);
 /// The family's constant facts.
 const FACTS: Facts = Facts {
     name: "ink",
-    title: "INK leaf hashes and signature bases",
+    title: "INK leaf hashes, signature bases, timestamps and freshness",
     schema: SCHEMA,
     vector_kind: ("INK", "InkFinding"),
     categories: &gen::CATEGORIES,
@@ -39,6 +41,20 @@ const FACTS: Facts = Facts {
     reference_reason: "V8's answer, as INK's reference implementation runs on it",
     shares_with_core: &[],
     sample_percent: 25,
+    decisions: &[
+        "accepted",
+        "json",
+        "number",
+        "not_an_object",
+        "too_many_values",
+        "too_large",
+        "signature_base",
+        "timestamp",
+        "nonce",
+        "stale",
+        "future",
+        "replay",
+    ],
 };
 
 impl Spec for Ink {

@@ -1,8 +1,8 @@
 //! INK mutants: the timestamp or the recipient left out of a request's signature base, the
 //! method or path normalized before it goes in, the leaf prefix left out of an event's hash,
-//! and INK's largest safe integer refused.
+//! INK's largest safe integer refused, and the future-skew bound a second too long.
 
-use canonfuzz_core::ink::profile;
+use canonfuzz_core::ink::{profile, time};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -60,8 +60,24 @@ fn holds_largest_safe_integer(input: &[u8]) -> bool {
     false
 }
 
+/// How far a freshness case's message is ahead of the receiver's clock, in milliseconds, and
+/// whether its nonce was seen; `None` for another case or a timestamp the core does not read.
+fn ahead_and_seen(input: &[u8]) -> Option<(i64, bool)> {
+    let case: Value = serde_json::from_slice(input).ok()?;
+    let instant = |name: &str| time::parse(case.get(name)?.as_str()?).ok();
+    let nonce = case.get("nonce")?;
+    let seen = case
+        .get("previouslySeenNonces")?
+        .as_array()?
+        .contains(nonce);
+    Some((
+        instant("messageTimestamp")? - instant("receiverClock")?,
+        seen,
+    ))
+}
+
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 7] = [
+pub const MUTANTS: [Mutant; 8] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -133,6 +149,21 @@ pub const MUTANTS: [Mutant; 7] = [
                 Outcome::Ok(_) if deep => Outcome::Rejected("json".to_string()),
                 answer => answer,
             }
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "future-skew-a-second-long",
+        bug: "a message up to 31 seconds ahead of the receiver's clock taken as fresh: the future-skew bound off by one second",
+        answer: |input| match (core(input), ahead_and_seen(input)) {
+            (Outcome::Rejected(kind), Some((ahead, seen))) if kind == "future" && ahead <= 31_000 => {
+                if seen {
+                    Outcome::Rejected("replay".to_string())
+                } else {
+                    Outcome::Ok(b"valid".to_vec())
+                }
+            }
+            (answer, _) => answer,
         },
     },
 ];

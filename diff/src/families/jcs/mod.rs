@@ -41,6 +41,15 @@ const FACTS: Facts = Facts {
     reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
     shares_with_core: &[RUST_SERDE_JSON_GROUP],
     sample_percent: 10,
+    decisions: &[
+        "accepted",
+        "syntax",
+        "invalid_utf8",
+        "lone_surrogate",
+        "duplicate_key",
+        "number_out_of_range",
+        "depth_limit",
+    ],
 };
 
 impl Spec for Jcs {
@@ -124,7 +133,8 @@ impl Spec for Jcs {
         20_000
     }
 
-    /// A JCS bug shows on a few bytes, or on a few bytes nested past the core's depth bound.
+    /// A JCS bug shows on a few bytes, or on a few bytes nested past the core's depth bound or
+    /// around an integer written past the double range.
     fn minimized_bound(&self) -> Option<usize> {
         Some(64)
     }

@@ -1,8 +1,10 @@
 //! JCS mutants. Eight write the core's canonical output the way a classic canonicalization bug
-//! would (working on the output with the lenient syntax tree, never inside the core); the rest
-//! stand at the core's public entry point and refuse valid documents with each error kind the
-//! core has, or name the wrong kind for a document they rightly refuse — the bugs a registered
-//! policy must never be able to excuse.
+//! would (working on the output with the lenient syntax tree, never inside the core); most of
+//! the rest stand at the core's public entry point and refuse valid documents with each error
+//! kind the core has, or name the wrong kind for a document they rightly refuse — the bugs a
+//! registered policy must never be able to excuse; two accept what I-JSON refuses as a naive
+//! canonicalizer does; and one reads serde_json's raw-value marker as the serde_json-based
+//! crates in process do, a bug only an implementation that shares no code with them can show.
 
 use canonfuzz_core::jcs::{canonicalize, Canonicalizer};
 
@@ -10,7 +12,8 @@ use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::reading;
 use crate::tree::{parse, Node};
-use canonfuzz_props::impls::jcs::answer as core_answer;
+use canonfuzz_props::impls::jcs::{answer as core_answer, RUST_CRATES};
+use canonfuzz_props::impls::Implementation;
 
 /// The core's answer.
 fn core(input: &[u8]) -> Outcome {
@@ -70,7 +73,7 @@ fn names_tied_after(members: &mut Members, bytes: usize) {
 }
 
 /// Every JCS mutant.
-pub const MUTANTS: [Mutant; 21] = [
+pub const MUTANTS: [Mutant; 24] = [
     Mutant {
         family: super::FAMILY,
         name: "utf8-member-order",
@@ -225,6 +228,49 @@ pub const MUTANTS: [Mutant; 21] = [
         bug: "invalid UTF-8 refused as syntax, not invalid_utf8",
         answer: |input| renames(input, "invalid_utf8", "syntax"),
     },
+    Mutant {
+        family: super::FAMILY,
+        name: "serde-json-marker-read",
+        bug: "a member named $serde_json::private::RawValue read as serde_json's raw-value marker, as the serde_json-based crates in process read it",
+        answer: |input| {
+            let [serde_jcs, ..] = RUST_CRATES;
+            if contains(input, b"$serde_json::private::RawValue") {
+                serde_jcs.run_batch(&[input]).pop().unwrap_or(Outcome::Unsupported)
+            } else {
+                core(input)
+            }
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "past-the-doubles-as-null",
+        bug: "an integer past the double range written in digits accepted and written null, as JSON.parse and JSON.stringify leave it",
+        answer: |input| match core(input) {
+            Outcome::Rejected(kind) if kind == "number_out_of_range" => {
+                match parse(input).map(|mut tree| {
+                    each_scalar(&mut tree, &mut |raw| {
+                        if is_integer(raw) && raw.iter().filter(|b| b.is_ascii_digit()).count() > 308 {
+                            *raw = b"null".to_vec();
+                        }
+                    });
+                    tree.to_bytes()
+                }) {
+                    Some(nulled) => core(&nulled),
+                    None => Outcome::Rejected(kind),
+                }
+            }
+            other => other,
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "low-surrogates-raw",
+        bug: "an escaped lone low surrogate in DC80-DCFF written as its three raw bytes (WTF-8), not refused",
+        answer: |input| match core(input) {
+            Outcome::Rejected(kind) if kind == "lone_surrogate" => low_surrogates_raw(input),
+            other => other,
+        },
+    },
 ];
 
 /// Applies `f` to every scalar token of the tree.
@@ -251,6 +297,77 @@ fn each_object(node: &mut Node, f: &mut dyn FnMut(&mut Members)) {
             members.iter_mut().for_each(|(_, v)| each_object(v, f));
             f(members);
         }
+    }
+}
+
+/// Whether a scalar token is an integer written in digits, with a minus sign at most.
+fn is_integer(raw: &[u8]) -> bool {
+    let digits = raw.strip_prefix(b"-").unwrap_or(raw);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// The UTF-8 (for a surrogate, WTF-8) bytes of a code point below U+10000 that takes three.
+fn three_bytes(c: u32) -> [u8; 3] {
+    [
+        0xE0 | (c >> 12) as u8,
+        0x80 | ((c >> 6) & 0x3F) as u8,
+        0x80 | (c & 0x3F) as u8,
+    ]
+}
+
+/// Whether the text just before an escape ends in an escaped high surrogate.
+fn after_a_high_half(before: &str) -> bool {
+    before
+        .len()
+        .checked_sub(6)
+        .and_then(|at| before.get(at..at + 4))
+        .is_some_and(|e| {
+            ["\\ud8", "\\ud9", "\\uda", "\\udb"]
+                .iter()
+                .any(|h| e.eq_ignore_ascii_case(h))
+        })
+}
+
+/// The core's output for `input` with each escaped lone low surrogate in DC80-DCFF written as
+/// its WTF-8 bytes: while the core writes the document, private-use characters U+F880-U+F8FF
+/// stand in for them. The core's refusal when anything else is wrong, or when the document
+/// already holds a character the stand-ins would be taken for.
+fn low_surrogates_raw(input: &[u8]) -> Outcome {
+    let refused = Outcome::Rejected("lone_surrogate".to_string());
+    let Ok(text) = std::str::from_utf8(input) else {
+        return refused;
+    };
+    let holds_stand_ins = text.chars().any(|c| ('\u{F880}'..='\u{F8FF}').contains(&c))
+        || text.to_ascii_lowercase().contains("\\uf8");
+    if holds_stand_ins {
+        return refused;
+    }
+    let mut swapped = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\\u") {
+        let (before, from) = rest.split_at(at);
+        swapped.push_str(before);
+        let unit = from.get(2..6).and_then(|h| u32::from_str_radix(h, 16).ok());
+        match unit {
+            Some(low @ 0xDC80..=0xDCFF) if !after_a_high_half(&swapped) => {
+                swapped.push_str(&format!("\\u{:04x}", low - 0xDC80 + 0xF880));
+                rest = from.get(6..).unwrap_or_default();
+            }
+            _ => {
+                swapped.push_str(from.get(..2).unwrap_or_default());
+                rest = from.get(2..).unwrap_or_default();
+            }
+        }
+    }
+    swapped.push_str(rest);
+    match core(swapped.as_bytes()) {
+        Outcome::Ok(mut out) => {
+            for low in 0xDC80..=0xDCFF_u32 {
+                out = replace(&out, &three_bytes(low - 0xDC80 + 0xF880), &three_bytes(low));
+            }
+            Outcome::Ok(out)
+        }
+        _ => refused,
     }
 }
 
@@ -466,6 +583,36 @@ mod tests {
         );
         let deep = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
         assert_eq!(run("depth-named-syntax", &deep), rejected("syntax"));
+        // The marker's object read as the JSON its string holds, as serde_json reads it.
+        assert_eq!(
+            run(
+                "serde-json-marker-read",
+                r#"[{"$serde_json::private::RawValue":"[1]"}]"#
+            ),
+            ok("[[1]]")
+        );
+        // 1 followed by 309 zeros, past the largest double; written with an exponent it
+        // stays refused.
+        let past = format!("[1{}]", "0".repeat(309));
+        assert_eq!(run("past-the-doubles-as-null", &past), ok("[null]"));
+        assert_eq!(
+            run("past-the-doubles-as-null", "[1e400]"),
+            rejected("number_out_of_range")
+        );
+        // U+DC80 as WTF-8, ED B2 80; a pair is written as the core writes it, and a lone
+        // low surrogate below DC80 stays refused.
+        assert_eq!(
+            run("low-surrogates-raw", r#"["\uDC80x"]"#),
+            Outcome::Ok(b"[\"\xed\xb2\x80x\"]".to_vec())
+        );
+        assert_eq!(
+            run("low-surrogates-raw", r#""\ud800\udc80""#),
+            ok("\"\u{10080}\"")
+        );
+        assert_eq!(
+            run("low-surrogates-raw", r#""\udc7f""#),
+            rejected("lone_surrogate")
+        );
     }
 
     #[test]

@@ -670,7 +670,14 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 _ => STRICT.decode(&parts[2]).unwrap_or_default(),
             };
             parts[which] = bend(&mut rng, &parts[which], &raw);
-            if which < 2 && rng.chance(50) {
+            if rng.chance(8) {
+                // A compact form of two or four segments.
+                match rng.index(3) {
+                    0 => parts[..2].join("."),
+                    1 => format!("{}.", parts.join(".")),
+                    _ => format!("{}.{}", parts.join("."), parts[2]),
+                }
+            } else if which < 2 && rng.chance(50) {
                 draft.token(&parts[0], &parts[1])
             } else {
                 parts.join(".")

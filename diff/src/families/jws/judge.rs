@@ -7,6 +7,7 @@ use crate::judge::{self, jws, refused, Judge, Refusal};
 
 /// The judge, as the family lists it.
 pub const JUDGE: Judge = Judge {
+    crates: &["json-syntax", "ring", "base64"],
     name: "rust-jws",
     answer: verify,
 };

@@ -41,6 +41,20 @@ const FACTS: Facts = Facts {
     reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
     shares_with_core: &["jsonwebtoken", "jwt-simple"],
     sample_percent: 10,
+    decisions: &[
+        "accepted",
+        "malformed",
+        "base64",
+        "json",
+        "shape",
+        "alg_none",
+        "unsupported_alg",
+        "crit",
+        "b64",
+        "unknown_key",
+        "key_mismatch",
+        "signature",
+    ],
 };
 
 impl Spec for Jws {

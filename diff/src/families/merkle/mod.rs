@@ -37,6 +37,7 @@ const FACTS: Facts = Facts {
         "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
     shares_with_core: &[],
     sample_percent: 10,
+    decisions: &["accepted", "hash", "index", "proof", "size"],
 };
 
 impl Spec for Merkle {

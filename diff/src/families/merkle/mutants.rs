@@ -1,5 +1,7 @@
-//! Merkle mutants: a leaf index read one-based, an empty inclusion proof accepted, and a root
-//! computed by duplicating the odd node out (the construction RFC 9162 replaced).
+//! Merkle mutants: a leaf index read one-based, an empty inclusion proof accepted, a root
+//! computed by duplicating the odd node out (the construction RFC 9162 replaced), and the
+//! empty tree refused as a prefix, as RFC 9162's range has it and the core's `empty-prefix`
+//! policy says the core does not.
 
 use canonfuzz_core::ink::merkle;
 
@@ -39,7 +41,7 @@ fn duplicated_odd_root(leaves: &[Vec<u8>]) -> Outcome {
 }
 
 /// Every Merkle mutant.
-pub const MUTANTS: [Mutant; 3] = [
+pub const MUTANTS: [Mutant; 4] = [
     Mutant {
         family: super::FAMILY,
         name: "one-based-leaf-index",
@@ -69,6 +71,15 @@ pub const MUTANTS: [Mutant; 3] = [
         bug: "the odd node at each level paired with itself, so trees of different sizes share a root",
         answer: |input| match MerkleCase::parse(input) {
             Some(MerkleCase::Root { leaves }) => duplicated_odd_root(&leaves),
+            _ => core(input),
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "empty-prefix-refused",
+        bug: "a consistency proof from the empty tree refused, as RFC 9162's range 0 < m < n has it: the departure the empty-prefix policy states is no longer shown",
+        answer: |input| match MerkleCase::parse(input) {
+            Some(MerkleCase::Consistency { first: 0, .. }) => Outcome::Rejected("size".into()),
             _ => core(input),
         },
     },

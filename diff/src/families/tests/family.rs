@@ -137,6 +137,67 @@ fn every_member_a_case_carries_is_a_listed_field() {
     }
 }
 
+/// Cases per decision check: enough that the rarest decision (JCS's nesting past 10,000
+/// levels, about one case in 5,000) shows several times.
+const DECISION_CASES: u64 = 30_000;
+
+#[test]
+fn every_decision_of_the_core_is_generated_and_named() {
+    let mut problems = Vec::new();
+    for family in all() {
+        let core = family.implementations().remove(0);
+        let inputs: Vec<Vec<u8>> = (0..DECISION_CASES)
+            .map(|i| family.generate(1, i).1)
+            .collect();
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let mut made = std::collections::BTreeSet::new();
+        for answer in core.run_batch(&refs) {
+            made.insert(match answer {
+                Outcome::Ok(_) => "accepted".to_string(),
+                Outcome::Rejected(kind) => kind,
+                other => format!("{other}"),
+            });
+        }
+        let declared: std::collections::BTreeSet<String> = family
+            .facts()
+            .decisions
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        for missing in declared.difference(&made) {
+            problems.push(format!(
+                "{family:?}: no case of the first {DECISION_CASES} reaches the decision {missing}; make a generator reach it"
+            ));
+        }
+        for unnamed in made.difference(&declared) {
+            problems.push(format!(
+                "{family:?}: the core answers {unnamed}, a decision the family does not name"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_decisions_of_a_core_that_lists_its_own_are_all_named() {
+    let named = |family: canonfuzz_engine::family::Family| -> Vec<String> {
+        family
+            .facts()
+            .decisions
+            .iter()
+            .map(|d| d.to_string())
+            .collect()
+    };
+    let jcs: Vec<String> = std::iter::once("accepted".to_string())
+        .chain(canonfuzz_core::jcs::ErrorKind::ALL.map(|k| k.as_str().to_string()))
+        .collect();
+    assert_eq!(named(crate::families::jcs::FAMILY), jcs);
+    let vmcp: Vec<String> = std::iter::once("accepted".to_string())
+        .chain(canonfuzz_core::vmcp::Rule::ALL.map(|r| r.name().to_string()))
+        .collect();
+    assert_eq!(named(crate::families::vmcp::FAMILY), vmcp);
+}
+
 #[test]
 fn every_category_is_generated_and_only_those() {
     for family in all() {

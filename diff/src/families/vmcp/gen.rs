@@ -82,7 +82,7 @@ fn signed_member(input: &[u8], part: usize, name: &str) -> Vec<String> {
 
 /// Every field of a verifiable-mcp case: the clock, the key set's members, the response's
 /// members as a client reads them, the envelope's, and the signed header's and wrapper's.
-pub const FIELDS: [Field; 30] = [
+pub const FIELDS: [Field; 31] = [
     Field::at("/now", "vmcp::verify_response: the clock", &CATEGORIES),
     Field::at(
         "/jwks/keys/*/kid",
@@ -222,6 +222,12 @@ pub const FIELDS: [Field; 30] = [
         read_by: "vmcp::verify_response: the wrapper's shape",
         varied_by: &[VMCP_MEMBERS],
         values: Some(|input| signed_member(input, 1, "provenance")),
+    },
+    Field {
+        name: "served number spelling",
+        read_by: "vmcp::verify_response: served numbers against the signed ones",
+        varied_by: &[VMCP_MEMBERS],
+        values: Some(served_spelling),
     },
 ];
 
@@ -715,6 +721,17 @@ fn members(rng: &mut Rng, server: &Server) -> Result<Value, String> {
                 }
             }
         }
+        15 if rng.chance(15) => {
+            // The wrapper signed in a text that is not its canonical form.
+            let pretty = serde_json::to_string_pretty(&server.wrapper()).unwrap_or_default();
+            let jws = server.signer.sign_bytes(&server.header, pretty.as_bytes());
+            let envelope = if r.get("error").is_some() {
+                &mut r["error"]["data"][META_KEY]
+            } else {
+                &mut result_of(&mut r)["_meta"][META_KEY]
+            };
+            envelope["jws"] = json!(jws);
+        }
         15 => {
             // The signed wrapper itself bent, and signed so: its provenance not an object, a
             // digest that covers nothing served, or a member no reader looks at.
@@ -899,12 +916,148 @@ const SERVED_NUMBERS: [(&str, &str); 9] = [
     ("1e+21", "1000000000000000000001"),
 ];
 
+/// A double of a kind servers send: a count, an amount, a small or a large measure, or any.
+fn measure(rng: &mut Rng) -> f64 {
+    let v = match rng.index(5) {
+        0 => rng.index(1_000_000) as f64,
+        1 => rng.index(1_000_000) as f64 / 1000.0,
+        2 => (1 + rng.index(999)) as f64 * 1e-9,
+        3 => (1 + rng.index(999)) as f64 * 1e22,
+        _ => f64::from_bits(rng.next_u64() & 0x7FEF_FFFF_FFFF_FFFF),
+    };
+    if rng.chance(20) {
+        -v
+    } else {
+        v
+    }
+}
+
+/// A number literal's sign, digits without leading or trailing zeros, and the power of ten
+/// they are scaled by: `-1.50e3` is (true, "15", 2). Zero is ("0", 0).
+fn decimal(literal: &str) -> (bool, String, i64) {
+    let (negative, unsigned) = match literal.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, literal),
+    };
+    let (mantissa, exponent) = unsigned
+        .split_once(['e', 'E'])
+        .map_or((unsigned, 0), |(m, e)| (m, e.parse::<i64>().unwrap_or(0)));
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{whole}{fraction}");
+    let kept = all.trim_start_matches('0');
+    let digits = kept.trim_end_matches('0');
+    if digits.is_empty() {
+        return (negative, "0".to_string(), 0);
+    }
+    let trailing = (kept.len() - digits.len()) as i64;
+    (
+        negative,
+        digits.to_string(),
+        exponent - fraction.len() as i64 + trailing,
+    )
+}
+
+/// The number `canonical` stands for, written another way a client reads the same: with `E`
+/// or `e`, an exponent with `+` or leading zeros, trailing zeros in the mantissa, the point
+/// moved, or as a plain decimal with trailing zeros.
+fn respelled(rng: &mut Rng, canonical: &str) -> String {
+    let (negative, digits, scale) = decimal(canonical);
+    let sign = if negative { "-" } else { "" };
+    let e = rng.pick(&["e", "E"]);
+    let (plus, zeros) = (rng.chance(50), rng.index(3));
+    let exponent = |n: i64| match (n < 0, plus) {
+        (true, _) => format!("-{}{}", "0".repeat(zeros), -n),
+        (false, true) => format!("+{}{n}", "0".repeat(zeros)),
+        (false, false) => format!("{}{n}", "0".repeat(zeros)),
+    };
+    let padding = "0".repeat(1 + rng.index(3));
+    let length = digits.len() as i64;
+    match rng.index(4) {
+        0 => format!(
+            "{sign}{digits}{padding}{e}{}",
+            exponent(scale - padding.len() as i64)
+        ),
+        1 => format!(
+            "{sign}{}.{}{padding}{e}{}",
+            digits.get(..1).unwrap_or("0"),
+            digits.get(1..).unwrap_or_default(),
+            exponent(scale + length - 1)
+        ),
+        2 if (0..30).contains(&scale) => {
+            format!("{sign}{digits}{}.{padding}", "0".repeat(scale as usize))
+        }
+        2 if (-30..0).contains(&scale) => {
+            let point = length + scale;
+            let (whole, fraction) = if point > 0 {
+                let (w, f) = digits.split_at(point as usize);
+                (w.to_string(), f.to_string())
+            } else {
+                (
+                    "0".to_string(),
+                    format!("{}{digits}", "0".repeat((-point) as usize)),
+                )
+            };
+            format!("{sign}{whole}.{fraction}{padding}")
+        }
+        _ => format!("{sign}0.{digits}{e}{}", exponent(scale + length)),
+    }
+}
+
+/// How a served number literal is spelled, for the field list: `E`, an exponent with `+` or
+/// leading zeros, trailing zeros in a fraction, or plain.
+fn spelling(literal: &str) -> &'static str {
+    let exponent = literal.split_once(['e', 'E']).map(|(_, e)| e);
+    let fraction = literal
+        .split(['e', 'E'])
+        .next()
+        .and_then(|m| m.split_once('.'));
+    if literal.contains('E') {
+        "E"
+    } else if exponent.is_some_and(|e| e.starts_with('+')) {
+        "e+"
+    } else if exponent.is_some_and(|e| e.trim_start_matches('-').starts_with('0')) {
+        "exponent with leading zeros"
+    } else if fraction.is_some_and(|(_, f)| f.ends_with('0')) {
+        "trailing zeros"
+    } else {
+        "plain"
+    }
+}
+
+/// The spelling of the number served as [`NUMBER_NAME`] in a case's response, if any.
+fn served_spelling(input: &[u8]) -> Vec<String> {
+    let Some(case) = VmcpCase::parse(input) else {
+        return Vec::new();
+    };
+    let key = format!("\"{NUMBER_NAME}\":");
+    case.response
+        .split_once(&key)
+        .map(|(_, rest)| {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c)))
+                .unwrap_or(rest.len());
+            spelling(rest.get(..end).unwrap_or_default()).to_string()
+        })
+        .into_iter()
+        .collect()
+}
+
 /// A genuine response, as text, that serves a number otherwise than it was signed: in its
-/// payload (`structuredContent`, a resource's contents, an error frame's `data`) or, for an
-/// error frame, as its `id` or `code` written with a fraction or an exponent.
+/// payload (`structuredContent`, a resource's contents, an error frame's `data`), as one of the
+/// fixed pairs or a number written another way a client reads the same; or, for an error
+/// frame, as its `id` or `code` written with a fraction or an exponent.
 fn served_number(rng: &mut Rng, server: &Server) -> String {
-    let (signed, served) = rng.pick(&SERVED_NUMBERS);
-    let number: Value = serde_json::from_str(signed).unwrap_or(Value::Null);
+    let (signed, served) = if rng.chance(50) {
+        let (signed, served) = rng.pick(&SERVED_NUMBERS);
+        (signed.to_string(), served.to_string())
+    } else {
+        let signed = ryu_js::Buffer::new()
+            .format_finite(measure(rng))
+            .to_string();
+        let served = respelled(rng, &signed);
+        (signed, served)
+    };
+    let number: Value = serde_json::from_str(&signed).unwrap_or(Value::Null);
     let data = match &server.data {
         Value::Object(members) => {
             let mut members = members.clone();
@@ -964,6 +1117,36 @@ fn deep(rng: &mut Rng, server: &Server) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn served_numbers_come_in_every_spelling_a_client_reads_alike() {
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..20_000 {
+            seen.extend(served_spelling(&case(1, i).1));
+        }
+        for spelling in [
+            "E",
+            "e+",
+            "exponent with leading zeros",
+            "trailing zeros",
+            "plain",
+        ] {
+            assert!(seen.contains(spelling), "{spelling}: {seen:?}");
+        }
+        // Each respelling is the canonical number's exact value, as bigdecimal reads both.
+        let mut rng = Rng::new(5);
+        for _ in 0..2_000 {
+            let signed = ryu_js::Buffer::new()
+                .format_finite(measure(&mut rng))
+                .to_string();
+            let served = respelled(&mut rng, &signed);
+            assert!(serde_json::from_str::<Value>(&served).is_ok(), "{served}");
+            assert!(
+                canonfuzz_props::literal::Numbers::Exact.same(&served, &signed),
+                "{signed} {served}"
+            );
+        }
+    }
     use canonfuzz_core::jws::Jwks;
     use canonfuzz_core::vmcp::{verify_response, Clock};
 

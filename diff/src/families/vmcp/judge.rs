@@ -19,6 +19,7 @@ use crate::judge::{self, hex, jws, must, refused, sha256, Judge, Refusal};
 
 /// The judge, as the family lists it.
 pub const JUDGE: Judge = Judge {
+    crates: &["json-syntax", "ryu-js", "ring", "base64"],
     name: "rust-vmcp",
     answer: verify,
 };

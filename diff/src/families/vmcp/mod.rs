@@ -43,6 +43,7 @@ const FACTS: Facts = Facts {
     reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
     shares_with_core: &[],
     sample_percent: 10,
+    decisions: &["accepted", "envelope", "response_shape", "unsigned_member", "jws", "canonical_wrapper", "wrapper_shape", "payload_digest", "content_digest", "served_payload", "freshness"],
 };
 
 impl Spec for Vmcp {

@@ -2,8 +2,9 @@
 //! blind to unsigned members and JSON-RPC shapes, to what the response serves beside the
 //! signed payload, to the clock, or falling back to the first key of the set — and two that
 //! refuse too much: the v0.1 siblings SPEC §9 keeps as furniture, and responses nested past
-//! serde_json's 128 levels — and one that reads numbers as doubles, so a served number that
-//! only rounds to the signed one, or an id written as `7.0`, passes.
+//! serde_json's 128 levels, and numbers written with an uppercase `E`, which its comparator does
+//! not read — and one that reads numbers as doubles, so a served number that only rounds to the
+//! signed one, or an id written as `7.0`, passes.
 
 use canonfuzz_core::jws::{base64url_decode, Jwks};
 use canonfuzz_core::vmcp::{self, served_parts, verify_served, Clock, Rule};
@@ -47,6 +48,25 @@ fn response(input: &[u8]) -> Option<serde_json::Value> {
     serde_json::from_str(&VmcpCase::parse(input)?.response).ok()
 }
 
+/// Whether the response writes a number with an uppercase `E`, outside its strings.
+fn uppercase_exponent(input: &[u8]) -> bool {
+    let Some(case) = VmcpCase::parse(input) else {
+        return false;
+    };
+    let (mut in_string, mut escaped, mut in_number) = (false, false, false);
+    for c in case.response.chars() {
+        match (in_string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (_, false, '"') => in_string = !in_string,
+            (false, _, 'E') if in_number => return true,
+            (false, _, c) => in_number = c.is_ascii_digit() || (in_number && "+-.eE".contains(c)),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The core's answer, refused as `rule` where it accepts and `refused` holds for the case.
 fn refuses(input: &[u8], rule: Rule, refused: fn(&[u8]) -> bool) -> Outcome {
     match (super::impls::core().answer)(input) {
@@ -56,7 +76,7 @@ fn refuses(input: &[u8], rule: Rule, refused: fn(&[u8]) -> bool) -> Outcome {
 }
 
 /// Every verifiable-mcp mutant.
-pub const MUTANTS: [Mutant; 7] = [
+pub const MUTANTS: [Mutant; 8] = [
     Mutant {
         family: super::FAMILY,
         name: "unsigned-members-unchecked",
@@ -133,5 +153,11 @@ pub const MUTANTS: [Mutant; 7] = [
             }
             blind_to(&case.encode(), &[], false)
         },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "uppercase-exponent-unread",
+        bug: "a served number written with an uppercase E (1E2) not read by the comparator, so a genuine response is refused as serving what was not signed",
+        answer: |input| refuses(input, Rule::ServedPayload, uppercase_exponent),
     },
 ];

@@ -50,9 +50,35 @@ fn digits(rng: &mut Rng, count: usize) -> String {
         .collect()
 }
 
+/// Negative zero in the forms JSON allows: its sign is lost in every double's text ECMAScript
+/// writes (`0`).
+const NEGATIVE_ZEROS: [&str; 8] = [
+    "-0",
+    "-0.0",
+    "-0e0",
+    "-0E+00",
+    "-0.000e-5",
+    "-0e-0",
+    "-0.0E1",
+    "-0e+99",
+];
+
+/// An integer written in full that is past the double range: 309 to 330 digits, the first
+/// non-zero, sometimes negative. No double holds it, so it has no RFC 8785 form.
+fn past_the_doubles(rng: &mut Rng) -> String {
+    let count = 309 + rng.index(22);
+    let mut s = digits(rng, count);
+    if rng.chance(30) {
+        s.insert(0, '-');
+    }
+    s
+}
+
 /// One number as JSON text, in one of many textual forms of the same kind of value.
 pub fn number(rng: &mut Rng) -> String {
-    match rng.index(10) {
+    match rng.index(12) {
+        10 => rng.pick(&NEGATIVE_ZEROS).to_string(),
+        11 => past_the_doubles(rng),
         0 => {
             // Integers beyond 2^53 and beyond 2^64, written out exactly.
             let count = 16 + rng.index(10);

@@ -25,16 +25,34 @@ fn push_char(rng: &mut Rng, c: char, out: &mut String) {
     }
 }
 
+/// An escaped surrogate anywhere in D800–DFFF, in either hex case, that is not half of a pair:
+/// alone, two high or two low halves in a row, a low half before a high one, or a high half
+/// before a character that is not a surrogate.
+pub fn lone_surrogates(rng: &mut Rng) -> String {
+    let shape = rng.index(5);
+    let mut half = |low: bool| {
+        let unit = if low { 0xDC00 } else { 0xD800 } + rng.index(0x400);
+        if rng.chance(50) {
+            format!("\\u{unit:04X}")
+        } else {
+            format!("\\u{unit:04x}")
+        }
+    };
+    match shape {
+        0 => half(false),
+        1 => half(true),
+        2 => format!("{}{}", half(false), half(false)),
+        3 => format!("{}{}", half(true), half(false)),
+        _ => format!("{}\\u0041", half(false)),
+    }
+}
+
 /// A JSON string literal, quotes included.
 pub fn string(rng: &mut Rng) -> String {
     let mut out = String::from("\"");
     for _ in 0..rng.index(6) {
         match rng.index(40) {
-            0 => {
-                let lone: &str =
-                    rng.pick(&["\\ud800", "\\udc00", "\\udc00\\ud800", "\\uDBFF\\uDBFF"]);
-                out.push_str(lone)
-            }
+            0 => out.push_str(&lone_surrogates(rng)),
             1..=8 => {
                 let plain = rng.pick(&PLAIN);
                 out.push_str(plain)
