@@ -36,16 +36,22 @@ impl<F: FnMut(&[Vec<u8>]) -> Vec<bool>> Judge for F {
 /// keeps the property ends the round.
 const CHUNK: usize = 64;
 
-/// Shrinks `input` while `judge` says the property holds, trying at most `budget` candidates.
-/// Every accepted step makes the input strictly shorter, so it ends. A judge answers the same
-/// for the same bytes, so a candidate already judged (in an earlier round, or twice in one) is
-/// not asked again; it still counts against the budget, so the result does not depend on the
-/// memory.
+/// The most bytes of candidates the minimizer writes out for one input, over all its rounds:
+/// a bound a document of a mebibyte reaches after some dozens of candidates, and one of a few
+/// kilobytes never does, so that the memory and the time one finding costs stay bounded.
+const BYTE_BUDGET: usize = 64 << 20;
+
+/// Shrinks `input` while `judge` says the property holds, trying at most `budget` candidates
+/// and writing at most [`BYTE_BUDGET`] bytes of them. Every accepted step makes the input
+/// strictly shorter, so it ends. A judge answers the same for the same bytes, so a candidate
+/// already judged (in an earlier round, or twice in one) is not asked again; it still counts
+/// against the budget, so the result does not depend on the memory.
 pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
     let mut current = input.to_vec();
     let mut judged: HashMap<Vec<u8>, bool> = HashMap::new();
     let mut spent = 0;
-    while spent < budget {
+    let mut bytes_left = BYTE_BUDGET;
+    while spent < budget && bytes_left > 0 {
         let tree = parse(&current);
         let whole = tree.as_ref().map(Node::to_bytes);
         // Without a tree, the whitespace goes in one step all the same, and so does all but
@@ -77,9 +83,10 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
         let mut smaller = None;
         loop {
             let mut chunk: Vec<Vec<u8>> = Vec::with_capacity(CHUNK);
-            while chunk.len() < CHUNK && left > 0 {
+            while chunk.len() < CHUNK && left > 0 && bytes_left > 0 {
                 let Some(candidate) = order.next() else { break };
                 let bytes = candidate.write();
+                bytes_left = bytes_left.saturating_sub(bytes.len());
                 if chunk.last().or(last.as_ref()) != Some(&bytes) {
                     chunk.push(bytes);
                     left -= 1;
@@ -587,6 +594,21 @@ mod tests {
         let mut judge = |cs: &[Vec<u8>]| cs.iter().map(|c| past(c)).collect();
         let input = format!("[-3{}]", "7".repeat(308));
         assert_eq!(minimize(input.as_bytes(), &mut judge, 10_000), b"9e308");
+    }
+
+    #[test]
+    fn a_large_document_costs_a_bounded_number_of_bytes() {
+        // Property: the string is longer than a mebibyte, as INK's bound on a body has it.
+        // The candidates written, all about as long, stay within the byte budget.
+        let input = format!("[\"{}\",1]", "x".repeat(1 << 20));
+        let mut written = 0;
+        let mut judge = |cs: &[Vec<u8>]| {
+            written += cs.iter().map(Vec::len).sum::<usize>();
+            cs.iter().map(|c| c.len() > (1 << 20)).collect()
+        };
+        let out = minimize(input.as_bytes(), &mut judge, 10_000);
+        assert!(out.len() > 1 << 20);
+        assert!(written <= BYTE_BUDGET + (1 << 21), "{written}");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Verifiers composed from third-party crates that share no code with the core, written from
 //! the protocols' own texts: json-syntax reads JSON, RFC 8785 is written over its values here
 //! (UTF-16 member order, ECMAScript numbers by ryu-js), ring verifies Ed25519 and computes
-//! SHA-256 and HMAC, the base64 crate decodes base64url, and the time crate reads RFC 3339. Each family whose libraries run
+//! SHA-256 and HMAC, the base64 crate decodes base64url, the time crate reads RFC 3339, and
+//! bs58 decodes base58btc. Each family whose libraries run
 //! as workers has one in process beside the core, so that a paced campaign hears an
 //! independent voice on every case before it lets the workers pass it by.
 //!
@@ -21,12 +22,13 @@ use crate::outcome::Outcome;
 pub const GROUP: &str = "rust-json-syntax";
 
 /// The crates judges are composed from, as Cargo.lock pins them.
-pub const CRATES: [(&str, &str); 5] = [
+pub const CRATES: [(&str, &str); 6] = [
     ("json-syntax", "0.12.5"),
     ("ryu-js", "1.0.3"),
     ("ring", "0.17.14"),
     ("base64", "0.22.1"),
     ("time", "0.3.55"),
+    ("bs58", "0.5.1"),
 ];
 
 /// One family's judge as a campaign implementation, answering in process.

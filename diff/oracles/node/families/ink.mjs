@@ -1,5 +1,6 @@
 // INK from its definitions, with npm canonicalize for JCS: audit events' leaf hashes,
-// requests' signature bases, timestamps, and messages' freshness and replay.
+// requests' signature bases, bodies' canonical form, principals, timestamps, and messages'
+// freshness and replay.
 import { createHash } from 'node:crypto';
 import { jsonCase, openssl } from '../common.mjs';
 
@@ -33,6 +34,34 @@ function epochMs(text) {
   return daysFromCivil(y, mo, d) * 86400000 + ((h * 60 + mi - offset) * 60 + s) * 1000 + millis;
 }
 
+// An agent id's principal: tulpa: and ink: ids whose body is z + base58btc of the Ed25519
+// multicodec (0xed 0x01) and 32 bytes name key:<body>; other ids with an INK prefix are
+// escaped as raw:<id>; the rest pass through. 1 to 512 UTF-16 code units.
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+function base58(text) {
+  let n = 0n;
+  for (const c of text) {
+    const d = BASE58.indexOf(c);
+    if (d < 0) return null;
+    n = n * 58n + BigInt(d);
+  }
+  const bytes = [];
+  for (; n > 0n; n >>= 8n) bytes.unshift(Number(n & 255n));
+  const zeros = text.length - text.replace(/^1+/, '').length;
+  return [...new Array(zeros).fill(0), ...bytes];
+}
+function principal(id) {
+  if (id.length < 1 || id.length > 512) throw new Error('an agent id is 1 to 512 UTF-16 code units');
+  for (const prefix of ['tulpa:', 'ink:']) {
+    if (!id.startsWith(prefix)) continue;
+    const body = id.slice(prefix.length);
+    const bytes = body.startsWith('z') ? base58(body.slice(1)) : null;
+    if (bytes && bytes.length === 34 && bytes[0] === 0xed && bytes[1] === 0x01) return `key:${body}`;
+  }
+  if (['tulpa:', 'ink:', 'key:', 'raw:'].some((p) => id.startsWith(p))) return `raw:${id}`;
+  return id;
+}
+
 // Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old and
 // at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not seen.
 function replay(c) {
@@ -52,6 +81,8 @@ export const libraries = {
       const canon = (await import('canonicalize')).default;
       const sha256 = (data) => createHash('sha256').update(data).digest('hex');
       return jsonCase(async (c) => {
+        if (c.op === 'body') return { ok: canon(JSON.parse(c.body)) };
+        if (c.op === 'principal') return { ok: principal(c.agentId) };
         if (c.op === 'timestamp') return { ok: String(epochMs(c.timestamp)) };
         if (c.op === 'replay') return { ok: replay(c) };
         if (c.op === 'leaf') {

@@ -1,5 +1,5 @@
-"""INK from its definitions: audit events' leaf hashes, requests' signature bases,
-timestamps, and messages' freshness and replay."""
+"""INK from its definitions: audit events' leaf hashes, requests' signature bases, bodies'
+canonical form, principals, timestamps, and messages' freshness and replay."""
 
 import re
 
@@ -43,6 +43,37 @@ def epoch_ms(text):
     return days_from_civil(y, mo, d) * 86400000 + ((h * 60 + mi - offset) * 60 + s) * 1000 + millis
 
 
+BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def base58(text):
+    """base58btc's bytes, leading '1's as zero bytes; None off the alphabet."""
+    n = 0
+    for c in text:
+        if c not in BASE58:
+            return None
+        n = n * 58 + BASE58.index(c)
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big") if n else b""
+    return b"\0" * (len(text) - len(text.lstrip("1"))) + body
+
+
+def principal(agent):
+    """An agent id's principal: tulpa: and ink: ids whose body is z + base58btc of the Ed25519
+    multicodec (0xed 0x01) and 32 bytes name key:<body>; other ids with an INK prefix are
+    escaped as raw:<id>; the rest pass through. 1 to 512 UTF-16 code units."""
+    if not 1 <= len(agent.encode("utf-16-le")) // 2 <= 512:
+        raise ValueError("an agent id is 1 to 512 UTF-16 code units")
+    for prefix in ("tulpa:", "ink:"):
+        if agent.startswith(prefix):
+            body = agent[len(prefix):]
+            key = base58(body[1:]) if body.startswith("z") else None
+            if key is not None and len(key) == 34 and key[:2] == b"\xed\x01":
+                return "key:" + body
+    if agent.startswith(("tulpa:", "ink:", "key:", "raw:")):
+        return "raw:" + agent
+    return agent
+
+
 def replay(c):
     """Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old
     and at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not
@@ -62,11 +93,16 @@ def replay(c):
 def ink(c):
     """INK from its definitions: a leaf is SHA-256(0x00 || JCS(event without agentSignature));
     a signature base is ink/0.1, method, path, recipient, JCS(body) and timestamp, one per line
-    (answered as its SHA-256)."""
+    (answered as its SHA-256); a body's canonical form is its JCS; principals, timestamps and
+    freshness as above."""
     import hashlib
 
     import rfc8785
 
+    if c["op"] == "body":
+        return rfc8785.dumps(read_json(c["body"])).decode("utf-8")
+    if c["op"] == "principal":
+        return principal(c["agentId"])
     if c["op"] == "timestamp":
         return str(epoch_ms(c["timestamp"]))
     if c["op"] == "replay":

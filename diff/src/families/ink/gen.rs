@@ -1,6 +1,7 @@
 //! INK cases: an audit event's Merkle leaf hash, a request's signature base (as its
-//! SHA-256), a timestamp (as epoch milliseconds), and a message's freshness and replay
-//! ([`super::times`]). Event bodies and request bodies come from the JCS generator's names, strings and
+//! SHA-256), a body's canonical form under INK's profile, an agent id's principal
+//! ([`super::principals`]), a timestamp (as epoch milliseconds), and a message's freshness and
+//! replay ([`super::times`]). Event bodies and request bodies come from the JCS generator's names, strings and
 //! structures (numbers too, though INK's profile takes safe integers only), or sit at the edges
 //! of INK's JSON profile (integers around 2^53, nesting around 32 levels), with an
 //! `agentSignature` member that must not count. A request's method, path, recipient and
@@ -14,7 +15,7 @@ use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
 
-use super::times;
+use super::{principals, times};
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
 use crate::family::{Category, Field};
 
@@ -33,6 +34,12 @@ pub const FRESHNESS: Category = Category::new(
     "A message's timestamp and nonce against the receiver's clock and the nonces seen, at the window's edges.",
 );
 
+/// An agent id and the principal it names.
+pub const PRINCIPALS: Category = Category::new(
+    "ink_principals",
+    "An agent id of each of INK's prefixes, with key bodies well and badly encoded, around its length bound.",
+);
+
 /// A timestamp on its own.
 pub const INK_TIMESTAMPS: Category = Category::new(
     "ink_timestamps",
@@ -40,17 +47,18 @@ pub const INK_TIMESTAMPS: Category = Category::new(
 );
 
 /// Every category of the family, in report order.
-pub const CATEGORIES: [Category; 6] = [
+pub const CATEGORIES: [Category; 7] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
     jcs_gen::STRUCTURE,
     FRESHNESS,
     INK_TIMESTAMPS,
+    PRINCIPALS,
 ];
 
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 11] = [
+pub const FIELDS: [Field; 12] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
@@ -60,7 +68,11 @@ pub const FIELDS: [Field; 11] = [
     Field::at("/method", "ink::request::signature_base", &BODIES),
     Field::at("/path", "ink::request::signature_base", &BODIES),
     Field::at("/recipientDid", "ink::request::signature_base", &BODIES),
-    Field::at("/body", "ink::request::signature_base", &BODIES),
+    Field::at(
+        "/body",
+        "ink::request::signature_base, ink::profile::canonical_body",
+        &BODIES,
+    ),
     Field::at(
         "/timestamp",
         "ink::request::signature_base, ink::time::parse",
@@ -76,6 +88,7 @@ pub const FIELDS: [Field; 11] = [
     Field::at("/receiverClock", "ink::replay::check", &[FRESHNESS]),
     Field::at("/nonce", "ink::replay::check", &[FRESHNESS]),
     Field::at("/previouslySeenNonces", "ink::replay::check", &[FRESHNESS]),
+    Field::at("/agentId", "ink::principal::normalize", &[PRINCIPALS]),
 ];
 
 /// HTTP methods as a sender may write them.
@@ -198,6 +211,10 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             let timestamp = json!({"op": "timestamp", "timestamp": times::timestamp(&mut rng)});
             return (INK_TIMESTAMPS, timestamp.to_string().into_bytes());
         }
+        18..=22 => {
+            let agent = json!({"op": "principal", "agentId": principals::agent_id(&mut rng)});
+            return (PRINCIPALS, agent.to_string().into_bytes());
+        }
         _ => {}
     }
     let (category, text) = if rng.chance(12) {
@@ -216,7 +233,9 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         };
         (category, String::from_utf8_lossy(&document).into_owned())
     };
-    let input = if rng.chance(55) {
+    let input = if rng.chance(15) {
+        json!({"op": "body", "body": text})
+    } else if rng.chance(55) {
         let signature = if rng.chance(40) {
             ",\"agentSignature\":\"z3kmY29udGVudA\""
         } else {

@@ -1,9 +1,10 @@
 //! The core's INK decisions as a campaign implementation: leaf hashes, signature bases,
-//! timestamps (as epoch milliseconds) and freshness and replay (`valid`, or the rule broken);
+//! bodies' canonical form under INK's profile, principals, timestamps (as epoch milliseconds)
+//! and freshness and replay (`valid`, or the rule broken);
 //! the Python (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute
 //! the same from INK's definitions.
 
-use canonfuzz_core::ink::{profile, replay, request, time};
+use canonfuzz_core::ink::{principal, profile, replay, request, time};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -28,6 +29,9 @@ pub fn core() -> InProcess {
                 timestamp: text("timestamp"),
             })
             .map(|b| to_hex(&Sha256::digest(b))),
+            "body" => profile::canonical_body(text("body").as_bytes())
+                .map(|c| String::from_utf8_lossy(&c).into_owned()),
+            "principal" => principal::normalize(text("agentId")),
             "timestamp" => time::parse(text("timestamp")).map(|ms| ms.to_string()),
             "replay" => {
                 let seen: Vec<&str> = case

@@ -5,9 +5,14 @@
 //! `ink/0.1`, method, path, recipient, JCS(body) and timestamp, one per line, no field holding
 //! a line break (answered as its SHA-256); a timestamp is an RFC 3339 date-time with uppercase
 //! `T` and `Z`, no leap second and at most 64 characters, read as whole milliseconds since the
-//! epoch (floored); a message is fresh when its nonce has 16 to 256 characters, its timestamp
+//! epoch (floored); an agent id names a principal — `tulpa:` and `ink:` ids whose body is `z`
+//! and base58btc of the Ed25519 multicodec (0xed 0x01) and 32 bytes, canonically written, name
+//! `key:<body>`, other ids with one of INK's prefixes are escaped as `raw:<id>`, the rest pass
+//! through, and none is empty or longer than 512 UTF-16 code units; a body's canonical form is
+//! its RFC 8785 form under the profile; a message is fresh when its nonce has 16 to 256
+//! characters, its timestamp
 //! is at most 300,000 ms old and at most 30,000 ms ahead of the receiver's clock, and its nonce
-//! has not been seen. Composed from json-syntax, ring, the time crate and RFC 8785 as
+//! has not been seen. Composed from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
 use json_syntax::Value;
@@ -19,7 +24,7 @@ use crate::judge::{self, hex, must, refused, sha256, Judge, Refusal};
 
 /// The judge, as the family lists it.
 pub const JUDGE: Judge = Judge {
-    crates: &["json-syntax", "ryu-js", "ring", "time"],
+    crates: &["json-syntax", "ryu-js", "ring", "time", "bs58"],
     name: "rust-ink",
     answer: compute,
 };
@@ -62,11 +67,38 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             base.extend_from_slice(timestamp.as_bytes());
             sha256(&base)
         }
+        "body" => return json::canonical(&profiled(field("body")?)?),
+        "principal" => return principal(field("agentId")?).map(String::into_bytes),
         "timestamp" => return Ok(epoch_ms(field("timestamp")?)?.to_string().into_bytes()),
         "replay" => return fresh(&case).map(|()| b"valid".to_vec()),
         _ => return Err(Refusal::Unanswered),
     };
     Ok(hex(&digest).into_bytes())
+}
+
+/// The principal an agent id names.
+fn principal(agent: &str) -> Result<String, Refusal> {
+    must(
+        !agent.is_empty() && agent.encode_utf16().count() <= 512,
+        "an agent id is 1 to 512 UTF-16 code units",
+    )?;
+    let key_body = |body: &str| {
+        body.strip_prefix('z')
+            .and_then(|encoded| bs58::decode(encoded).into_vec().ok())
+            .is_some_and(|bytes| bytes.len() == 34 && bytes.starts_with(&[0xed, 0x01]))
+    };
+    for prefix in ["tulpa:", "ink:"] {
+        if let Some(body) = agent.strip_prefix(prefix).filter(|b| key_body(b)) {
+            return Ok(format!("key:{body}"));
+        }
+    }
+    if ["tulpa:", "ink:", "key:", "raw:"]
+        .iter()
+        .any(|prefix| agent.starts_with(prefix))
+    {
+        return Ok(format!("raw:{agent}"));
+    }
+    Ok(agent.to_string())
 }
 
 /// How old a message may be, and how far ahead of the receiver's clock, in milliseconds.

@@ -1,13 +1,15 @@
-//! INK's decisions (`canonfuzz_ink_v1`): leaf hashes, signature bases, timestamps, and
-//! freshness and replay, the core against INK's Python and Node implementations and a judge in
+//! INK's decisions (`canonfuzz_ink_v1`): leaf hashes, signature bases, bodies' canonical
+//! form, principals, timestamps, and freshness and replay, the core against INK's Python and Node implementations and a judge in
 //! process, on event and request bodies from the JCS generator, request fields that carry the
 //! line breaks INK refuses, and timestamps and nonces at the edges of INK's grammar and window.
 
+pub mod compared;
 pub mod gen;
 pub mod impls;
 pub mod judge;
 pub mod mutants;
 pub mod policies;
+pub mod principals;
 pub mod published;
 pub mod times;
 
@@ -33,7 +35,7 @@ pub const FAMILY: Family = Family::new(&Ink);
 /// The family's constant facts.
 const FACTS: Facts = Facts {
     name: "ink",
-    title: "INK leaf hashes, signature bases, timestamps and freshness",
+    title: "INK hashes, bodies, principals, timestamps and freshness",
     schema: SCHEMA,
     vector_kind: ("INK", "InkFinding"),
     categories: &gen::CATEGORIES,

@@ -1,0 +1,90 @@
+//! Where each decision `canonfuzz ink decide` takes ([`super::published::DECISIONS`]) is
+//! compared with implementations other than the core: the campaign and the case `op` that
+//! asks it, or why no campaign asks it yet (INK's own corpus still checks each as published).
+//! A test holds the table to every decision `ink decide` lists and to what the campaigns
+//! generate, so a decision added there without a place here fails it.
+
+/// How one of INK's decisions is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compared {
+    /// Whole, by this family's campaign, in its cases of this `op`.
+    Op(&'static str),
+    /// Whole, by another family's campaign (by name), in its cases of this `op`.
+    Family(&'static str, &'static str),
+    /// In part, by this family's cases of this `op`; the rest, said in words, is not.
+    Part(&'static str, &'static str),
+    /// Not by any campaign, for the reason given.
+    Not(&'static str),
+}
+
+/// Why the decisions no campaign asks are not asked: nothing but the core implements them.
+const ONLY_THE_CORE: &str =
+    "no implementation but the core's implements it; INK's corpus checks it as published";
+
+/// Every decision `ink decide` takes, and how it is compared.
+pub const COMPARED: [(&str, Compared); 22] = [
+    ("agent-card", Compared::Not(ONLY_THE_CORE)),
+    ("audit-query-response", Compared::Not(ONLY_THE_CORE)),
+    ("connection-payload", Compared::Not(ONLY_THE_CORE)),
+    ("handshake-message", Compared::Not(ONLY_THE_CORE)),
+    ("inclusion-receipt", Compared::Not(ONLY_THE_CORE)),
+    ("jcs-number", Compared::Op("body")),
+    ("jcs-string-safety", Compared::Op("body")),
+    ("key-rotation", Compared::Not(ONLY_THE_CORE)),
+    ("merkle-checkpoint", Compared::Not(ONLY_THE_CORE)),
+    ("merkle-consistency", Compared::Family("merkle", "consistency")),
+    (
+        "merkle-inclusion",
+        Compared::Not("INK gives an inclusion proof's nodes from the root down; the Merkle campaign compares RFC 9162's order, from the leaf up"),
+    ),
+    ("merkle-leaf", Compared::Op("leaf")),
+    ("principal-normalization", Compared::Op("principal")),
+    ("replay-freshness", Compared::Op("replay")),
+    (
+        "signature-base",
+        Compared::Part("base", "the base is compared, as its SHA-256; the Ed25519 signature over it is not"),
+    ),
+    ("timestamp-validity", Compared::Op("timestamp")),
+    ("seed-transport-auth", Compared::Part("base", "op base is compared; op request, the Authorization header under a key set, is not")),
+    ("seed-containment", Compared::Not(ONLY_THE_CORE)),
+    ("seed-key-rotation", Compared::Not(ONLY_THE_CORE)),
+    ("seed-discovery-gating", Compared::Not(ONLY_THE_CORE)),
+    ("seed-witness", Compared::Part("leaf", "op leaf is compared; node, root, checkpoint, chain and submit are not")),
+    ("seed-audit-response", Compared::Not(ONLY_THE_CORE)),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::ink::published::DECISIONS;
+
+    /// The `op` of each of the first cases a family's campaign generates.
+    fn ops(family: crate::family::Family) -> std::collections::BTreeSet<String> {
+        (0..5_000)
+            .filter_map(|i| {
+                let case = canonfuzz_props::values::case(&family.generate(1, i).1).ok()?;
+                case.get("op")?.as_str().map(str::to_string)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_decision_ink_decide_takes_has_a_place_and_each_op_named_is_generated() {
+        let listed: Vec<&str> = DECISIONS.iter().map(|(name, _)| *name).collect();
+        let placed: Vec<&str> = COMPARED.iter().map(|(name, _)| *name).collect();
+        assert_eq!(listed, placed);
+        let ink = ops(crate::families::ink::FAMILY);
+        for (decision, compared) in COMPARED {
+            let (family, op) = match compared {
+                Compared::Op(op) | Compared::Part(op, _) => (None, op),
+                Compared::Family(family, op) => (Some(family), op),
+                Compared::Not(_) => continue,
+            };
+            let generated = match family {
+                None => ink.contains(op),
+                Some(name) => ops(crate::families::from_name(name).unwrap()).contains(op),
+            };
+            assert!(generated, "{decision}: no case of op {op} is generated");
+        }
+    }
+}
