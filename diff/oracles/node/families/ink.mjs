@@ -1,6 +1,6 @@
 // INK from its definitions, with npm canonicalize for JCS: audit events' leaf hashes,
-// requests' signature bases, bodies' canonical form, principals, timestamps, and messages'
-// freshness and replay.
+// requests' signature bases, bodies' canonical form, principals, inclusion proofs,
+// timestamps, and messages' freshness and replay.
 import { createHash } from 'node:crypto';
 import { jsonCase, openssl } from '../common.mjs';
 
@@ -62,6 +62,37 @@ function principal(id) {
   return id;
 }
 
+// An inclusion proof as INK lists it, its nodes from the root down: RFC 9162 §2.1.3.2 over
+// the reversed list, hashes as 64 lowercase hex digits, sizes below 2^53.
+function inclusion(c, sha256) {
+  const hash = (h) => {
+    if (typeof h !== 'string' || !/^[0-9a-f]{64}$/.test(h)) throw new Error('not 64 lowercase hex digits');
+    return Buffer.from(h, 'hex');
+  };
+  const node = (l, r) => sha256(Buffer.concat([Buffer.from([1]), l, r]));
+  if (!Number.isSafeInteger(c.treeSize) || !Number.isSafeInteger(c.leafIndex) || c.leafIndex < 0) throw new Error('a size or index out of range');
+  if (c.leafIndex >= c.treeSize) throw new Error('the index is not below the size');
+  const path = c.proof.map(hash).reverse();
+  let [fn, sn, r] = [BigInt(c.leafIndex), BigInt(c.treeSize - 1), hash(c.leafHash)];
+  for (const p of path) {
+    if (sn === 0n) throw new Error('the proof is longer than the path');
+    if ((fn & 1n) === 1n || fn === sn) {
+      r = node(p, r);
+      while ((fn & 1n) === 0n && fn !== 0n) {
+        fn >>= 1n;
+        sn >>= 1n;
+      }
+    } else {
+      r = node(r, p);
+    }
+    fn >>= 1n;
+    sn >>= 1n;
+  }
+  if (sn !== 0n) throw new Error('the proof is shorter than the path');
+  if (!r.equals(hash(c.rootHash))) throw new Error('the root differs');
+  return 'valid';
+}
+
 // Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old and
 // at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not seen.
 function replay(c) {
@@ -83,6 +114,7 @@ export const libraries = {
       return jsonCase(async (c) => {
         if (c.op === 'body') return { ok: canon(JSON.parse(c.body)) };
         if (c.op === 'principal') return { ok: principal(c.agentId) };
+        if (c.op === 'inclusion') return { ok: inclusion(c, (data) => createHash('sha256').update(data).digest()) };
         if (c.op === 'timestamp') return { ok: String(epochMs(c.timestamp)) };
         if (c.op === 'replay') return { ok: replay(c) };
         if (c.op === 'leaf') {

@@ -1,5 +1,6 @@
 """INK from its definitions: audit events' leaf hashes, requests' signature bases, bodies'
-canonical form, principals, timestamps, and messages' freshness and replay."""
+canonical form, principals, inclusion proofs, timestamps, and messages' freshness and
+replay."""
 
 import re
 
@@ -74,6 +75,44 @@ def principal(agent):
     return agent
 
 
+def inclusion(c):
+    """An inclusion proof as INK lists it, its nodes from the root down: RFC 9162 section
+    2.1.3.2 over the reversed list, hashes as 64 lowercase hex digits, sizes below 2^53."""
+    import hashlib
+
+    def hash_of(h):
+        if not isinstance(h, str) or not re.fullmatch("[0-9a-f]{64}", h):
+            raise ValueError("not 64 lowercase hex digits")
+        return bytes.fromhex(h)
+
+    def node(left, right):
+        return hashlib.sha256(b"\x01" + left + right).digest()
+
+    index, size = c["leafIndex"], c["treeSize"]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**53 for n in (index, size)):
+        raise ValueError("a size or index out of range")
+    if index >= size:
+        raise ValueError("the index is not below the size")
+    fn, sn, r = index, size - 1, hash_of(c["leafHash"])
+    for p in reversed([hash_of(h) for h in c["proof"]]):
+        if sn == 0:
+            raise ValueError("the proof is longer than the path")
+        if fn & 1 or fn == sn:
+            r = node(p, r)
+            while fn & 1 == 0 and fn != 0:
+                fn >>= 1
+                sn >>= 1
+        else:
+            r = node(r, p)
+        fn >>= 1
+        sn >>= 1
+    if sn != 0:
+        raise ValueError("the proof is shorter than the path")
+    if r != hash_of(c["rootHash"]):
+        raise ValueError("the root differs")
+    return "valid"
+
+
 def replay(c):
     """Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old
     and at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not
@@ -103,6 +142,8 @@ def ink(c):
         return rfc8785.dumps(read_json(c["body"])).decode("utf-8")
     if c["op"] == "principal":
         return principal(c["agentId"])
+    if c["op"] == "inclusion":
+        return inclusion(c)
     if c["op"] == "timestamp":
         return str(epoch_ms(c["timestamp"]))
     if c["op"] == "replay":

@@ -32,24 +32,39 @@ pub const COMPARED: [(&str, Compared); 22] = [
     ("jcs-string-safety", Compared::Op("body")),
     ("key-rotation", Compared::Not(ONLY_THE_CORE)),
     ("merkle-checkpoint", Compared::Not(ONLY_THE_CORE)),
-    ("merkle-consistency", Compared::Family("merkle", "consistency")),
     (
-        "merkle-inclusion",
-        Compared::Not("INK gives an inclusion proof's nodes from the root down; the Merkle campaign compares RFC 9162's order, from the leaf up"),
+        "merkle-consistency",
+        Compared::Family("merkle", "consistency"),
     ),
+    ("merkle-inclusion", Compared::Op("inclusion")),
     ("merkle-leaf", Compared::Op("leaf")),
     ("principal-normalization", Compared::Op("principal")),
     ("replay-freshness", Compared::Op("replay")),
     (
         "signature-base",
-        Compared::Part("base", "the base is compared, as its SHA-256; the Ed25519 signature over it is not"),
+        Compared::Part(
+            "base",
+            "the base is compared, as its SHA-256; the Ed25519 signature over it is not",
+        ),
     ),
     ("timestamp-validity", Compared::Op("timestamp")),
-    ("seed-transport-auth", Compared::Part("base", "op base is compared; op request, the Authorization header under a key set, is not")),
+    (
+        "seed-transport-auth",
+        Compared::Part(
+            "base",
+            "op base is compared; op request, the Authorization header under a key set, is not",
+        ),
+    ),
     ("seed-containment", Compared::Not(ONLY_THE_CORE)),
     ("seed-key-rotation", Compared::Not(ONLY_THE_CORE)),
     ("seed-discovery-gating", Compared::Not(ONLY_THE_CORE)),
-    ("seed-witness", Compared::Part("leaf", "op leaf is compared; node, root, checkpoint, chain and submit are not")),
+    (
+        "seed-witness",
+        Compared::Part(
+            "leaf",
+            "op leaf is compared; node, root, checkpoint, chain and submit are not",
+        ),
+    ),
     ("seed-audit-response", Compared::Not(ONLY_THE_CORE)),
 ];
 

@@ -17,6 +17,7 @@ use canonfuzz_rng::Rng;
 
 use super::{principals, times};
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
+use crate::families::merkle::gen as merkle_gen;
 use crate::family::{Category, Field};
 
 /// The JCS generator's categories of well-formed documents, which events and bodies come
@@ -34,6 +35,12 @@ pub const FRESHNESS: Category = Category::new(
     "A message's timestamp and nonce against the receiver's clock and the nonces seen, at the window's edges.",
 );
 
+/// An inclusion proof as INK lists it.
+pub const INCLUSION: Category = Category::new(
+    "ink_inclusion",
+    "An inclusion proof as INK lists it, from the root down, honest or bent (the order reversed among the bends).",
+);
+
 /// An agent id and the principal it names.
 pub const PRINCIPALS: Category = Category::new(
     "ink_principals",
@@ -47,7 +54,7 @@ pub const INK_TIMESTAMPS: Category = Category::new(
 );
 
 /// Every category of the family, in report order.
-pub const CATEGORIES: [Category; 7] = [
+pub const CATEGORIES: [Category; 8] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
@@ -55,10 +62,11 @@ pub const CATEGORIES: [Category; 7] = [
     FRESHNESS,
     INK_TIMESTAMPS,
     PRINCIPALS,
+    INCLUSION,
 ];
 
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 12] = [
+pub const FIELDS: [Field; 17] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
@@ -89,6 +97,11 @@ pub const FIELDS: [Field; 12] = [
     Field::at("/nonce", "ink::replay::check", &[FRESHNESS]),
     Field::at("/previouslySeenNonces", "ink::replay::check", &[FRESHNESS]),
     Field::at("/agentId", "ink::principal::normalize", &[PRINCIPALS]),
+    Field::at("/leafIndex", "ink::receipt::verify_top_down", &[INCLUSION]),
+    Field::at("/treeSize", "ink::receipt::verify_top_down", &[INCLUSION]),
+    Field::at("/leafHash", "ink::receipt::verify_top_down", &[INCLUSION]),
+    Field::at("/rootHash", "ink::receipt::verify_top_down", &[INCLUSION]),
+    Field::at("/proof", "ink::receipt::verify_top_down", &[INCLUSION]),
 ];
 
 /// HTTP methods as a sender may write them.
@@ -197,6 +210,32 @@ fn profile_edge(rng: &mut Rng) -> (Category, String) {
     }
 }
 
+/// An inclusion proof as INK lists it, its nodes from the root down: honest, or bent as the
+/// Merkle campaign bends its own, or listed from the leaf up, or with a hash in uppercase.
+fn inclusion(rng: &mut Rng) -> Value {
+    let (mut index, mut size, leaf, mut proof, root) = merkle_gen::inclusion(rng);
+    match rng.index(10) {
+        0 => index = merkle_gen::bend_number(rng, index),
+        1 => size = merkle_gen::bend_number(rng, size),
+        2 | 3 => merkle_gen::bend_proof(rng, &mut proof),
+        4 => {}
+        _ => proof.reverse(),
+    }
+    let hex = |h: &[u8]| crate::vector::to_hex(h);
+    let mut case = json!({
+        "op": "inclusion",
+        "leafIndex": index,
+        "treeSize": size,
+        "leafHash": hex(&leaf),
+        "rootHash": hex(&root),
+        "proof": proof.iter().map(|h| hex(h)).collect::<Vec<_>>(),
+    });
+    if rng.chance(5) {
+        case["rootHash"] = json!(hex(&root).to_uppercase());
+    }
+    case
+}
+
 /// The input for case `index` of an INK campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
@@ -215,6 +254,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             let agent = json!({"op": "principal", "agentId": principals::agent_id(&mut rng)});
             return (PRINCIPALS, agent.to_string().into_bytes());
         }
+        23..=27 => return (INCLUSION, inclusion(&mut rng).to_string().into_bytes()),
         _ => {}
     }
     let (category, text) = if rng.chance(12) {

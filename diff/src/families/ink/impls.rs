@@ -4,13 +4,36 @@
 //! the Python (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute
 //! the same from INK's definitions.
 
-use canonfuzz_core::ink::{principal, profile, replay, request, time};
+use canonfuzz_core::ink::{merkle, principal, profile, receipt, replay, request, time};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::impls::in_process::{verdict, InProcess};
 use crate::outcome::Outcome;
 use crate::vector::to_hex;
+
+/// INK's inclusion decision on a case: the proof's nodes from the root down.
+fn top_down(case: &Value) -> Result<(), canonfuzz_core::ink::InkError> {
+    let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
+    let number = |name: &str| case.get(name).and_then(Value::as_u64);
+    let proof = case
+        .get("proof")
+        .and_then(Value::as_array)
+        .map(|nodes| {
+            nodes
+                .iter()
+                .map(|n| merkle::parse_hash(n.as_str().unwrap_or_default(), "a proof node"))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .unwrap_or_else(|| Ok(Vec::new()))?;
+    receipt::verify_top_down(
+        number("leafIndex").unwrap_or(u64::MAX),
+        number("treeSize").unwrap_or(0),
+        &merkle::parse_hash(text("leafHash"), "leafHash")?,
+        &proof,
+        &merkle::parse_hash(text("rootHash"), "rootHash")?,
+    )
+}
 
 /// The core.
 pub fn core() -> InProcess {
@@ -32,6 +55,7 @@ pub fn core() -> InProcess {
             "body" => profile::canonical_body(text("body").as_bytes())
                 .map(|c| String::from_utf8_lossy(&c).into_owned()),
             "principal" => principal::normalize(text("agentId")),
+            "inclusion" => top_down(&case).map(|()| "valid".to_string()),
             "timestamp" => time::parse(text("timestamp")).map(|ms| ms.to_string()),
             "replay" => {
                 let seen: Vec<&str> = case

@@ -8,7 +8,8 @@
 //! epoch (floored); an agent id names a principal — `tulpa:` and `ink:` ids whose body is `z`
 //! and base58btc of the Ed25519 multicodec (0xed 0x01) and 32 bytes, canonically written, name
 //! `key:<body>`, other ids with one of INK's prefixes are escaped as `raw:<id>`, the rest pass
-//! through, and none is empty or longer than 512 UTF-16 code units; a body's canonical form is
+//! through, and none is empty or longer than 512 UTF-16 code units; an inclusion proof listed
+//! from the root down is RFC 9162's audit path reversed; a body's canonical form is
 //! its RFC 8785 form under the profile; a message is fresh when its nonce has 16 to 256
 //! characters, its timestamp
 //! is at most 300,000 ms old and at most 30,000 ms ahead of the receiver's clock, and its nonce
@@ -69,11 +70,72 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
         }
         "body" => return json::canonical(&profiled(field("body")?)?),
         "principal" => return principal(field("agentId")?).map(String::into_bytes),
+        "inclusion" => return included(&case).map(|()| b"valid".to_vec()),
         "timestamp" => return Ok(epoch_ms(field("timestamp")?)?.to_string().into_bytes()),
         "replay" => return fresh(&case).map(|()| b"valid".to_vec()),
         _ => return Err(Refusal::Unanswered),
     };
     Ok(hex(&digest).into_bytes())
+}
+
+/// Whether an inclusion proof listed from the root down, as INK lists it, proves its leaf:
+/// RFC 9162 §2.1.3.2 over the reversed list, hashes as 64 lowercase hex digits, sizes below
+/// 2^53.
+fn included(case: &Value) -> Result<(), Refusal> {
+    let hash = |value: Option<&Value>| -> Result<Vec<u8>, Refusal> {
+        match value {
+            Some(Value::String(h))
+                if h.len() == 64 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) =>
+            {
+                Ok(h.as_bytes()
+                    .chunks(2)
+                    .map(|pair| {
+                        std::str::from_utf8(pair)
+                            .ok()
+                            .and_then(|d| u8::from_str_radix(d, 16).ok())
+                            .unwrap_or(0)
+                    })
+                    .collect())
+            }
+            _ => Err(refused("a hash is not 64 lowercase hex digits")),
+        }
+    };
+    let number = |name: &str| match json::member(case, name) {
+        Some(Value::Number(n)) => n.as_str().parse::<u64>().ok().filter(|n| *n < 1 << 53),
+        _ => None,
+    };
+    let (Some(index), Some(size)) = (number("leafIndex"), number("treeSize")) else {
+        return Err(refused("a size or index out of range"));
+    };
+    must(index < size, "the index is not below the size")?;
+    let Some(Value::Array(nodes)) = json::member(case, "proof") else {
+        return Err(Refusal::Unanswered);
+    };
+    let path = nodes
+        .iter()
+        .map(|n| hash(Some(n)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let node = |l: &[u8], r: &[u8]| sha256(&[&[1][..], l, r].concat());
+    let (mut f, mut s, mut r) = (index, size - 1, hash(json::member(case, "leafHash"))?);
+    for p in path.iter().rev() {
+        must(s != 0, "the proof is longer than the path")?;
+        if f & 1 == 1 || f == s {
+            r = node(p, &r);
+            while f & 1 == 0 && f != 0 {
+                f >>= 1;
+                s >>= 1;
+            }
+        } else {
+            r = node(&r, p);
+        }
+        f >>= 1;
+        s >>= 1;
+    }
+    must(s == 0, "the proof is shorter than the path")?;
+    must(
+        r == hash(json::member(case, "rootHash"))?,
+        "the root differs",
+    )
 }
 
 /// The principal an agent id names.

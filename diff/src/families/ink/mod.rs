@@ -1,5 +1,5 @@
 //! INK's decisions (`canonfuzz_ink_v1`): leaf hashes, signature bases, bodies' canonical
-//! form, principals, timestamps, and freshness and replay, the core against INK's Python and Node implementations and a judge in
+//! form, principals, inclusion proofs from the root down, timestamps, and freshness and replay, the core against INK's Python and Node implementations and a judge in
 //! process, on event and request bodies from the JCS generator, request fields that carry the
 //! line breaks INK refuses, and timestamps and nonces at the edges of INK's grammar and window.
 
@@ -51,6 +51,11 @@ const FACTS: Facts = Facts {
         "too_many_values",
         "too_large",
         "signature_base",
+        "principal",
+        "hash",
+        "index",
+        "size",
+        "proof",
         "timestamp",
         "nonce",
         "stale",

@@ -158,7 +158,7 @@ fn subproof(m: usize, leaves: &[Hash], complete: bool) -> Vec<Hash> {
 
 /// A proof bent in one place: a bit flipped, a node dropped, added, swapped, split in two or cut
 /// short.
-fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
+pub fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
     match rng.index(6) {
         0 if !proof.is_empty() => {
             let i = rng.index(proof.len());
@@ -194,13 +194,26 @@ fn bend_proof(rng: &mut Rng, proof: &mut Vec<Vec<u8>>) {
 }
 
 /// Sizes and indices bent: off by one, swapped, or past the safe-integer range.
-fn bend_number(rng: &mut Rng, n: u64) -> u64 {
+pub fn bend_number(rng: &mut Rng, n: u64) -> u64 {
     match rng.index(4) {
         0 => n + 1,
         1 => n.saturating_sub(1),
         2 => (1 << 53) + rng.index(3) as u64,
         _ => 0,
     }
+}
+
+/// An inclusion proof as a tree of 1 to 20 random leaves gives it: the leaf index, the tree
+/// size, the leaf's hash, the audit path from the leaf up (RFC 9162 §2.1.3.1) and the root,
+/// for INK's campaign to list as INK does and to bend.
+pub fn inclusion(rng: &mut Rng) -> (u64, u64, Hash, Vec<Vec<u8>>, Hash) {
+    let size = 1 + rng.index(20);
+    let leaves: Vec<Hash> = (0..size)
+        .map(|i| leaf_hash(&[&[i as u8][..], &rng.next_u64().to_le_bytes()].concat()))
+        .collect();
+    let m = rng.index(size);
+    let proof = path(m, &leaves).iter().map(|h| h.to_vec()).collect();
+    (m as u64, size as u64, leaves[m], proof, mth(&leaves))
 }
 
 /// The input for case `index` of a Merkle campaign with `seed`.
