@@ -1,7 +1,7 @@
 // INK from its definitions, with npm canonicalize for JCS: audit events' leaf hashes,
 // requests' signature bases, bodies' canonical form, principals, inclusion proofs,
 // timestamps, and messages' freshness and replay.
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { jsonCase, openssl } from '../common.mjs';
 
 // INK's timestamp grammar: an RFC 3339 date-time with uppercase T and Z, a zone always given,
@@ -93,6 +93,18 @@ function inclusion(c, sha256) {
   return 'valid';
 }
 
+// A request's INK-Ed25519 signature: 86 base64url characters, canonically written, over its
+// signature base, verified with a key of 64 lowercase hex digits.
+function signed(c, base) {
+  if (!/^[0-9a-f]{64}$/.test(c.publicKeyHex)) throw new Error('the key is not 64 lowercase hex digits');
+  const sig = Buffer.from(c.signature, 'base64url');
+  if (!/^[A-Za-z0-9_-]{86}$/.test(c.signature) || sig.toString('base64url') !== c.signature) throw new Error('not 86 base64url characters');
+  const x = Buffer.from(c.publicKeyHex, 'hex').toString('base64url');
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+  if (!verify(null, Buffer.from(base, 'utf8'), key, sig)) throw new Error('the signature does not verify');
+  return 'valid';
+}
+
 // Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old and
 // at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not seen.
 function replay(c) {
@@ -124,6 +136,7 @@ export const libraries = {
           return { ok: sha256(Buffer.concat([Buffer.from([0]), Buffer.from(canon(event), 'utf8')])) };
         }
         const base = `ink/0.1\n${c.method}\n${c.path}\n${c.recipientDid}\n${canon(JSON.parse(c.body))}\n${c.timestamp}`;
+        if (c.op === 'signed') return { ok: signed(c, base) };
         return { ok: sha256(Buffer.from(base, 'utf8')) };
       });
     },

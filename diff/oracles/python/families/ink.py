@@ -113,6 +113,25 @@ def inclusion(c):
     return "valid"
 
 
+def signed(c, base):
+    """A request's INK-Ed25519 signature: 86 base64url characters, canonically written, over
+    its signature base, verified with PyNaCl under a key of 64 lowercase hex digits."""
+    import base64
+
+    from nacl.signing import VerifyKey
+
+    if not re.fullmatch("[0-9a-f]{64}", c["publicKeyHex"]):
+        raise ValueError("the key is not 64 lowercase hex digits")
+    text = c["signature"]
+    if not re.fullmatch("[A-Za-z0-9_-]{86}", text):
+        raise ValueError("not 86 base64url characters")
+    signature = base64.urlsafe_b64decode(text + "==")
+    if base64.urlsafe_b64encode(signature).rstrip(b"=").decode() != text:
+        raise ValueError("not the canonical base64url of the signature")
+    VerifyKey(bytes.fromhex(c["publicKeyHex"])).verify(base, signature)
+    return "valid"
+
+
 def replay(c):
     """Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old
     and at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not
@@ -156,7 +175,10 @@ def ink(c):
         return hashlib.sha256(b"\x00" + rfc8785.dumps(event)).hexdigest()
     body = rfc8785.dumps(read_json(c["body"]))
     head = "ink/0.1\n" + "\n".join([c["method"], c["path"], c["recipientDid"]]) + "\n"
-    return hashlib.sha256(head.encode() + body + b"\n" + c["timestamp"].encode()).hexdigest()
+    base = head.encode() + body + b"\n" + c["timestamp"].encode()
+    if c["op"] == "signed":
+        return signed(c, base)
+    return hashlib.sha256(base).hexdigest()
 
 
 def _hashlib():

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
 
-use super::{principals, times};
+use super::{principals, signed, times};
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
 use crate::families::merkle::gen as merkle_gen;
 use crate::family::{Category, Field};
@@ -33,6 +33,12 @@ pub const BODIES: [Category; 4] = [
 pub const FRESHNESS: Category = Category::new(
     "ink_freshness",
     "A message's timestamp and nonce against the receiver's clock and the nonces seen, at the window's edges.",
+);
+
+/// A request's signature.
+pub const SIGNATURES: Category = Category::new(
+    "ink_signatures",
+    "A request signed with INK-Ed25519, or its signature, fields or key bent.",
 );
 
 /// An inclusion proof as INK lists it.
@@ -54,7 +60,7 @@ pub const INK_TIMESTAMPS: Category = Category::new(
 );
 
 /// Every category of the family, in report order.
-pub const CATEGORIES: [Category; 8] = [
+pub const CATEGORIES: [Category; 9] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
@@ -63,10 +69,11 @@ pub const CATEGORIES: [Category; 8] = [
     INK_TIMESTAMPS,
     PRINCIPALS,
     INCLUSION,
+    SIGNATURES,
 ];
 
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 17] = [
+pub const FIELDS: [Field; 19] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
@@ -102,6 +109,8 @@ pub const FIELDS: [Field; 17] = [
     Field::at("/leafHash", "ink::receipt::verify_top_down", &[INCLUSION]),
     Field::at("/rootHash", "ink::receipt::verify_top_down", &[INCLUSION]),
     Field::at("/proof", "ink::receipt::verify_top_down", &[INCLUSION]),
+    Field::at("/signature", "ink::request::verify", &[SIGNATURES]),
+    Field::at("/publicKeyHex", "ink::request::public_key", &[SIGNATURES]),
 ];
 
 /// HTTP methods as a sender may write them.
@@ -255,6 +264,12 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             return (PRINCIPALS, agent.to_string().into_bytes());
         }
         23..=27 => return (INCLUSION, inclusion(&mut rng).to_string().into_bytes()),
+        28..=32 => {
+            return (
+                SIGNATURES,
+                signed::signed(&mut rng).to_string().into_bytes(),
+            )
+        }
         _ => {}
     }
     let (category, text) = if rng.chance(12) {

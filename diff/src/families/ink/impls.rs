@@ -1,5 +1,6 @@
 //! The core's INK decisions as a campaign implementation: leaf hashes, signature bases,
-//! bodies' canonical form under INK's profile, principals, timestamps (as epoch milliseconds)
+//! requests' signatures, bodies' canonical form under INK's profile, principals, inclusion
+//! proofs from the root down, timestamps (as epoch milliseconds)
 //! and freshness and replay (`valid`, or the rule broken);
 //! the Python (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute
 //! the same from INK's definitions.
@@ -56,6 +57,21 @@ pub fn core() -> InProcess {
                 .map(|c| String::from_utf8_lossy(&c).into_owned()),
             "principal" => principal::normalize(text("agentId")),
             "inclusion" => top_down(&case).map(|()| "valid".to_string()),
+            "signed" => request::signature_base(&request::SignInput {
+                method: text("method"),
+                path: text("path"),
+                recipient_did: text("recipientDid"),
+                body: text("body").as_bytes(),
+                timestamp: text("timestamp"),
+            })
+            .and_then(|base| {
+                request::verify(
+                    &base,
+                    text("signature"),
+                    &request::public_key(text("publicKeyHex"))?,
+                )
+            })
+            .map(|()| "valid".to_string()),
             "timestamp" => time::parse(text("timestamp")).map(|ms| ms.to_string()),
             "replay" => {
                 let seen: Vec<&str> = case

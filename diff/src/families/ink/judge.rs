@@ -3,7 +3,8 @@
 //! most 32 deep, at most 10,000 values, a canonical form of at most 1 MiB); an audit event's
 //! leaf is SHA-256(0x00 ‖ JCS(event without agentSignature)); a request's signature base is
 //! `ink/0.1`, method, path, recipient, JCS(body) and timestamp, one per line, no field holding
-//! a line break (answered as its SHA-256); a timestamp is an RFC 3339 date-time with uppercase
+//! a line break (answered as its SHA-256), and its INK-Ed25519 signature 86 base64url
+//! characters over it, verified by ring with a key of 64 lowercase hex digits; a timestamp is an RFC 3339 date-time with uppercase
 //! `T` and `Z`, no leap second and at most 64 characters, read as whole milliseconds since the
 //! epoch (floored); an agent id names a principal — `tulpa:` and `ink:` ids whose body is `z`
 //! and base58btc of the Ed25519 multicodec (0xed 0x01) and 32 bytes, canonically written, name
@@ -54,7 +55,7 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             data.extend(json::canonical(&Value::Object(members))?);
             sha256(&data)
         }
-        "base" => {
+        op @ ("base" | "signed") => {
             let fields = ["method", "path", "recipientDid", "timestamp"].map(field);
             let [method, path, recipient, timestamp] = fields;
             let (method, path, recipient, timestamp) = (method?, path?, recipient?, timestamp?);
@@ -66,6 +67,9 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             base.extend(body);
             base.push(b'\n');
             base.extend_from_slice(timestamp.as_bytes());
+            if op == "signed" {
+                return verified(&case, &base).map(|()| b"valid".to_vec());
+            }
             sha256(&base)
         }
         "body" => return json::canonical(&profiled(field("body")?)?),
@@ -76,6 +80,32 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
         _ => return Err(Refusal::Unanswered),
     };
     Ok(hex(&digest).into_bytes())
+}
+
+/// Whether a request's INK-Ed25519 signature (86 base64url characters, strictly decoded)
+/// verifies over its signature base with its key (64 lowercase hex digits), by ring.
+fn verified(case: &Value, base: &[u8]) -> Result<(), Refusal> {
+    let key = text(case, "publicKeyHex").ok_or(Refusal::Unanswered)?;
+    must(
+        key.len() == 64 && key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')),
+        "the key is not 64 lowercase hex digits",
+    )?;
+    let signature = text(case, "signature").ok_or(Refusal::Unanswered)?;
+    must(signature.len() == 86, "not 86 base64url characters")?;
+    let signature = crate::judge::jws::decode(signature)?;
+    let key: Vec<u8> = key
+        .as_bytes()
+        .chunks(2)
+        .map(|pair| {
+            std::str::from_utf8(pair)
+                .ok()
+                .and_then(|d| u8::from_str_radix(d, 16).ok())
+                .unwrap_or(0)
+        })
+        .collect();
+    ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, key)
+        .verify(base, &signature)
+        .map_err(|_| refused("the signature does not verify"))
 }
 
 /// Whether an inclusion proof listed from the root down, as INK lists it, proves its leaf:

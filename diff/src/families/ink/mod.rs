@@ -11,6 +11,7 @@ pub mod mutants;
 pub mod policies;
 pub mod principals;
 pub mod published;
+pub mod signed;
 pub mod times;
 
 use crate::compare::Rules;
@@ -51,6 +52,9 @@ const FACTS: Facts = Facts {
         "too_many_values",
         "too_large",
         "signature_base",
+        "signature_format",
+        "key",
+        "signature",
         "principal",
         "hash",
         "index",
