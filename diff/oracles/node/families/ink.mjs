@@ -105,6 +105,22 @@ function signed(c, base) {
   return 'valid';
 }
 
+// A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the origin
+// non-empty, at most 256 UTF-16 code units, with no White_Space, control or '+'; the size
+// decimal digits without sign or leading zero, below 2^53; the root 64 lowercase hex digits;
+// the body at most 1,024 UTF-16 code units. A body that parses is its canonical form.
+function checkpoint(body) {
+  if (body.length > 1024) throw new Error('the body is past 1,024 UTF-16 code units');
+  if (!body.endsWith('\n')) throw new Error('the body does not end with a line feed');
+  const lines = body.slice(0, -1).split('\n');
+  if (lines.length !== 3) throw new Error('a checkpoint body has three lines');
+  const [origin, size, root] = lines;
+  if (origin.length === 0 || origin.length > 256 || /[\p{White_Space}\p{Cc}+]/u.test(origin)) throw new Error('the origin');
+  if (!/^(0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size))) throw new Error('the tree size');
+  if (!/^[0-9a-f]{64}$/.test(root)) throw new Error('the root hash');
+  return body;
+}
+
 // Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old and
 // at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not seen.
 function replay(c) {
@@ -126,6 +142,7 @@ export const libraries = {
       return jsonCase(async (c) => {
         if (c.op === 'body') return { ok: canon(JSON.parse(c.body)) };
         if (c.op === 'principal') return { ok: principal(c.agentId) };
+        if (c.op === 'checkpoint') return { ok: checkpoint(c.checkpoint) };
         if (c.op === 'inclusion') return { ok: inclusion(c, (data) => createHash('sha256').update(data).digest()) };
         if (c.op === 'timestamp') return { ok: String(epochMs(c.timestamp)) };
         if (c.op === 'replay') return { ok: replay(c) };

@@ -132,6 +132,42 @@ def signed(c, base):
     return "valid"
 
 
+# Unicode's White_Space code points (PropList.txt); str.isspace takes others besides.
+WHITE_SPACE = frozenset(
+    chr(c)
+    for c in (*range(0x9, 0xE), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+)
+
+
+def checkpoint(body):
+    """A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the
+    origin non-empty, at most 256 UTF-16 code units, with no White_Space, control or '+';
+    the size decimal digits without sign or leading zero, below 2^53; the root 64 lowercase
+    hex digits; the body at most 1,024 UTF-16 code units. A body that parses is its
+    canonical form."""
+    import unicodedata
+
+    def units(text):
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+    if units(body) > 1024:
+        raise ValueError("the body is past 1,024 UTF-16 code units")
+    if not body.endswith("\n"):
+        raise ValueError("the body does not end with a line feed")
+    lines = body[:-1].split("\n")
+    if len(lines) != 3:
+        raise ValueError("a checkpoint body has three lines")
+    origin, size, root = lines
+    odd = any(c in WHITE_SPACE or unicodedata.category(c) == "Cc" or c == "+" for c in origin)
+    if not origin or units(origin) > 256 or odd:
+        raise ValueError("the origin")
+    if not re.fullmatch("0|[1-9][0-9]*", size) or int(size) >= 2**53:
+        raise ValueError("the tree size")
+    if not re.fullmatch("[0-9a-f]{64}", root):
+        raise ValueError("the root hash")
+    return body
+
+
 def replay(c):
     """Freshness and replay: a nonce of 16 to 256 characters, a message at most 300000 ms old
     and at most 30000 ms ahead of the receiver's clock (both bounds inclusive), a nonce not
@@ -161,6 +197,8 @@ def ink(c):
         return rfc8785.dumps(read_json(c["body"])).decode("utf-8")
     if c["op"] == "principal":
         return principal(c["agentId"])
+    if c["op"] == "checkpoint":
+        return checkpoint(c["checkpoint"])
     if c["op"] == "inclusion":
         return inclusion(c)
     if c["op"] == "timestamp":

@@ -31,7 +31,7 @@ pub const COMPARED: [(&str, Compared); 22] = [
     ("jcs-number", Compared::Op("body")),
     ("jcs-string-safety", Compared::Op("body")),
     ("key-rotation", Compared::Not(ONLY_THE_CORE)),
-    ("merkle-checkpoint", Compared::Not(ONLY_THE_CORE)),
+    ("merkle-checkpoint", Compared::Op("checkpoint")),
     (
         "merkle-consistency",
         Compared::Family("merkle", "consistency"),

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
 
-use super::{principals, signed, times};
+use super::{checkpoints, principals, signed, times};
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
 use crate::families::merkle::gen as merkle_gen;
 use crate::family::{Category, Field};
@@ -33,6 +33,12 @@ pub const BODIES: [Category; 4] = [
 pub const FRESHNESS: Category = Category::new(
     "ink_freshness",
     "A message's timestamp and nonce against the receiver's clock and the nonces seen, at the window's edges.",
+);
+
+/// A checkpoint body.
+pub const CHECKPOINTS: Category = Category::new(
+    "ink_checkpoints",
+    "A C2SP checkpoint body, or one bent where readers of its origin, size and root differ.",
 );
 
 /// A request's signature.
@@ -60,7 +66,7 @@ pub const INK_TIMESTAMPS: Category = Category::new(
 );
 
 /// Every category of the family, in report order.
-pub const CATEGORIES: [Category; 9] = [
+pub const CATEGORIES: [Category; 10] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
@@ -70,10 +76,11 @@ pub const CATEGORIES: [Category; 9] = [
     PRINCIPALS,
     INCLUSION,
     SIGNATURES,
+    CHECKPOINTS,
 ];
 
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 19] = [
+pub const FIELDS: [Field; 20] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
@@ -111,6 +118,11 @@ pub const FIELDS: [Field; 19] = [
     Field::at("/proof", "ink::receipt::verify_top_down", &[INCLUSION]),
     Field::at("/signature", "ink::request::verify", &[SIGNATURES]),
     Field::at("/publicKeyHex", "ink::request::public_key", &[SIGNATURES]),
+    Field::at(
+        "/checkpoint",
+        "ink::checkpoint::Checkpoint::parse",
+        &[CHECKPOINTS],
+    ),
 ];
 
 /// HTTP methods as a sender may write them.
@@ -269,6 +281,10 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 SIGNATURES,
                 signed::signed(&mut rng).to_string().into_bytes(),
             )
+        }
+        33..=36 => {
+            let body = json!({"op": "checkpoint", "checkpoint": checkpoints::body(&mut rng)});
+            return (CHECKPOINTS, body.to_string().into_bytes());
         }
         _ => {}
     }

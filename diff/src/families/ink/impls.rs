@@ -1,10 +1,11 @@
 //! The core's INK decisions as a campaign implementation: leaf hashes, signature bases,
 //! requests' signatures, bodies' canonical form under INK's profile, principals, inclusion
-//! proofs from the root down, timestamps (as epoch milliseconds)
+//! proofs from the root down, checkpoint bodies, timestamps (as epoch milliseconds)
 //! and freshness and replay (`valid`, or the rule broken);
 //! the Python (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute
 //! the same from INK's definitions.
 
+use canonfuzz_core::ink::checkpoint::Checkpoint;
 use canonfuzz_core::ink::{merkle, principal, profile, receipt, replay, request, time};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -57,6 +58,7 @@ pub fn core() -> InProcess {
                 .map(|c| String::from_utf8_lossy(&c).into_owned()),
             "principal" => principal::normalize(text("agentId")),
             "inclusion" => top_down(&case).map(|()| "valid".to_string()),
+            "checkpoint" => Checkpoint::parse(text("checkpoint")).map(|c| c.to_body()),
             "signed" => request::signature_base(&request::SignInput {
                 method: text("method"),
                 path: text("path"),

@@ -14,7 +14,8 @@
 //! its RFC 8785 form under the profile; a message is fresh when its nonce has 16 to 256
 //! characters, its timestamp
 //! is at most 300,000 ms old and at most 30,000 ms ahead of the receiver's clock, and its nonce
-//! has not been seen. Composed from json-syntax, ring, the time crate, bs58 and RFC 8785 as
+//! has not been seen; a checkpoint body is C2SP's three lines as INK bounds them. Composed
+//! from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
 use json_syntax::Value;
@@ -75,6 +76,7 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
         "body" => return json::canonical(&profiled(field("body")?)?),
         "principal" => return principal(field("agentId")?).map(String::into_bytes),
         "inclusion" => return included(&case).map(|()| b"valid".to_vec()),
+        "checkpoint" => return checkpoint(field("checkpoint")?).map(|b| b.as_bytes().to_vec()),
         "timestamp" => return Ok(epoch_ms(field("timestamp")?)?.to_string().into_bytes()),
         "replay" => return fresh(&case).map(|()| b"valid".to_vec()),
         _ => return Err(Refusal::Unanswered),
@@ -106,6 +108,45 @@ fn verified(case: &Value, base: &[u8]) -> Result<(), Refusal> {
     ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, key)
         .verify(base, &signature)
         .map_err(|_| refused("the signature does not verify"))
+}
+
+/// A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the origin
+/// non-empty, at most 256 UTF-16 code units, with no White_Space, control or `+`; the size
+/// decimal digits without sign or leading zero, below 2^53; the root 64 lowercase hex digits;
+/// the body at most 1,024 UTF-16 code units. A body that parses is its canonical form.
+fn checkpoint(body: &str) -> Result<&str, Refusal> {
+    let units = |text: &str| text.encode_utf16().count();
+    must(
+        units(body) <= 1024,
+        "the body is past 1,024 UTF-16 code units",
+    )?;
+    let content = body
+        .strip_suffix('\n')
+        .ok_or_else(|| refused("the body does not end with a line feed"))?;
+    let lines: Vec<&str> = content.split('\n').collect();
+    let [origin, size, root] = lines[..] else {
+        return Err(refused("a checkpoint body has three lines"));
+    };
+    must(
+        !origin.is_empty()
+            && units(origin) <= 256
+            && !origin
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == '+'),
+        "the origin",
+    )?;
+    let digits = !size.is_empty()
+        && size.bytes().all(|b| b.is_ascii_digit())
+        && (size == "0" || !size.starts_with('0'));
+    must(
+        digits && size.parse::<u64>().is_ok_and(|n| n < 1 << 53),
+        "the tree size",
+    )?;
+    must(
+        root.len() == 64 && root.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')),
+        "the root hash",
+    )?;
+    Ok(body)
 }
 
 /// Whether an inclusion proof listed from the root down, as INK lists it, proves its leaf:

@@ -3,6 +3,7 @@
 //! process, on event and request bodies from the JCS generator, request fields that carry the
 //! line breaks INK refuses, and timestamps and nonces at the edges of INK's grammar and window.
 
+pub mod checkpoints;
 pub mod compared;
 pub mod gen;
 pub mod impls;
@@ -56,6 +57,7 @@ const FACTS: Facts = Facts {
         "key",
         "signature",
         "principal",
+        "checkpoint",
         "hash",
         "index",
         "size",
