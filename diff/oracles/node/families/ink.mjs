@@ -1,6 +1,7 @@
 // INK from its definitions, with npm canonicalize for JCS: audit events' leaf hashes,
-// requests' signature bases, bodies' canonical form, principals, inclusion proofs,
-// timestamps, and messages' freshness and replay.
+// requests' signature bases and signatures, the key history entry that verifies a request,
+// bodies' canonical form, principals, inclusion proofs, checkpoint bodies, timestamps, and
+// messages' freshness and replay.
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { jsonCase, openssl } from '../common.mjs';
 
@@ -93,16 +94,66 @@ function inclusion(c, sha256) {
   return 'valid';
 }
 
-// A request's INK-Ed25519 signature: 86 base64url characters, canonically written, over its
-// signature base, verified with a key of 64 lowercase hex digits.
+// An INK-Ed25519 signature's bytes: 86 base64url characters, canonically written.
+function signatureBytes(text) {
+  const sig = Buffer.from(text, 'base64url');
+  if (!/^[A-Za-z0-9_-]{86}$/.test(text) || sig.toString('base64url') !== text) throw new Error('not 86 base64url characters');
+  return sig;
+}
+
+// Whether a signature verifies over a base under a key of 64 hex digits.
+function verifies(hex, sig, base) {
+  const x = Buffer.from(hex, 'hex').toString('base64url');
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+  return verify(null, Buffer.from(base, 'utf8'), key, sig);
+}
+
+// A request's INK-Ed25519 signature over its signature base, verified with a key of 64
+// lowercase hex digits.
 function signed(c, base) {
   if (!/^[0-9a-f]{64}$/.test(c.publicKeyHex)) throw new Error('the key is not 64 lowercase hex digits');
-  const sig = Buffer.from(c.signature, 'base64url');
-  if (!/^[A-Za-z0-9_-]{86}$/.test(c.signature) || sig.toString('base64url') !== c.signature) throw new Error('not 86 base64url characters');
-  const x = Buffer.from(c.publicKeyHex, 'hex').toString('base64url');
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
-  if (!verify(null, Buffer.from(base, 'utf8'), key, sig)) throw new Error('the signature does not verify');
+  if (!verifies(c.publicKeyHex, signatureBytes(c.signature), base)) throw new Error('the signature does not verify');
   return 'valid';
+}
+
+// Whether a key history entry can verify a message sent at epoch milliseconds `at`: an object
+// whose status is exactly active or retired, without revokedAt, whose validFrom and
+// validUntil (each absent or an INK timestamp) hold `at`, both bounds inclusive, and whose key
+// is 64 lowercase hex digits.
+function usable(entry, at) {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
+  if (entry.status !== 'active' && entry.status !== 'retired') return false;
+  if (Object.hasOwn(entry, 'revokedAt')) return false;
+  for (const [name, outside] of [['validFrom', (t) => at < t], ['validUntil', (t) => at > t]]) {
+    if (!Object.hasOwn(entry, name)) continue;
+    if (typeof entry[name] !== 'string') return false;
+    let bound;
+    try {
+      bound = epochMs(entry[name]);
+    } catch {
+      return false;
+    }
+    if (outside(bound)) return false;
+  }
+  return typeof entry.publicKeyHex === 'string' && /^[0-9a-f]{64}$/.test(entry.publicKeyHex);
+}
+
+// The entry of a request's key history that verifies it, as "<status> <keyId>": of the usable
+// entries the hinted one, then the active ones in order, then the retired ones. A retired
+// entry fails live authentication unless retired keys are allowed.
+function rotation(c, base) {
+  const at = epochMs(c.timestamp);
+  const entries = c.keys.filter((e) => usable(e, at));
+  const hint = c.hintKeyId;
+  const hinted = entries.filter((e) => typeof hint === 'string' && e.keyId === hint).slice(0, 1);
+  const by = (status) => entries.filter((e) => e.status === status);
+  const order = [...hinted, ...by('active'), ...by('retired')];
+  if (order.length === 0) throw new Error('no entry of the key history is usable');
+  const sig = signatureBytes(c.signature);
+  const found = order.find((e) => verifies(e.publicKeyHex, sig, base));
+  if (!found) throw new Error('no usable entry verifies the signature');
+  if (c.liveAuth === true && found.status === 'retired' && c.liveAuthAllowRetired !== true) throw new Error('live authentication takes active keys');
+  return `${found.status} ${typeof found.keyId === 'string' ? found.keyId : ''}`;
 }
 
 // A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the origin
@@ -154,6 +205,7 @@ export const libraries = {
         }
         const base = `ink/0.1\n${c.method}\n${c.path}\n${c.recipientDid}\n${canon(JSON.parse(c.body))}\n${c.timestamp}`;
         if (c.op === 'signed') return { ok: signed(c, base) };
+        if (c.op === 'rotation') return { ok: rotation(c, base) };
         return { ok: sha256(Buffer.from(base, 'utf8')) };
       });
     },

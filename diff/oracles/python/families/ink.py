@@ -1,5 +1,6 @@
-"""INK from its definitions: audit events' leaf hashes, requests' signature bases, bodies'
-canonical form, principals, inclusion proofs, timestamps, and messages' freshness and
+"""INK from its definitions: audit events' leaf hashes, requests' signature bases and
+signatures, the key history entry that verifies a request, bodies' canonical form,
+principals, inclusion proofs, checkpoint bodies, timestamps, and messages' freshness and
 replay."""
 
 import re
@@ -113,23 +114,82 @@ def inclusion(c):
     return "valid"
 
 
-def signed(c, base):
-    """A request's INK-Ed25519 signature: 86 base64url characters, canonically written, over
-    its signature base, verified with PyNaCl under a key of 64 lowercase hex digits."""
+def signature_bytes(text):
+    """An INK-Ed25519 signature's bytes: 86 base64url characters, canonically written."""
     import base64
 
-    from nacl.signing import VerifyKey
-
-    if not re.fullmatch("[0-9a-f]{64}", c["publicKeyHex"]):
-        raise ValueError("the key is not 64 lowercase hex digits")
-    text = c["signature"]
     if not re.fullmatch("[A-Za-z0-9_-]{86}", text):
         raise ValueError("not 86 base64url characters")
     signature = base64.urlsafe_b64decode(text + "==")
     if base64.urlsafe_b64encode(signature).rstrip(b"=").decode() != text:
         raise ValueError("not the canonical base64url of the signature")
-    VerifyKey(bytes.fromhex(c["publicKeyHex"])).verify(base, signature)
+    return signature
+
+
+def verifies(key, signature, base):
+    """Whether a signature verifies over a base under a key, by PyNaCl."""
+    from nacl.exceptions import BadSignatureError
+    from nacl.signing import VerifyKey
+
+    try:
+        VerifyKey(key).verify(base, signature)
+    except BadSignatureError:
+        return False
+    return True
+
+
+def signed(c, base):
+    """A request's INK-Ed25519 signature over its signature base, verified under a key of 64
+    lowercase hex digits."""
+    if not re.fullmatch("[0-9a-f]{64}", c["publicKeyHex"]):
+        raise ValueError("the key is not 64 lowercase hex digits")
+    if not verifies(bytes.fromhex(c["publicKeyHex"]), signature_bytes(c["signature"]), base):
+        raise ValueError("the signature does not verify")
     return "valid"
+
+
+def usable(entry, at):
+    """Whether a key history entry can verify a message sent at epoch milliseconds `at`: an
+    object whose status is exactly active or retired, without revokedAt, whose validFrom and
+    validUntil (each absent or an INK timestamp) hold `at`, both bounds inclusive, and whose
+    key is 64 lowercase hex digits."""
+    if not isinstance(entry, dict) or entry.get("status") not in ("active", "retired"):
+        return False
+    if "revokedAt" in entry:
+        return False
+    for name, outside in (("validFrom", lambda t: at < t), ("validUntil", lambda t: at > t)):
+        if name not in entry:
+            continue
+        if not isinstance(entry[name], str):
+            return False
+        try:
+            if outside(epoch_ms(entry[name])):
+                return False
+        except ValueError:
+            return False
+    key = entry.get("publicKeyHex")
+    return isinstance(key, str) and re.fullmatch("[0-9a-f]{64}", key) is not None
+
+
+def rotation(c, base):
+    """The entry of a request's key history that verifies it, as "<status> <keyId>": of the
+    usable entries the hinted one, then the active ones in order, then the retired ones. A
+    retired entry fails live authentication unless retired keys are allowed."""
+    at = epoch_ms(c["timestamp"])
+    entries = [e for e in c["keys"] if usable(e, at)]
+    hint = c.get("hintKeyId")
+    hinted = [e for e in entries if isinstance(hint, str) and e.get("keyId") == hint][:1]
+    order = hinted + [e for e in entries if e["status"] == "active"] + [e for e in entries if e["status"] == "retired"]
+    if not order:
+        raise ValueError("no entry of the key history is usable")
+    signature = signature_bytes(c["signature"])
+    found = next((e for e in order if verifies(bytes.fromhex(e["publicKeyHex"]), signature, base)), None)
+    if found is None:
+        raise ValueError("no usable entry verifies the signature")
+    if c.get("liveAuth") is True and found["status"] == "retired" and c.get("liveAuthAllowRetired") is not True:
+        raise ValueError("live authentication takes active keys")
+    key_id = found.get("keyId")
+    return f"{found['status']} {key_id if isinstance(key_id, str) else ''}"
 
 
 # Unicode's White_Space code points (PropList.txt); str.isspace takes others besides.
@@ -216,6 +276,8 @@ def ink(c):
     base = head.encode() + body + b"\n" + c["timestamp"].encode()
     if c["op"] == "signed":
         return signed(c, base)
+    if c["op"] == "rotation":
+        return rotation(c, base)
     return hashlib.sha256(base).hexdigest()
 
 

@@ -30,7 +30,7 @@ pub const COMPARED: [(&str, Compared); 22] = [
     ("inclusion-receipt", Compared::Not(ONLY_THE_CORE)),
     ("jcs-number", Compared::Op("body")),
     ("jcs-string-safety", Compared::Op("body")),
-    ("key-rotation", Compared::Not(ONLY_THE_CORE)),
+    ("key-rotation", Compared::Op("rotation")),
     ("merkle-checkpoint", Compared::Op("checkpoint")),
     (
         "merkle-consistency",
@@ -50,7 +50,13 @@ pub const COMPARED: [(&str, Compared); 22] = [
         ),
     ),
     ("seed-containment", Compared::Not(ONLY_THE_CORE)),
-    ("seed-key-rotation", Compared::Not(ONLY_THE_CORE)),
+    (
+        "seed-key-rotation",
+        Compared::Part(
+            "rotation",
+            "the choice of entry is compared over signature bases; over the seed's raw messages it is not",
+        ),
+    ),
     ("seed-discovery-gating", Compared::Not(ONLY_THE_CORE)),
     (
         "seed-witness",

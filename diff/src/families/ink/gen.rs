@@ -47,6 +47,12 @@ pub const SIGNATURES: Category = Category::new(
     "A request signed with INK-Ed25519, or its signature, fields or key bent.",
 );
 
+/// A request against a key history.
+pub const ROTATION: Category = Category::new(
+    "ink_rotation",
+    "A signed request against a key history whose entries are active, retired, revoked or otherwise, their windows at the timestamp's edges, with or without a hint and live authentication.",
+);
+
 /// An inclusion proof as INK lists it.
 pub const INCLUSION: Category = Category::new(
     "ink_inclusion",
@@ -66,7 +72,7 @@ pub const INK_TIMESTAMPS: Category = Category::new(
 );
 
 /// Every category of the family, in report order.
-pub const CATEGORIES: [Category; 10] = [
+pub const CATEGORIES: [Category; 11] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
@@ -76,24 +82,35 @@ pub const CATEGORIES: [Category; 10] = [
     PRINCIPALS,
     INCLUSION,
     SIGNATURES,
+    ROTATION,
     CHECKPOINTS,
 ];
 
+/// The categories whose cases are requests.
+const REQUESTS: [Category; 6] = [
+    jcs_gen::NUMBERS,
+    jcs_gen::ORDERING,
+    jcs_gen::ESCAPES,
+    jcs_gen::STRUCTURE,
+    SIGNATURES,
+    ROTATION,
+];
+
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 20] = [
+pub const FIELDS: [Field; 24] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
         &CATEGORIES,
     ),
     Field::at("/event", "ink::profile::event_leaf", &BODIES),
-    Field::at("/method", "ink::request::signature_base", &BODIES),
-    Field::at("/path", "ink::request::signature_base", &BODIES),
-    Field::at("/recipientDid", "ink::request::signature_base", &BODIES),
+    Field::at("/method", "ink::request::signature_base", &REQUESTS),
+    Field::at("/path", "ink::request::signature_base", &REQUESTS),
+    Field::at("/recipientDid", "ink::request::signature_base", &REQUESTS),
     Field::at(
         "/body",
         "ink::request::signature_base, ink::profile::canonical_body",
-        &BODIES,
+        &REQUESTS,
     ),
     Field::at(
         "/timestamp",
@@ -104,6 +121,8 @@ pub const FIELDS: [Field; 20] = [
             jcs_gen::ESCAPES,
             jcs_gen::STRUCTURE,
             INK_TIMESTAMPS,
+            SIGNATURES,
+            ROTATION,
         ],
     ),
     Field::at("/messageTimestamp", "ink::replay::check", &[FRESHNESS]),
@@ -116,7 +135,23 @@ pub const FIELDS: [Field; 20] = [
     Field::at("/leafHash", "ink::receipt::verify_top_down", &[INCLUSION]),
     Field::at("/rootHash", "ink::receipt::verify_top_down", &[INCLUSION]),
     Field::at("/proof", "ink::receipt::verify_top_down", &[INCLUSION]),
-    Field::at("/signature", "ink::request::verify", &[SIGNATURES]),
+    Field::at(
+        "/signature",
+        "ink::request::verify",
+        &[SIGNATURES, ROTATION],
+    ),
+    Field::at("/keys", "ink::request::verify_with_history", &[ROTATION]),
+    Field::at(
+        "/hintKeyId",
+        "ink::request::verify_with_history",
+        &[ROTATION],
+    ),
+    Field::at("/liveAuth", "ink::request::live_auth", &[ROTATION]),
+    Field::at(
+        "/liveAuthAllowRetired",
+        "ink::request::live_auth",
+        &[ROTATION],
+    ),
     Field::at("/publicKeyHex", "ink::request::public_key", &[SIGNATURES]),
     Field::at(
         "/checkpoint",
@@ -285,6 +320,12 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
         33..=36 => {
             let body = json!({"op": "checkpoint", "checkpoint": checkpoints::body(&mut rng)});
             return (CHECKPOINTS, body.to_string().into_bytes());
+        }
+        37..=44 => {
+            return (
+                ROTATION,
+                signed::rotation(&mut rng).to_string().into_bytes(),
+            )
         }
         _ => {}
     }

@@ -1,5 +1,5 @@
 //! The core's INK decisions as a campaign implementation: leaf hashes, signature bases,
-//! requests' signatures, bodies' canonical form under INK's profile, principals, inclusion
+//! requests' signatures, the key history entry that verifies a request, bodies' canonical form under INK's profile, principals, inclusion
 //! proofs from the root down, checkpoint bodies, timestamps (as epoch milliseconds)
 //! and freshness and replay (`valid`, or the rule broken);
 //! the Python (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute
@@ -37,6 +37,25 @@ fn top_down(case: &Value) -> Result<(), canonfuzz_core::ink::InkError> {
     )
 }
 
+/// INK's key rotation decision on a case: the entry of its key history that verifies the
+/// request, held to live authentication's rule when the case asks for it, as
+/// `<status> <keyId>`.
+fn rotated(case: &Value, base: &[u8]) -> Result<String, canonfuzz_core::ink::InkError> {
+    let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
+    let flag = |name: &str| case.get(name).and_then(Value::as_bool).unwrap_or(false);
+    let keys = case
+        .get("keys")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let hint = case.get("hintKeyId").and_then(Value::as_str);
+    let mut found =
+        request::verify_with_history(base, text("signature"), text("timestamp"), keys, hint)?;
+    if flag("liveAuth") {
+        found = request::live_auth(found, flag("liveAuthAllowRetired"))?;
+    }
+    Ok(format!("{} {}", found.status, found.key_id))
+}
+
 /// The core.
 pub fn core() -> InProcess {
     InProcess::core(|input| {
@@ -44,36 +63,33 @@ pub fn core() -> InProcess {
             return Outcome::Unsupported;
         };
         let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
-        let answer = match text("op") {
-            "leaf" => profile::event_leaf(text("event").as_bytes()).map(|h| to_hex(&h)),
-            "base" => request::signature_base(&request::SignInput {
+        let base = || {
+            request::signature_base(&request::SignInput {
                 method: text("method"),
                 path: text("path"),
                 recipient_did: text("recipientDid"),
                 body: text("body").as_bytes(),
                 timestamp: text("timestamp"),
             })
-            .map(|b| to_hex(&Sha256::digest(b))),
+        };
+        let answer = match text("op") {
+            "leaf" => profile::event_leaf(text("event").as_bytes()).map(|h| to_hex(&h)),
+            "base" => base().map(|b| to_hex(&Sha256::digest(b))),
             "body" => profile::canonical_body(text("body").as_bytes())
                 .map(|c| String::from_utf8_lossy(&c).into_owned()),
             "principal" => principal::normalize(text("agentId")),
             "inclusion" => top_down(&case).map(|()| "valid".to_string()),
             "checkpoint" => Checkpoint::parse(text("checkpoint")).map(|c| c.to_body()),
-            "signed" => request::signature_base(&request::SignInput {
-                method: text("method"),
-                path: text("path"),
-                recipient_did: text("recipientDid"),
-                body: text("body").as_bytes(),
-                timestamp: text("timestamp"),
-            })
-            .and_then(|base| {
-                request::verify(
-                    &base,
-                    text("signature"),
-                    &request::public_key(text("publicKeyHex"))?,
-                )
-            })
-            .map(|()| "valid".to_string()),
+            "rotation" => base().and_then(|base| rotated(&case, &base)),
+            "signed" => base()
+                .and_then(|base| {
+                    request::verify(
+                        &base,
+                        text("signature"),
+                        &request::public_key(text("publicKeyHex"))?,
+                    )
+                })
+                .map(|()| "valid".to_string()),
             "timestamp" => time::parse(text("timestamp")).map(|ms| ms.to_string()),
             "replay" => {
                 let seen: Vec<&str> = case

@@ -4,7 +4,9 @@
 //! leaf is SHA-256(0x00 ‖ JCS(event without agentSignature)); a request's signature base is
 //! `ink/0.1`, method, path, recipient, JCS(body) and timestamp, one per line, no field holding
 //! a line break (answered as its SHA-256), and its INK-Ed25519 signature 86 base64url
-//! characters over it, verified by ring with a key of 64 lowercase hex digits; a timestamp is an RFC 3339 date-time with uppercase
+//! characters over it, verified by ring with a key of 64 lowercase hex digits, or with the
+//! first of a key history's usable entries, the hinted one, then the active ones, then the
+//! retired ones, that verifies it; a timestamp is an RFC 3339 date-time with uppercase
 //! `T` and `Z`, no leap second and at most 64 characters, read as whole milliseconds since the
 //! epoch (floored); an agent id names a principal — `tulpa:` and `ink:` ids whose body is `z`
 //! and base58btc of the Ed25519 multicodec (0xed 0x01) and 32 bytes, canonically written, name
@@ -56,7 +58,7 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             data.extend(json::canonical(&Value::Object(members))?);
             sha256(&data)
         }
-        op @ ("base" | "signed") => {
+        op @ ("base" | "signed" | "rotation") => {
             let fields = ["method", "path", "recipientDid", "timestamp"].map(field);
             let [method, path, recipient, timestamp] = fields;
             let (method, path, recipient, timestamp) = (method?, path?, recipient?, timestamp?);
@@ -68,10 +70,11 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             base.extend(body);
             base.push(b'\n');
             base.extend_from_slice(timestamp.as_bytes());
-            if op == "signed" {
-                return verified(&case, &base).map(|()| b"valid".to_vec());
+            match op {
+                "signed" => return verified(&case, &base).map(|()| b"valid".to_vec()),
+                "rotation" => return rotation(&case, &base).map(String::into_bytes),
+                _ => sha256(&base),
             }
-            sha256(&base)
         }
         "body" => return json::canonical(&profiled(field("body")?)?),
         "principal" => return principal(field("agentId")?).map(String::into_bytes),
@@ -84,30 +87,107 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
     Ok(hex(&digest).into_bytes())
 }
 
-/// Whether a request's INK-Ed25519 signature (86 base64url characters, strictly decoded)
-/// verifies over its signature base with its key (64 lowercase hex digits), by ring.
+/// Whether a request's INK-Ed25519 signature verifies over its signature base with its key.
 fn verified(case: &Value, base: &[u8]) -> Result<(), Refusal> {
-    let key = text(case, "publicKeyHex").ok_or(Refusal::Unanswered)?;
+    let key = key(text(case, "publicKeyHex").ok_or(Refusal::Unanswered)?)
+        .ok_or_else(|| refused("the key is not 64 lowercase hex digits"))?;
+    let signature = signature(text(case, "signature").ok_or(Refusal::Unanswered)?)?;
     must(
-        key.len() == 64 && key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')),
-        "the key is not 64 lowercase hex digits",
-    )?;
-    let signature = text(case, "signature").ok_or(Refusal::Unanswered)?;
-    must(signature.len() == 86, "not 86 base64url characters")?;
-    let signature = crate::judge::jws::decode(signature)?;
-    let key: Vec<u8> = key
-        .as_bytes()
+        verifies(&key, &signature, base),
+        "the signature does not verify",
+    )
+}
+
+/// An INK-Ed25519 signature's bytes: 86 base64url characters, strictly decoded.
+fn signature(text: &str) -> Result<Vec<u8>, Refusal> {
+    must(text.len() == 86, "not 86 base64url characters")?;
+    crate::judge::jws::decode(text)
+}
+
+/// Whether `signature` verifies over `base` under `key`, by ring.
+fn verifies(key: &[u8], signature: &[u8], base: &[u8]) -> bool {
+    ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, key)
+        .verify(base, signature)
+        .is_ok()
+}
+
+/// A key or hash written as 64 lowercase hex digits, as its 32 bytes.
+fn key(hex: &str) -> Option<Vec<u8>> {
+    if hex.len() != 64 || !hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return None;
+    }
+    hex.as_bytes()
         .chunks(2)
         .map(|pair| {
             std::str::from_utf8(pair)
                 .ok()
                 .and_then(|d| u8::from_str_radix(d, 16).ok())
-                .unwrap_or(0)
         })
-        .collect();
-    ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, key)
-        .verify(base, &signature)
-        .map_err(|_| refused("the signature does not verify"))
+        .collect()
+}
+
+/// An entry of a key history that can verify a message sent at `at` (epoch milliseconds): an
+/// object whose status is exactly `active` or `retired`, with no `revokedAt` member, whose
+/// `validFrom` and `validUntil`, each absent or an INK timestamp, hold `at` (both bounds
+/// inclusive), and whose key is 64 lowercase hex digits. Its id, status and key.
+fn usable(entry: &Value, at: i64) -> Option<(Option<&str>, &str, Vec<u8>)> {
+    let status = text(entry, "status").filter(|s| matches!(*s, "active" | "retired"))?;
+    if json::member(entry, "revokedAt").is_some() {
+        return None;
+    }
+    let bound = |name: &str| match json::member(entry, name) {
+        None => Some(None),
+        Some(Value::String(s)) => epoch_ms(s).ok().map(Some),
+        Some(_) => None,
+    };
+    let (from, until) = (bound("validFrom")?, bound("validUntil")?);
+    if from.is_some_and(|f| at < f) || until.is_some_and(|u| at > u) {
+        return None;
+    }
+    Some((
+        text(entry, "keyId"),
+        status,
+        key(text(entry, "publicKeyHex")?)?,
+    ))
+}
+
+/// The entry of a request's key history that verifies it, as `<status> <keyId>`: of the usable
+/// entries, the hinted one first, then the active ones in order, then the retired ones; none
+/// usable, a signature not 86 base64url characters, or none verifying, and the request is
+/// refused. Under live authentication a retired entry is refused unless retired keys are
+/// allowed.
+fn rotation(case: &Value, base: &[u8]) -> Result<String, Refusal> {
+    let at = epoch_ms(text(case, "timestamp").ok_or(Refusal::Unanswered)?)?;
+    let Some(Value::Array(keys)) = json::member(case, "keys") else {
+        return Err(Refusal::Unanswered);
+    };
+    let usable: Vec<_> = keys.iter().filter_map(|entry| usable(entry, at)).collect();
+    let hint = text(case, "hintKeyId");
+    let hinted = usable.iter().find(|(id, ..)| hint.is_some() && *id == hint);
+    let by = |wanted: &'static str| {
+        usable
+            .iter()
+            .filter(move |(_, status, _)| *status == wanted)
+    };
+    let mut order = hinted
+        .into_iter()
+        .chain(by("active"))
+        .chain(by("retired"))
+        .peekable();
+    must(
+        order.peek().is_some(),
+        "no entry of the key history is usable",
+    )?;
+    let signature = signature(text(case, "signature").ok_or(Refusal::Unanswered)?)?;
+    let (id, status, _) = order
+        .find(|(_, _, key)| verifies(key, &signature, base))
+        .ok_or_else(|| refused("no usable entry verifies the signature"))?;
+    let flag = |name: &str| matches!(json::member(case, name), Some(Value::Boolean(true)));
+    must(
+        !(flag("liveAuth") && *status == "retired" && !flag("liveAuthAllowRetired")),
+        "live authentication takes active keys",
+    )?;
+    Ok(format!("{status} {}", id.unwrap_or_default()))
 }
 
 /// A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the origin
@@ -153,23 +233,11 @@ fn checkpoint(body: &str) -> Result<&str, Refusal> {
 /// RFC 9162 §2.1.3.2 over the reversed list, hashes as 64 lowercase hex digits, sizes below
 /// 2^53.
 fn included(case: &Value) -> Result<(), Refusal> {
-    let hash = |value: Option<&Value>| -> Result<Vec<u8>, Refusal> {
-        match value {
-            Some(Value::String(h))
-                if h.len() == 64 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) =>
-            {
-                Ok(h.as_bytes()
-                    .chunks(2)
-                    .map(|pair| {
-                        std::str::from_utf8(pair)
-                            .ok()
-                            .and_then(|d| u8::from_str_radix(d, 16).ok())
-                            .unwrap_or(0)
-                    })
-                    .collect())
-            }
-            _ => Err(refused("a hash is not 64 lowercase hex digits")),
+    let hash = |value: Option<&Value>| match value {
+        Some(Value::String(h)) => {
+            key(h).ok_or_else(|| refused("a hash is not 64 lowercase hex digits"))
         }
+        _ => Err(refused("a hash is not 64 lowercase hex digits")),
     };
     let number = |name: &str| match json::member(case, name) {
         Some(Value::Number(n)) => n.as_str().parse::<u64>().ok().filter(|n| *n < 1 << 53),

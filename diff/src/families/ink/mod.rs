@@ -1,7 +1,9 @@
 //! INK's decisions (`canonfuzz_ink_v1`): leaf hashes, signature bases, bodies' canonical
-//! form, principals, inclusion proofs from the root down, timestamps, and freshness and replay, the core against INK's Python and Node implementations and a judge in
-//! process, on event and request bodies from the JCS generator, request fields that carry the
-//! line breaks INK refuses, and timestamps and nonces at the edges of INK's grammar and window.
+//! form, principals, inclusion proofs from the root down, checkpoint bodies, requests'
+//! signatures alone and under key histories, timestamps, and freshness and replay — the core
+//! against INK's Python and Node implementations and a judge in process, on event and request
+//! bodies from the JCS generator, request fields that carry the line breaks INK refuses, and
+//! timestamps and nonces at the edges of INK's grammar and window.
 
 pub mod checkpoints;
 pub mod compared;
@@ -56,6 +58,8 @@ const FACTS: Facts = Facts {
         "signature_format",
         "key",
         "signature",
+        "signature_verification_failed",
+        "retired_key_for_live_auth",
         "principal",
         "checkpoint",
         "hash",

@@ -1,6 +1,8 @@
 //! INK mutants: the timestamp or the recipient left out of a request's signature base, the
 //! method or path normalized before it goes in, the leaf prefix left out of an event's hash,
-//! INK's largest safe integer refused, and the future-skew bound a second too long.
+//! INK's largest safe integer refused, the future-skew bound a second too long, and in key
+//! rotation the hint ignored, a retired key taken for live authentication, and a revocation
+//! written null or empty passed over.
 
 use canonfuzz_core::ink::{profile, time};
 use serde_json::Value;
@@ -76,8 +78,34 @@ fn ahead_and_seen(input: &[u8]) -> Option<(i64, bool)> {
     ))
 }
 
+/// The core's answer to a key rotation case whose entries' `revokedAt` members that are null
+/// or empty are taken away, as a reader that tests the member's truth rather than its presence
+/// would take them.
+fn falsy_revocations_ignored(input: &[u8]) -> Outcome {
+    let keys = serde_json::from_slice::<Value>(input)
+        .ok()
+        .and_then(|case| case.get("keys").cloned());
+    let Some(Value::Array(mut keys)) = keys else {
+        return core(input);
+    };
+    for entry in keys.iter_mut().filter_map(Value::as_object_mut) {
+        let falsy = match entry.get("revokedAt") {
+            Some(Value::Null) => true,
+            Some(Value::String(at)) => at.is_empty(),
+            _ => false,
+        };
+        if falsy {
+            entry.remove("revokedAt");
+        }
+    }
+    match with_member(input, "keys", Value::Array(keys)) {
+        Some(changed) => core(&changed),
+        None => core(input),
+    }
+}
+
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 8] = [
+pub const MUTANTS: [Mutant; 11] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -165,5 +193,23 @@ pub const MUTANTS: [Mutant; 8] = [
             }
             (answer, _) => answer,
         },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "key-hint-ignored",
+        bug: "a request's key id hint ignored, so the first active entry that verifies answers where the hinted one should",
+        answer: |input| without_member(input, "hintKeyId", core),
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "retired-key-live",
+        bug: "live authentication taking a retired key outside any grace window",
+        answer: |input| without_member(input, "liveAuth", core),
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "falsy-revocation-ignored",
+        bug: "a key history entry whose revokedAt is null or empty taken as unrevoked",
+        answer: falsy_revocations_ignored,
     },
 ];
