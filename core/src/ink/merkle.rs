@@ -1,14 +1,21 @@
 //! The Merkle tree of RFC 9162 §2.1 (RFC 6962's, with its proofs): leaf = SHA-256(0x00 ‖ data),
 //! node = SHA-256(0x01 ‖ left ‖ right), the empty tree's root SHA-256(""); inclusion and
 //! consistency proofs verified by the algorithms of §2.1.3.2 and §2.1.4.2, every proof node
-//! consumed, sizes within the safe-integer range. Nothing recurses on input.
+//! consumed, sizes within the safe-integer range, digests compared in constant time. Nothing
+//! recurses on input.
 
 use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 use super::{InkError, MAX_SAFE_INTEGER};
 
 /// A SHA-256 digest.
 pub type Hash = [u8; 32];
+
+/// Whether two digests are equal, compared in constant time.
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    a.ct_eq(b).into()
+}
 
 /// The hash of a leaf holding `data`.
 pub fn leaf_hash(data: &[u8]) -> Hash {
@@ -135,7 +142,7 @@ pub fn verify_inclusion(
             "the proof has fewer nodes than the path",
         ));
     }
-    if &r == root {
+    if same(&r, root) {
         Ok(())
     } else {
         Err(mismatch("the root"))
@@ -169,7 +176,7 @@ pub fn verify_consistency(
         } else {
             *second_root
         };
-        return if first_root == &expected_first {
+        return if same(first_root, &expected_first) {
             Ok(())
         } else {
             Err(mismatch("the first root"))
@@ -219,10 +226,10 @@ pub fn verify_consistency(
             "the proof has fewer nodes than the walk",
         ));
     }
-    if &fr != first_root {
+    if !same(&fr, first_root) {
         return Err(mismatch("the first root"));
     }
-    if &sr != second_root {
+    if !same(&sr, second_root) {
         return Err(mismatch("the second root"));
     }
     Ok(())

@@ -73,7 +73,7 @@ pub fn check_later_checkpoint(later: &str, size: u64, root: &merkle::Hash) -> Re
             "the later checkpoint has a smaller tree: the log was rewound",
         ));
     }
-    if later_size == size && &later_root != root {
+    if later_size == size && !merkle::same(&later_root, root) {
         return Err(step(
             "checkpoint",
             "the later checkpoint has another root at the same size: a fork",

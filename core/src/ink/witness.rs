@@ -1,13 +1,14 @@
 //! The witness, as seed 003 states it where INK's corpus does not pin it: signed checkpoints
 //! (Ed25519 over JCS(checkpoint)) chained by `previousCheckpointHash`, the lowercase hex
-//! SHA-256 of the previous checkpoint's JCS form; event submission (an eventId the witness
+//! SHA-256 of the previous checkpoint's JCS form (compared in constant time); event submission (an eventId the witness
 //! already holds is a conflict, HTTP 409; an event whose agentId is not the authenticated
 //! sender is refused, HTTP 403); and audit responses signed over
 //! `ink/audit-response\n` ‖ JCS(events).
 
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::{profile, InkError};
+use super::{merkle, profile, InkError};
 use crate::ed25519;
 use crate::jws::base64url_decode;
 
@@ -33,6 +34,26 @@ pub fn verify_checkpoint(
 pub fn checkpoint_hash(checkpoint: &[u8]) -> Result<String, InkError> {
     let digest = Sha256::digest(profile::canonical_body(checkpoint)?);
     Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Verifies a checkpoint that follows `previous`: its signature, then its
+/// `previousCheckpointHash`, which must be the previous checkpoint's hash.
+pub fn verify_chain(
+    checkpoint: &[u8],
+    previous: &[u8],
+    signature: &str,
+    key: &[u8; 32],
+) -> Result<(), InkError> {
+    verify_checkpoint(checkpoint, signature, key)?;
+    let expected = checkpoint_hash(previous)?;
+    let value = crate::json::read(checkpoint).map_err(|e| InkError::new("json", e.to_string()))?;
+    match value.get("previousCheckpointHash").and_then(Value::as_str) {
+        Some(named) if merkle::same(named.as_bytes(), expected.as_bytes()) => Ok(()),
+        _ => Err(InkError::new(
+            "chain",
+            format!("previousCheckpointHash is not SHA-256(JCS(previous)) = {expected}"),
+        )),
+    }
 }
 
 /// Verifies a witness's audit-response signature over its events array.

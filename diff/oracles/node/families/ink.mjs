@@ -1,7 +1,7 @@
 // INK from its definitions, with npm canonicalize for JCS: audit events' leaf hashes,
 // requests' signature bases and signatures, the key history entry that verifies a request,
-// bodies' canonical form, principals, inclusion proofs, checkpoint bodies, timestamps, and
-// messages' freshness and replay.
+// bodies' canonical form, principals, inclusion proofs, checkpoint bodies, the witness's
+// hashes, submissions and signatures, timestamps, and messages' freshness and replay.
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { jsonCase, openssl } from '../common.mjs';
 
@@ -63,34 +63,50 @@ function principal(id) {
   return id;
 }
 
+// A hash written as 64 lowercase hex digits, as its bytes.
+function hashBytes(h) {
+  if (typeof h !== 'string' || !/^[0-9a-f]{64}$/.test(h)) throw new Error('not 64 lowercase hex digits');
+  return Buffer.from(h, 'hex');
+}
+
+// RFC 9162's interior node hash.
+function nodeHash(left, right) {
+  return createHash('sha256').update(Buffer.concat([Buffer.from([1]), left, right])).digest();
+}
+
+// RFC 9162's Merkle tree hash over leaf hashes: split at the largest power of two below their
+// number.
+function treeHash(leaves) {
+  if (leaves.length === 0) return createHash('sha256').digest();
+  if (leaves.length === 1) return leaves[0];
+  let k = 1;
+  while (k * 2 < leaves.length) k *= 2;
+  return nodeHash(treeHash(leaves.slice(0, k)), treeHash(leaves.slice(k)));
+}
+
 // An inclusion proof as INK lists it, its nodes from the root down: RFC 9162 §2.1.3.2 over
 // the reversed list, hashes as 64 lowercase hex digits, sizes below 2^53.
-function inclusion(c, sha256) {
-  const hash = (h) => {
-    if (typeof h !== 'string' || !/^[0-9a-f]{64}$/.test(h)) throw new Error('not 64 lowercase hex digits');
-    return Buffer.from(h, 'hex');
-  };
-  const node = (l, r) => sha256(Buffer.concat([Buffer.from([1]), l, r]));
+function inclusion(c) {
   if (!Number.isSafeInteger(c.treeSize) || !Number.isSafeInteger(c.leafIndex) || c.leafIndex < 0) throw new Error('a size or index out of range');
   if (c.leafIndex >= c.treeSize) throw new Error('the index is not below the size');
-  const path = c.proof.map(hash).reverse();
-  let [fn, sn, r] = [BigInt(c.leafIndex), BigInt(c.treeSize - 1), hash(c.leafHash)];
+  const path = c.proof.map((h) => hashBytes(h)).reverse();
+  let [fn, sn, r] = [BigInt(c.leafIndex), BigInt(c.treeSize - 1), hashBytes(c.leafHash)];
   for (const p of path) {
     if (sn === 0n) throw new Error('the proof is longer than the path');
     if ((fn & 1n) === 1n || fn === sn) {
-      r = node(p, r);
+      r = nodeHash(p, r);
       while ((fn & 1n) === 0n && fn !== 0n) {
         fn >>= 1n;
         sn >>= 1n;
       }
     } else {
-      r = node(r, p);
+      r = nodeHash(r, p);
     }
     fn >>= 1n;
     sn >>= 1n;
   }
   if (sn !== 0n) throw new Error('the proof is shorter than the path');
-  if (!r.equals(hash(c.rootHash))) throw new Error('the root differs');
+  if (!r.equals(hashBytes(c.rootHash))) throw new Error('the root differs');
   return 'valid';
 }
 
@@ -156,6 +172,39 @@ function rotation(c, base) {
   return `${found.status} ${typeof found.keyId === 'string' ? found.keyId : ''}`;
 }
 
+// The witness's decisions (INK seed 003): node and tree hashes; an event's submission,
+// refused when its eventId is held or its agentId is not the authenticated sender; and its
+// Ed25519 signatures over JCS(checkpoint), over a checkpoint naming SHA-256(JCS(previous)) as
+// previousCheckpointHash, and over "ink/audit-response\n" + JCS(events).
+function witness(c, canon) {
+  const signedByWitness = (message) => {
+    if (!/^[0-9a-f]{64}$/.test(c.witnessPublicKeyHex)) throw new Error('the witness key is not 64 lowercase hex digits');
+    if (!verifies(c.witnessPublicKeyHex, signatureBytes(c.signature), message)) throw new Error("the witness's signature does not verify");
+    return 'valid';
+  };
+  switch (c.op) {
+    case 'node':
+      return nodeHash(hashBytes(c.left), hashBytes(c.right)).toString('hex');
+    case 'root':
+      return treeHash(c.leafHashes.map((h) => hashBytes(h))).toString('hex');
+    case 'submit':
+      if (c.existingEventIds.includes(c.event.eventId)) throw new Error('the witness holds an event with this id');
+      if (c.event.agentId !== c.authenticatedSenderDid) throw new Error("the event is not the authenticated sender's");
+      return 'valid';
+    case 'witness-checkpoint':
+      return signedByWitness(canon(JSON.parse(c.checkpoint)));
+    case 'chain': {
+      const checkpoint = JSON.parse(c.checkpoint);
+      signedByWitness(canon(checkpoint));
+      const previous = createHash('sha256').update(canon(JSON.parse(c.previous)), 'utf8').digest('hex');
+      if (checkpoint.previousCheckpointHash !== previous) throw new Error('previousCheckpointHash does not name the previous checkpoint');
+      return 'valid';
+    }
+    default:
+      return signedByWitness(`ink/audit-response\n${canon(JSON.parse(c.events))}`);
+  }
+}
+
 // A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the origin
 // non-empty, at most 256 UTF-16 code units, with no White_Space, control or '+'; the size
 // decimal digits without sign or leading zero, below 2^53; the root 64 lowercase hex digits;
@@ -194,7 +243,8 @@ export const libraries = {
         if (c.op === 'body') return { ok: canon(JSON.parse(c.body)) };
         if (c.op === 'principal') return { ok: principal(c.agentId) };
         if (c.op === 'checkpoint') return { ok: checkpoint(c.checkpoint) };
-        if (c.op === 'inclusion') return { ok: inclusion(c, (data) => createHash('sha256').update(data).digest()) };
+        if (c.op === 'inclusion') return { ok: inclusion(c) };
+        if (['node', 'root', 'submit', 'witness-checkpoint', 'chain', 'audit-response'].includes(c.op)) return { ok: witness(c, canon) };
         if (c.op === 'timestamp') return { ok: String(epochMs(c.timestamp)) };
         if (c.op === 'replay') return { ok: replay(c) };
         if (c.op === 'leaf') {

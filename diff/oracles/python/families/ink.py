@@ -1,7 +1,7 @@
 """INK from its definitions: audit events' leaf hashes, requests' signature bases and
 signatures, the key history entry that verifies a request, bodies' canonical form,
-principals, inclusion proofs, checkpoint bodies, timestamps, and messages' freshness and
-replay."""
+principals, inclusion proofs, checkpoint bodies, the witness's hashes, submissions and
+signatures, timestamps, and messages' freshness and replay."""
 
 import re
 
@@ -76,40 +76,44 @@ def principal(agent):
     return agent
 
 
+def hash_bytes(h):
+    """A hash written as 64 lowercase hex digits, as its bytes."""
+    if not isinstance(h, str) or not re.fullmatch("[0-9a-f]{64}", h):
+        raise ValueError("not 64 lowercase hex digits")
+    return bytes.fromhex(h)
+
+
+def node_hash(left, right):
+    """RFC 9162's interior node hash."""
+    import hashlib
+
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
 def inclusion(c):
     """An inclusion proof as INK lists it, its nodes from the root down: RFC 9162 section
     2.1.3.2 over the reversed list, hashes as 64 lowercase hex digits, sizes below 2^53."""
-    import hashlib
-
-    def hash_of(h):
-        if not isinstance(h, str) or not re.fullmatch("[0-9a-f]{64}", h):
-            raise ValueError("not 64 lowercase hex digits")
-        return bytes.fromhex(h)
-
-    def node(left, right):
-        return hashlib.sha256(b"\x01" + left + right).digest()
-
     index, size = c["leafIndex"], c["treeSize"]
     if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**53 for n in (index, size)):
         raise ValueError("a size or index out of range")
     if index >= size:
         raise ValueError("the index is not below the size")
-    fn, sn, r = index, size - 1, hash_of(c["leafHash"])
-    for p in reversed([hash_of(h) for h in c["proof"]]):
+    fn, sn, r = index, size - 1, hash_bytes(c["leafHash"])
+    for p in reversed([hash_bytes(h) for h in c["proof"]]):
         if sn == 0:
             raise ValueError("the proof is longer than the path")
         if fn & 1 or fn == sn:
-            r = node(p, r)
+            r = node_hash(p, r)
             while fn & 1 == 0 and fn != 0:
                 fn >>= 1
                 sn >>= 1
         else:
-            r = node(r, p)
+            r = node_hash(r, p)
         fn >>= 1
         sn >>= 1
     if sn != 0:
         raise ValueError("the proof is shorter than the path")
-    if r != hash_of(c["rootHash"]):
+    if r != hash_bytes(c["rootHash"]):
         raise ValueError("the root differs")
     return "valid"
 
@@ -192,6 +196,57 @@ def rotation(c, base):
     return f"{found['status']} {key_id if isinstance(key_id, str) else ''}"
 
 
+def tree_hash(leaves):
+    """RFC 9162's Merkle tree hash over leaf hashes: split at the largest power of two below
+    their number."""
+    import hashlib
+
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return leaves[0]
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)
+    return node_hash(tree_hash(leaves[:k]), tree_hash(leaves[k:]))
+
+
+def witness(c):
+    """The witness's decisions (INK seed 003): node and tree hashes; an event's submission,
+    refused when its eventId is held or its agentId is not the authenticated sender; and its
+    Ed25519 signatures over JCS(checkpoint), over a checkpoint naming SHA-256(JCS(previous)) as
+    previousCheckpointHash, and over the line "ink/audit-response" followed by JCS(events)."""
+    import hashlib
+
+    import rfc8785
+
+    def signed_by_witness(message):
+        if not re.fullmatch("[0-9a-f]{64}", c["witnessPublicKeyHex"]):
+            raise ValueError("the witness key is not 64 lowercase hex digits")
+        if not verifies(bytes.fromhex(c["witnessPublicKeyHex"]), signature_bytes(c["signature"]), message):
+            raise ValueError("the witness's signature does not verify")
+        return "valid"
+
+    op = c["op"]
+    if op == "node":
+        return node_hash(hash_bytes(c["left"]), hash_bytes(c["right"])).hex()
+    if op == "root":
+        return tree_hash([hash_bytes(h) for h in c["leafHashes"]]).hex()
+    if op == "submit":
+        if c["event"]["eventId"] in c["existingEventIds"]:
+            raise ValueError("the witness holds an event with this id")
+        if c["event"]["agentId"] != c["authenticatedSenderDid"]:
+            raise ValueError("the event is not the authenticated sender's")
+        return "valid"
+    if op == "witness-checkpoint":
+        return signed_by_witness(rfc8785.dumps(read_json(c["checkpoint"])))
+    if op == "chain":
+        checkpoint = read_json(c["checkpoint"])
+        signed_by_witness(rfc8785.dumps(checkpoint))
+        if checkpoint.get("previousCheckpointHash") != hashlib.sha256(rfc8785.dumps(read_json(c["previous"]))).hexdigest():
+            raise ValueError("previousCheckpointHash does not name the previous checkpoint")
+        return "valid"
+    return signed_by_witness(b"ink/audit-response\n" + rfc8785.dumps(read_json(c["events"])))
+
+
 # Unicode's White_Space code points (PropList.txt); str.isspace takes others besides.
 WHITE_SPACE = frozenset(
     chr(c)
@@ -265,6 +320,8 @@ def ink(c):
         return str(epoch_ms(c["timestamp"]))
     if c["op"] == "replay":
         return replay(c)
+    if c["op"] in ("node", "root", "submit", "witness-checkpoint", "chain", "audit-response"):
+        return witness(c)
     if c["op"] == "leaf":
         event = read_json(c["event"])
         if not isinstance(event, dict):

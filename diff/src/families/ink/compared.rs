@@ -61,11 +61,11 @@ pub const COMPARED: [(&str, Compared); 22] = [
     (
         "seed-witness",
         Compared::Part(
-            "leaf",
-            "op leaf is compared; node, root, checkpoint, chain and submit are not",
+            "chain",
+            "ops leaf, node, root, checkpoint, chain and submit are compared; a claimed canonical form beside an event is not",
         ),
     ),
-    ("seed-audit-response", Compared::Not(ONLY_THE_CORE)),
+    ("seed-audit-response", Compared::Op("audit-response")),
 ];
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
 
-use super::{checkpoints, principals, signed, times};
+use super::{checkpoints, principals, signed, times, witnessed};
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
 use crate::families::merkle::gen as merkle_gen;
 use crate::family::{Category, Field};
@@ -53,6 +53,12 @@ pub const ROTATION: Category = Category::new(
     "A signed request against a key history whose entries are active, retired, revoked or otherwise, their windows at the timestamp's edges, with or without a hint and live authentication.",
 );
 
+/// The witness's decisions.
+pub const WITNESS: Category = Category::new(
+    "ink_witness",
+    "A node hash, a tree root, an event submission, or a witness's signature over a checkpoint, a chained checkpoint or an audit response, written in any order and spacing, honest or bent.",
+);
+
 /// An inclusion proof as INK lists it.
 pub const INCLUSION: Category = Category::new(
     "ink_inclusion",
@@ -72,7 +78,7 @@ pub const INK_TIMESTAMPS: Category = Category::new(
 );
 
 /// Every category of the family, in report order.
-pub const CATEGORIES: [Category; 11] = [
+pub const CATEGORIES: [Category; 12] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
@@ -84,6 +90,7 @@ pub const CATEGORIES: [Category; 11] = [
     SIGNATURES,
     ROTATION,
     CHECKPOINTS,
+    WITNESS,
 ];
 
 /// The categories whose cases are requests.
@@ -97,13 +104,23 @@ const REQUESTS: [Category; 6] = [
 ];
 
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 24] = [
+pub const FIELDS: [Field; 32] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
         &CATEGORIES,
     ),
-    Field::at("/event", "ink::profile::event_leaf", &BODIES),
+    Field::at(
+        "/event",
+        "ink::profile::event_leaf, ink::witness::submit_event",
+        &[
+            jcs_gen::NUMBERS,
+            jcs_gen::ORDERING,
+            jcs_gen::ESCAPES,
+            jcs_gen::STRUCTURE,
+            WITNESS,
+        ],
+    ),
     Field::at("/method", "ink::request::signature_base", &REQUESTS),
     Field::at("/path", "ink::request::signature_base", &REQUESTS),
     Field::at("/recipientDid", "ink::request::signature_base", &REQUESTS),
@@ -137,8 +154,8 @@ pub const FIELDS: [Field; 24] = [
     Field::at("/proof", "ink::receipt::verify_top_down", &[INCLUSION]),
     Field::at(
         "/signature",
-        "ink::request::verify",
-        &[SIGNATURES, ROTATION],
+        "ink::request::verify, ink::witness",
+        &[SIGNATURES, ROTATION, WITNESS],
     ),
     Field::at("/keys", "ink::request::verify_with_history", &[ROTATION]),
     Field::at(
@@ -155,8 +172,28 @@ pub const FIELDS: [Field; 24] = [
     Field::at("/publicKeyHex", "ink::request::public_key", &[SIGNATURES]),
     Field::at(
         "/checkpoint",
-        "ink::checkpoint::Checkpoint::parse",
-        &[CHECKPOINTS],
+        "ink::checkpoint::Checkpoint::parse, ink::witness::verify_checkpoint",
+        &[CHECKPOINTS, WITNESS],
+    ),
+    Field::at("/left", "ink::merkle::node_hash", &[WITNESS]),
+    Field::at("/right", "ink::merkle::node_hash", &[WITNESS]),
+    Field::at("/leafHashes", "ink::merkle::root", &[WITNESS]),
+    Field::at(
+        "/existingEventIds",
+        "ink::witness::submit_event",
+        &[WITNESS],
+    ),
+    Field::at(
+        "/authenticatedSenderDid",
+        "ink::witness::submit_event",
+        &[WITNESS],
+    ),
+    Field::at("/previous", "ink::witness::verify_chain", &[WITNESS]),
+    Field::at("/events", "ink::witness::verify_audit_response", &[WITNESS]),
+    Field::at(
+        "/witnessPublicKeyHex",
+        "ink::request::public_key",
+        &[WITNESS],
     ),
 ];
 
@@ -327,6 +364,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
                 signed::rotation(&mut rng).to_string().into_bytes(),
             )
         }
+        45..=54 => return (WITNESS, witnessed::case(&mut rng).to_string().into_bytes()),
         _ => {}
     }
     let (category, text) = if rng.chance(12) {

@@ -1,12 +1,15 @@
 //! The core's INK decisions as a campaign implementation: leaf hashes, signature bases,
-//! requests' signatures, the key history entry that verifies a request, bodies' canonical form under INK's profile, principals, inclusion
-//! proofs from the root down, checkpoint bodies, timestamps (as epoch milliseconds)
-//! and freshness and replay (`valid`, or the rule broken);
-//! the Python (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers compute
-//! the same from INK's definitions.
+//! requests' signatures, the key history entry that verifies a request, bodies' canonical
+//! form under INK's profile, principals, inclusion proofs from the root down, checkpoint
+//! bodies, the witness's node and root hashes, submissions and signatures, timestamps (as
+//! epoch milliseconds), and freshness and replay (`valid`, or the rule broken); the Python
+//! (hashlib, PyPI rfc8785) and Node (node:crypto, npm canonicalize) workers and the judge
+//! compute the same from INK's definitions.
 
 use canonfuzz_core::ink::checkpoint::Checkpoint;
-use canonfuzz_core::ink::{merkle, principal, profile, receipt, replay, request, time};
+use canonfuzz_core::ink::{
+    merkle, principal, profile, receipt, replay, request, time, witness, InkError,
+};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -54,6 +57,62 @@ fn rotated(case: &Value, base: &[u8]) -> Result<String, canonfuzz_core::ink::Ink
         found = request::live_auth(found, flag("liveAuthAllowRetired"))?;
     }
     Ok(format!("{} {}", found.status, found.key_id))
+}
+
+/// The witness's decisions on a case: a node's or a tree's hash as lowercase hex, or `valid`
+/// for a submission, a signed checkpoint, a chain or an audit response; `None` for another op.
+fn witnessed(case: &Value) -> Option<Result<String, InkError>> {
+    let text = |name: &str| case.get(name).and_then(Value::as_str).unwrap_or_default();
+    let hash = |name: &str| merkle::parse_hash(text(name), name);
+    let signer = || request::public_key(text("witnessPublicKeyHex"));
+    let valid = |checked: Result<(), InkError>| checked.map(|()| "valid".to_string());
+    Some(match text("op") {
+        "node" => hash("left")
+            .and_then(|left| Ok(merkle::node_hash(&left, &hash("right")?)))
+            .map(|node| to_hex(&node)),
+        "root" => case
+            .get("leafHashes")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .map(|h| merkle::parse_hash(h.as_str().unwrap_or_default(), "a leaf hash"))
+            .collect::<Result<Vec<_>, _>>()
+            .map(|leaves| to_hex(&merkle::root(&leaves))),
+        "submit" => {
+            let event = |name: &str| {
+                case.get("event")
+                    .and_then(|e| e.get(name))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+            };
+            let held = case
+                .get("existingEventIds")
+                .and_then(Value::as_array)
+                .map(|ids| ids.iter().filter_map(Value::as_str).collect::<Vec<_>>())
+                .unwrap_or_default();
+            valid(witness::submit_event(
+                event("eventId"),
+                event("agentId"),
+                text("authenticatedSenderDid"),
+                held,
+            ))
+        }
+        "witness-checkpoint" => valid(signer().and_then(|key| {
+            witness::verify_checkpoint(text("checkpoint").as_bytes(), text("signature"), &key)
+        })),
+        "chain" => valid(signer().and_then(|key| {
+            witness::verify_chain(
+                text("checkpoint").as_bytes(),
+                text("previous").as_bytes(),
+                text("signature"),
+                &key,
+            )
+        })),
+        "audit-response" => valid(signer().and_then(|key| {
+            witness::verify_audit_response(text("events").as_bytes(), text("signature"), &key)
+        })),
+        _ => return None,
+    })
 }
 
 /// The core.
@@ -105,7 +164,10 @@ pub fn core() -> InProcess {
                 )
                 .map(|()| "valid".to_string())
             }
-            _ => return Outcome::Unsupported,
+            _ => match witnessed(&case) {
+                Some(answer) => answer,
+                None => return Outcome::Unsupported,
+            },
         };
         verdict(answer.map(String::into_bytes), |e| e.kind.to_string())
     })

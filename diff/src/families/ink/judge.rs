@@ -16,7 +16,9 @@
 //! its RFC 8785 form under the profile; a message is fresh when its nonce has 16 to 256
 //! characters, its timestamp
 //! is at most 300,000 ms old and at most 30,000 ms ahead of the receiver's clock, and its nonce
-//! has not been seen; a checkpoint body is C2SP's three lines as INK bounds them. Composed
+//! has not been seen; a checkpoint body is C2SP's three lines as INK bounds them; the
+//! witness's hashes are RFC 9162's and its signatures Ed25519 over its documents' JCS forms
+//! (an audit response's after the line `ink/audit-response`). Composed
 //! from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
@@ -82,7 +84,7 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
         "checkpoint" => return checkpoint(field("checkpoint")?).map(|b| b.as_bytes().to_vec()),
         "timestamp" => return Ok(epoch_ms(field("timestamp")?)?.to_string().into_bytes()),
         "replay" => return fresh(&case).map(|()| b"valid".to_vec()),
-        _ => return Err(Refusal::Unanswered),
+        op => return witness(&case, op).unwrap_or(Err(Refusal::Unanswered)),
     };
     Ok(hex(&digest).into_bytes())
 }
@@ -229,16 +231,121 @@ fn checkpoint(body: &str) -> Result<&str, Refusal> {
     Ok(body)
 }
 
-/// Whether an inclusion proof listed from the root down, as INK lists it, proves its leaf:
-/// RFC 9162 §2.1.3.2 over the reversed list, hashes as 64 lowercase hex digits, sizes below
-/// 2^53.
-fn included(case: &Value) -> Result<(), Refusal> {
-    let hash = |value: Option<&Value>| match value {
+/// A hash written as 64 lowercase hex digits, as its bytes.
+fn hash(value: Option<&Value>) -> Result<Vec<u8>, Refusal> {
+    match value {
         Some(Value::String(h)) => {
             key(h).ok_or_else(|| refused("a hash is not 64 lowercase hex digits"))
         }
         _ => Err(refused("a hash is not 64 lowercase hex digits")),
+    }
+}
+
+/// RFC 9162's interior node hash.
+fn node(left: &[u8], right: &[u8]) -> Vec<u8> {
+    sha256(&[&[1][..], left, right].concat())
+}
+
+/// RFC 9162's Merkle tree hash over leaf hashes: SHA-256 of nothing for no leaves, the leaf
+/// hash for one, else the node over the tree of the largest power of two below their number
+/// and the tree of the rest.
+fn tree_hash(leaves: &[Vec<u8>]) -> Vec<u8> {
+    match leaves {
+        [] => sha256(&[]),
+        [only] => only.clone(),
+        _ => {
+            let split = 1 << (usize::BITS - 1 - (leaves.len() - 1).leading_zeros());
+            let (left, right) = leaves.split_at(split);
+            node(&tree_hash(left), &tree_hash(right))
+        }
+    }
+}
+
+/// Whether the witness's key (64 lowercase hex digits) verifies its signature (86 base64url
+/// characters) over `message`.
+fn witness_signed(case: &Value, message: &[u8]) -> Result<Vec<u8>, Refusal> {
+    let key = key(text(case, "witnessPublicKeyHex").ok_or(Refusal::Unanswered)?)
+        .ok_or_else(|| refused("the witness key is not 64 lowercase hex digits"))?;
+    let signature = signature(text(case, "signature").ok_or(Refusal::Unanswered)?)?;
+    must(
+        verifies(&key, &signature, message),
+        "the witness's signature does not verify",
+    )?;
+    Ok(b"valid".to_vec())
+}
+
+/// An event's submission: refused when the witness holds its id, or it is not the
+/// authenticated sender's.
+fn submitted(case: &Value) -> Result<Vec<u8>, Refusal> {
+    let field = |name: &str| text(case, name).ok_or(Refusal::Unanswered);
+    let event = json::member(case, "event").ok_or(Refusal::Unanswered)?;
+    let id = text(event, "eventId").ok_or(Refusal::Unanswered)?;
+    let agent = text(event, "agentId").ok_or(Refusal::Unanswered)?;
+    let Some(Value::Array(held)) = json::member(case, "existingEventIds") else {
+        return Err(Refusal::Unanswered);
     };
+    must(
+        !held
+            .iter()
+            .any(|h| matches!(h, Value::String(s) if s == id)),
+        "the witness holds an event with this id",
+    )?;
+    must(
+        agent == field("authenticatedSenderDid")?,
+        "the event is not the authenticated sender's",
+    )?;
+    Ok(b"valid".to_vec())
+}
+
+/// A checkpoint the witness signed that names SHA-256(JCS(previous)) as
+/// `previousCheckpointHash`.
+fn chained(case: &Value) -> Result<Vec<u8>, Refusal> {
+    let field = |name: &str| text(case, name).ok_or(Refusal::Unanswered);
+    let document = |name: &str| json::canonical(&profiled(field(name)?)?);
+    let checkpoint = profiled(field("checkpoint")?)?;
+    witness_signed(case, &json::canonical(&checkpoint)?)?;
+    let previous = hex(&sha256(&document("previous")?));
+    must(
+        text(&checkpoint, "previousCheckpointHash") == Some(previous.as_str()),
+        "previousCheckpointHash does not name the previous checkpoint",
+    )?;
+    Ok(b"valid".to_vec())
+}
+
+/// The witness's decisions: a node's or a tree's hash, an event's submission (refused when the
+/// witness holds its id, or it is not the authenticated sender's), and its signatures over a
+/// checkpoint's JCS form, over a checkpoint that names SHA-256(JCS(previous)) as
+/// `previousCheckpointHash`, and over `ink/audit-response\n` ‖ JCS(events). `None` for
+/// another op.
+fn witness(case: &Value, op: &str) -> Option<Result<Vec<u8>, Refusal>> {
+    let field = |name: &str| text(case, name).ok_or(Refusal::Unanswered);
+    let document = |name: &str| json::canonical(&profiled(field(name)?)?);
+    Some(match op {
+        "node" => hash(json::member(case, "left"))
+            .and_then(|left| Ok(node(&left, &hash(json::member(case, "right"))?)))
+            .map(|h| hex(&h).into_bytes()),
+        "root" => match json::member(case, "leafHashes") {
+            Some(Value::Array(leaves)) => leaves
+                .iter()
+                .map(|leaf| hash(Some(leaf)))
+                .collect::<Result<Vec<_>, _>>()
+                .map(|leaves| hex(&tree_hash(&leaves)).into_bytes()),
+            _ => Err(Refusal::Unanswered),
+        },
+        "submit" => submitted(case),
+        "witness-checkpoint" => document("checkpoint").and_then(|m| witness_signed(case, &m)),
+        "chain" => chained(case),
+        "audit-response" => document("events").and_then(|events| {
+            witness_signed(case, &[&b"ink/audit-response\n"[..], &events].concat())
+        }),
+        _ => return None,
+    })
+}
+
+/// Whether an inclusion proof listed from the root down, as INK lists it, proves its leaf:
+/// RFC 9162 §2.1.3.2 over the reversed list, hashes as 64 lowercase hex digits, sizes below
+/// 2^53.
+fn included(case: &Value) -> Result<(), Refusal> {
     let number = |name: &str| match json::member(case, name) {
         Some(Value::Number(n)) => n.as_str().parse::<u64>().ok().filter(|n| *n < 1 << 53),
         _ => None,
@@ -254,7 +361,6 @@ fn included(case: &Value) -> Result<(), Refusal> {
         .iter()
         .map(|n| hash(Some(n)))
         .collect::<Result<Vec<_>, _>>()?;
-    let node = |l: &[u8], r: &[u8]| sha256(&[&[1][..], l, r].concat());
     let (mut f, mut s, mut r) = (index, size - 1, hash(json::member(case, "leafHash"))?);
     for p in path.iter().rev() {
         must(s != 0, "the proof is longer than the path")?;

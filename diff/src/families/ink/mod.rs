@@ -16,6 +16,7 @@ pub mod principals;
 pub mod published;
 pub mod signed;
 pub mod times;
+pub mod witnessed;
 
 use crate::compare::Rules;
 use crate::conformance::{check_with_core, lint_output_test};
@@ -60,6 +61,9 @@ const FACTS: Facts = Facts {
         "signature",
         "signature_verification_failed",
         "retired_key_for_live_auth",
+        "duplicate_event_id",
+        "sender_mismatch",
+        "chain",
         "principal",
         "checkpoint",
         "hash",

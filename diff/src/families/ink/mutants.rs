@@ -2,7 +2,8 @@
 //! method or path normalized before it goes in, the leaf prefix left out of an event's hash,
 //! INK's largest safe integer refused, the future-skew bound a second too long, and in key
 //! rotation the hint ignored, a retired key taken for live authentication, and a revocation
-//! written null or empty passed over.
+//! written null or empty passed over; of the witness, a chain left unchecked and the audit
+//! response's domain left out.
 
 use canonfuzz_core::ink::{profile, time};
 use serde_json::Value;
@@ -104,8 +105,14 @@ fn falsy_revocations_ignored(input: &[u8]) -> Outcome {
     }
 }
 
+/// The op of an INK case.
+fn op(input: &[u8]) -> Option<String> {
+    let case: Value = serde_json::from_slice(input).ok()?;
+    Some(case.get("op")?.as_str()?.to_string())
+}
+
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 11] = [
+pub const MUTANTS: [Mutant; 13] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -211,5 +218,32 @@ pub const MUTANTS: [Mutant; 11] = [
         name: "falsy-revocation-ignored",
         bug: "a key history entry whose revokedAt is null or empty taken as unrevoked",
         answer: falsy_revocations_ignored,
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "chain-unchecked",
+        bug: "a witness checkpoint taken as chained once its signature verifies, whatever previousCheckpointHash it names",
+        answer: |input| match (op(input).as_deref(), core(input)) {
+            (Some("chain"), Outcome::Rejected(kind)) if kind == "chain" => {
+                Outcome::Ok(b"valid".to_vec())
+            }
+            (_, answer) => answer,
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "audit-domain-left-out",
+        bug: "a witness's audit response verified over JCS(events) without the ink/audit-response domain line",
+        answer: |input| {
+            let events = serde_json::from_slice::<Value>(input)
+                .ok()
+                .filter(|case| case["op"] == "audit-response")
+                .and_then(|case| case.get("events").cloned());
+            let unprefixed = events.and_then(|events| {
+                let as_checkpoint = with_member(input, "op", "witness-checkpoint".into())?;
+                with_member(&as_checkpoint, "checkpoint", events)
+            });
+            core(unprefixed.as_deref().unwrap_or(input))
+        },
     },
 ];

@@ -14,8 +14,10 @@ use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::vector::to_hex;
+
 /// The signer's key `n`, from a fixed seed.
-fn key(n: usize) -> SigningKey {
+pub fn key(n: usize) -> SigningKey {
     SigningKey::from_bytes(&Sha256::digest(format!("canonfuzz INK signer {n}")).into())
 }
 
@@ -84,7 +86,7 @@ fn entry(rng: &mut Rng, n: usize, plain: bool) -> Value {
     };
     let mut entry = json!({
         "keyId": id,
-        "publicKeyHex": hex(key(n).verifying_key().as_bytes()),
+        "publicKeyHex": to_hex(key(n).verifying_key().as_bytes()),
         "status": status,
     });
     if plain {
@@ -175,14 +177,14 @@ pub fn rotation(rng: &mut Rng) -> Value {
 pub fn signed(rng: &mut Rng) -> Value {
     let signer = key(rng.index(2));
     let (mut case, mut signature) = request(rng, "signed", &signer);
-    let mut public = hex(signer.verifying_key().as_bytes());
+    let mut public = to_hex(signer.verifying_key().as_bytes());
     let path = case["path"].as_str().unwrap_or_default().to_string();
     let mut written = None;
     match rng.index(16) {
         0 => signature[rng.index(64)] ^= 1 << rng.index(8),
         1 => case["path"] = json!(format!("{path}/x")),
         2 => case["timestamp"] = json!("2026-06-11T00:00:01.000Z"),
-        3 => public = hex(key(7).verifying_key().as_bytes()),
+        3 => public = to_hex(key(7).verifying_key().as_bytes()),
         4 => {
             signature.pop();
         }
@@ -202,8 +204,4 @@ pub fn signed(rng: &mut Rng) -> Value {
     case["signature"] = json!(written.unwrap_or_else(|| URL_SAFE_NO_PAD.encode(&signature)));
     case["publicKeyHex"] = json!(public);
     case
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
