@@ -205,6 +205,63 @@ function witness(c, canon) {
   }
 }
 
+// Seed 003's containment: a token without tokenVersion is a legacy token, permitted on every
+// transport; a versioned one permits its allowedTransports (the strings of an array; nothing if
+// it is not one), by default only ink_http. One more challenge or intent fits while fewer than
+// the maximum were sent; only the handshake's initiator and responder may send.
+function containment(i) {
+  switch (i.op) {
+    case 'transport': {
+      const token = i.token;
+      if (!Object.hasOwn(token, 'tokenVersion')) return 'valid';
+      let allowed = Object.hasOwn(token, 'allowedTransports') ? token.allowedTransports : ['ink_http'];
+      allowed = Array.isArray(allowed) ? allowed.filter((t) => typeof t === 'string') : [];
+      if (!allowed.includes(i.requestTransport)) throw new Error('the token does not permit this transport');
+      return 'valid';
+    }
+    case 'challenge_budget':
+      if (i.challengesSentSoFar >= i.maxChallengesPerCorrelation) throw new Error('the challenge budget is spent');
+      return 'valid';
+    case 'sender_rate':
+      if (i.intentsSentInWindow >= i.maxIntentsPerWindow) throw new Error("the sender's rate is spent");
+      return 'valid';
+    default:
+      if (i.from !== i.initiator && i.from !== i.responder) throw new Error('the sender is not in the handshake');
+      return 'valid';
+  }
+}
+
+// The members of a redacted card (INK seed 003): all required, no others allowed.
+const REDACTED = ['agentId', 'displayName', 'supportsInk', 'discoveryMode', 'visibility', 'updatedAt'];
+
+// Seed 003's discovery gating: public cards go to anyone, network_only ones to an
+// authenticated caller and capability_gated ones to a capability's holder (each flag exactly
+// true), the redacted card to the rest; private ones are not found. A redacted card has
+// exactly its six members.
+function discovery(i, canon) {
+  if (i.op === 'redacted') {
+    const card = i.card;
+    const members = typeof card === 'object' && card !== null && !Array.isArray(card) ? Object.keys(card) : null;
+    if (!members || members.length !== REDACTED.length || !REDACTED.every((m) => members.includes(m))) throw new Error('not the six members of a redacted card');
+    return 'valid';
+  }
+  const { visibility } = i;
+  const gated = (visibility === 'network_only' && i.authenticated === true) || (visibility === 'capability_gated' && i.holdsCapability === true);
+  let shown;
+  if (visibility === 'public' || gated) shown = ['full_card', 200];
+  else if (visibility === 'network_only' || visibility === 'capability_gated') shown = ['redacted_card', 200];
+  else if (visibility === 'private') shown = ['not_found', 404];
+  else throw new Error('not a visibility');
+  return canon({ disclosure: shown[0], httpStatus: shown[1] });
+}
+
+// A decision as ink decide takes it, on its input.
+function decide(c, canon) {
+  if (c.decision === 'seed-containment') return { ok: containment(c.input) };
+  if (c.decision === 'seed-discovery-gating') return { ok: discovery(c.input, canon) };
+  return { unsupported: true };
+}
+
 // A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the origin
 // non-empty, at most 256 UTF-16 code units, with no White_Space, control or '+'; the size
 // decimal digits without sign or leading zero, below 2^53; the root 64 lowercase hex digits;
@@ -244,6 +301,7 @@ export const libraries = {
         if (c.op === 'principal') return { ok: principal(c.agentId) };
         if (c.op === 'checkpoint') return { ok: checkpoint(c.checkpoint) };
         if (c.op === 'inclusion') return { ok: inclusion(c) };
+        if (c.op === 'decide') return decide(c, canon);
         if (['node', 'root', 'submit', 'witness-checkpoint', 'chain', 'audit-response'].includes(c.op)) return { ok: witness(c, canon) };
         if (c.op === 'timestamp') return { ok: String(epochMs(c.timestamp)) };
         if (c.op === 'replay') return { ok: replay(c) };

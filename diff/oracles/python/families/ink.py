@@ -3,9 +3,10 @@ signatures, the key history entry that verifies a request, bodies' canonical for
 principals, inclusion proofs, checkpoint bodies, the witness's hashes, submissions and
 signatures, timestamps, and messages' freshness and replay."""
 
+import json
 import re
 
-from common import read_json, verdict
+from common import Unsupported, read_json, verdict
 
 # INK's timestamp grammar: an RFC 3339 date-time with uppercase T and Z, a zone always given,
 # no leap second, at most 64 characters. [0-9], not \d, which matches other scripts' digits.
@@ -247,6 +248,74 @@ def witness(c):
     return signed_by_witness(b"ink/audit-response\n" + rfc8785.dumps(read_json(c["events"])))
 
 
+# The members of a redacted card (INK seed 003): all required, no others allowed.
+REDACTED = frozenset(["agentId", "displayName", "supportsInk", "discoveryMode", "visibility", "updatedAt"])
+
+# What each visibility discloses: to anyone, to a caller authenticated or holding a capability.
+DISCLOSURES = {
+    "full_card": {"disclosure": "full_card", "httpStatus": 200},
+    "redacted_card": {"disclosure": "redacted_card", "httpStatus": 200},
+    "not_found": {"disclosure": "not_found", "httpStatus": 404},
+}
+
+
+def containment(i):
+    """Seed 003's containment: a token without tokenVersion is a legacy token, permitted on
+    every transport; a versioned one permits its allowedTransports (the strings of an array;
+    nothing if it is not one), by default only ink_http. One more challenge or intent fits while
+    fewer than the maximum were sent; only the handshake's initiator and responder may send."""
+    op = i["op"]
+    if op == "transport":
+        token = i["token"]
+        if "tokenVersion" in token:
+            allowed = token.get("allowedTransports", ["ink_http"])
+            allowed = [t for t in allowed if isinstance(t, str)] if isinstance(allowed, list) else []
+            if i["requestTransport"] not in allowed:
+                raise ValueError("the token does not permit this transport")
+    elif op == "challenge_budget":
+        if i["challengesSentSoFar"] >= i["maxChallengesPerCorrelation"]:
+            raise ValueError("the challenge budget is spent")
+    elif op == "sender_rate":
+        if i["intentsSentInWindow"] >= i["maxIntentsPerWindow"]:
+            raise ValueError("the sender's rate is spent")
+    elif i["from"] not in (i["initiator"], i["responder"]):
+        raise ValueError("the sender is not in the handshake")
+    return "valid"
+
+
+def discovery(i):
+    """Seed 003's discovery gating: public cards go to anyone, network_only ones to an
+    authenticated caller and capability_gated ones to a capability's holder (each flag exactly
+    true), the redacted card to the rest; private ones are not found. A redacted card has
+    exactly its six members."""
+    if i["op"] == "redacted":
+        if not isinstance(i["card"], dict) or set(i["card"]) != REDACTED:
+            raise ValueError("not the six members of a redacted card")
+        return "valid"
+    visibility = i["visibility"]
+    authenticated = i.get("authenticated") is True
+    capability = i.get("holdsCapability") is True
+    gated = (visibility == "network_only" and authenticated) or (visibility == "capability_gated" and capability)
+    if visibility == "public" or gated:
+        shown = "full_card"
+    elif visibility in ("network_only", "capability_gated"):
+        shown = "redacted_card"
+    elif visibility == "private":
+        shown = "not_found"
+    else:
+        raise ValueError("not a visibility")
+    return json.dumps(DISCLOSURES[shown], sort_keys=True, separators=(",", ":"))
+
+
+def decide(c):
+    """A decision as ink decide takes it, on its input."""
+    if c["decision"] == "seed-containment":
+        return containment(c["input"])
+    if c["decision"] == "seed-discovery-gating":
+        return discovery(c["input"])
+    raise Unsupported(c["decision"])
+
+
 # Unicode's White_Space code points (PropList.txt); str.isspace takes others besides.
 WHITE_SPACE = frozenset(
     chr(c)
@@ -320,6 +389,8 @@ def ink(c):
         return str(epoch_ms(c["timestamp"]))
     if c["op"] == "replay":
         return replay(c)
+    if c["op"] == "decide":
+        return decide(c)
     if c["op"] in ("node", "root", "submit", "witness-checkpoint", "chain", "audit-response"):
         return witness(c)
     if c["op"] == "leaf":

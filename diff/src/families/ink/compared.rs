@@ -9,6 +9,9 @@
 pub enum Compared {
     /// Whole, by this family's campaign, in its cases of this `op`.
     Op(&'static str),
+    /// Whole, by this family's campaign, in its cases of op `decide` that name it: the core
+    /// answers through `ink decide` itself.
+    Decide,
     /// Whole, by another family's campaign (by name), in its cases of this `op`.
     Family(&'static str, &'static str),
     /// In part, by this family's cases of this `op`; the rest, said in words, is not.
@@ -49,7 +52,7 @@ pub const COMPARED: [(&str, Compared); 22] = [
             "op base is compared; op request, the Authorization header under a key set, is not",
         ),
     ),
-    ("seed-containment", Compared::Not(ONLY_THE_CORE)),
+    ("seed-containment", Compared::Decide),
     (
         "seed-key-rotation",
         Compared::Part(
@@ -57,7 +60,7 @@ pub const COMPARED: [(&str, Compared); 22] = [
             "the choice of entry is compared over signature bases; over the seed's raw messages it is not",
         ),
     ),
-    ("seed-discovery-gating", Compared::Not(ONLY_THE_CORE)),
+    ("seed-discovery-gating", Compared::Decide),
     (
         "seed-witness",
         Compared::Part(
@@ -73,12 +76,17 @@ mod tests {
     use super::*;
     use crate::families::ink::published::DECISIONS;
 
-    /// The `op` of each of the first cases a family's campaign generates.
+    /// The `op` of each of the first cases a family's campaign generates, and of its `decide`
+    /// cases the decision too (`decide <decision>`).
     fn ops(family: crate::family::Family) -> std::collections::BTreeSet<String> {
         (0..5_000)
             .filter_map(|i| {
                 let case = canonfuzz_props::values::case(&family.generate(1, i).1).ok()?;
-                case.get("op")?.as_str().map(str::to_string)
+                let op = case.get("op")?.as_str()?;
+                Some(match case.get("decision").and_then(|d| d.as_str()) {
+                    Some(decision) => format!("{op} {decision}"),
+                    None => op.to_string(),
+                })
             })
             .collect()
     }
@@ -90,8 +98,10 @@ mod tests {
         assert_eq!(listed, placed);
         let ink = ops(crate::families::ink::FAMILY);
         for (decision, compared) in COMPARED {
+            let asked = format!("decide {decision}");
             let (family, op) = match compared {
                 Compared::Op(op) | Compared::Part(op, _) => (None, op),
+                Compared::Decide => (None, asked.as_str()),
                 Compared::Family(family, op) => (Some(family), op),
                 Compared::Not(_) => continue,
             };

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
 
-use super::{checkpoints, principals, signed, times, witnessed};
+use super::{checkpoints, decided, principals, signed, times, witnessed};
 use crate::families::jcs::gen::{self as jcs_gen, case as jcs_case};
 use crate::families::merkle::gen as merkle_gen;
 use crate::family::{Category, Field};
@@ -59,6 +59,12 @@ pub const WITNESS: Category = Category::new(
     "A node hash, a tree root, an event submission, or a witness's signature over a checkpoint, a chained checkpoint or an audit response, written in any order and spacing, honest or bent.",
 );
 
+/// Decisions asked through `ink decide` itself.
+pub const DECIDED: Category = Category::new(
+    "ink_decide",
+    "A decision asked through ink decide: seed 003's containment and discovery gating at the edges of their rules.",
+);
+
 /// An inclusion proof as INK lists it.
 pub const INCLUSION: Category = Category::new(
     "ink_inclusion",
@@ -78,7 +84,7 @@ pub const INK_TIMESTAMPS: Category = Category::new(
 );
 
 /// Every category of the family, in report order.
-pub const CATEGORIES: [Category; 12] = [
+pub const CATEGORIES: [Category; 13] = [
     jcs_gen::NUMBERS,
     jcs_gen::ORDERING,
     jcs_gen::ESCAPES,
@@ -91,6 +97,7 @@ pub const CATEGORIES: [Category; 12] = [
     ROTATION,
     CHECKPOINTS,
     WITNESS,
+    DECIDED,
 ];
 
 /// The categories whose cases are requests.
@@ -104,7 +111,7 @@ const REQUESTS: [Category; 6] = [
 ];
 
 /// Every field of an INK case: each is drawn afresh in every category's cases.
-pub const FIELDS: [Field; 32] = [
+pub const FIELDS: [Field; 34] = [
     Field::at(
         "/op",
         "the family's adapter: which entry point",
@@ -190,6 +197,8 @@ pub const FIELDS: [Field; 32] = [
     ),
     Field::at("/previous", "ink::witness::verify_chain", &[WITNESS]),
     Field::at("/events", "ink::witness::verify_audit_response", &[WITNESS]),
+    Field::at("/decision", "ink decide: which decision", &[DECIDED]),
+    Field::at("/input", "ink decide: the decision's input", &[DECIDED]),
     Field::at(
         "/witnessPublicKeyHex",
         "ink::request::public_key",
@@ -365,6 +374,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             )
         }
         45..=54 => return (WITNESS, witnessed::case(&mut rng).to_string().into_bytes()),
+        55..=60 => return (DECIDED, decided::case(&mut rng).to_string().into_bytes()),
         _ => {}
     }
     let (category, text) = if rng.chance(12) {

@@ -13,6 +13,7 @@ use canonfuzz_core::ink::{
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use super::published;
 use crate::impls::in_process::{verdict, InProcess};
 use crate::outcome::Outcome;
 use crate::vector::to_hex;
@@ -115,6 +116,22 @@ fn witnessed(case: &Value) -> Option<Result<String, InkError>> {
     })
 }
 
+/// The decision a case names, as `ink decide` takes it on the case's input: `valid`, or what
+/// the decision yields as RFC 8785 JSON; `None` when the input is not one the decision reads.
+fn decided(case: &Value) -> Option<Result<String, InkError>> {
+    let decision = case.get("decision")?.as_str()?;
+    let answer = published::decide(decision, &case.get("input")?.to_string()).ok()?;
+    Some(answer.map(|yields| {
+        if yields.is_empty() {
+            "valid".to_string()
+        } else {
+            let text = Value::Object(yields).to_string();
+            let canonical = canonfuzz_core::jcs::canonicalize(text.as_bytes());
+            String::from_utf8_lossy(&canonical.unwrap_or_default()).into_owned()
+        }
+    }))
+}
+
 /// The core.
 pub fn core() -> InProcess {
     InProcess::core(|input| {
@@ -164,6 +181,10 @@ pub fn core() -> InProcess {
                 )
                 .map(|()| "valid".to_string())
             }
+            "decide" => match decided(&case) {
+                Some(answer) => answer,
+                None => return Outcome::Unsupported,
+            },
             _ => match witnessed(&case) {
                 Some(answer) => answer,
                 None => return Outcome::Unsupported,

@@ -18,7 +18,8 @@
 //! is at most 300,000 ms old and at most 30,000 ms ahead of the receiver's clock, and its nonce
 //! has not been seen; a checkpoint body is C2SP's three lines as INK bounds them; the
 //! witness's hashes are RFC 9162's and its signatures Ed25519 over its documents' JCS forms
-//! (an audit response's after the line `ink/audit-response`). Composed
+//! (an audit response's after the line `ink/audit-response`); containment and discovery
+//! gating follow seed 003's rules. Composed
 //! from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
@@ -84,6 +85,14 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
         "checkpoint" => return checkpoint(field("checkpoint")?).map(|b| b.as_bytes().to_vec()),
         "timestamp" => return Ok(epoch_ms(field("timestamp")?)?.to_string().into_bytes()),
         "replay" => return fresh(&case).map(|()| b"valid".to_vec()),
+        "decide" => {
+            let input = json::member(&case, "input").ok_or(Refusal::Unanswered)?;
+            return match field("decision")? {
+                "seed-containment" => contained(input),
+                "seed-discovery-gating" => disclosed(input),
+                _ => Err(Refusal::Unanswered),
+            };
+        }
         op => return witness(&case, op).unwrap_or(Err(Refusal::Unanswered)),
     };
     Ok(hex(&digest).into_bytes())
@@ -310,6 +319,100 @@ fn chained(case: &Value) -> Result<Vec<u8>, Refusal> {
         "previousCheckpointHash does not name the previous checkpoint",
     )?;
     Ok(b"valid".to_vec())
+}
+
+/// A whole number member of a decision's input.
+fn count(input: &Value, name: &str) -> Result<u64, Refusal> {
+    match json::member(input, name) {
+        Some(Value::Number(n)) => n.as_str().parse().map_err(|_| Refusal::Unanswered),
+        _ => Err(Refusal::Unanswered),
+    }
+}
+
+/// Seed 003's containment: a token without `tokenVersion` is a legacy token, permitted on
+/// every transport; a versioned one permits the strings of its `allowedTransports` array
+/// (nothing when it is not an array), by default `ink_http` alone. One more challenge or
+/// intent fits while fewer than the maximum were sent; only the handshake's initiator and
+/// responder may send on it.
+fn contained(input: &Value) -> Result<Vec<u8>, Refusal> {
+    let field = |name: &str| text(input, name).ok_or(Refusal::Unanswered);
+    match field("op")? {
+        "transport" => {
+            let token = json::member(input, "token").ok_or(Refusal::Unanswered)?;
+            if json::member(token, "tokenVersion").is_some() {
+                let transport = field("requestTransport")?;
+                let permitted = match json::member(token, "allowedTransports") {
+                    None => transport == "ink_http",
+                    Some(Value::Array(allowed)) => allowed
+                        .iter()
+                        .any(|t| matches!(t, Value::String(s) if s == transport)),
+                    Some(_) => false,
+                };
+                must(permitted, "the token does not permit this transport")?;
+            }
+        }
+        "challenge_budget" => must(
+            count(input, "challengesSentSoFar")? < count(input, "maxChallengesPerCorrelation")?,
+            "the challenge budget is spent",
+        )?,
+        "sender_rate" => must(
+            count(input, "intentsSentInWindow")? < count(input, "maxIntentsPerWindow")?,
+            "the sender's rate is spent",
+        )?,
+        "counterparty" => {
+            let from = field("from")?;
+            must(
+                from == field("initiator")? || from == field("responder")?,
+                "the sender is not in the handshake",
+            )?;
+        }
+        _ => return Err(Refusal::Unanswered),
+    }
+    Ok(b"valid".to_vec())
+}
+
+/// The members of a redacted card, as seed 003 lists them.
+const REDACTED: [&str; 6] = [
+    "agentId",
+    "displayName",
+    "supportsInk",
+    "discoveryMode",
+    "visibility",
+    "updatedAt",
+];
+
+/// Seed 003's discovery gating: a public card goes to anyone, a network_only one to an
+/// authenticated caller and a capability_gated one to a capability's holder (each flag
+/// exactly `true`), the redacted card to the rest, and a private one is not found; a redacted
+/// card has exactly its six members.
+fn disclosed(input: &Value) -> Result<Vec<u8>, Refusal> {
+    let yes = |name: &str| matches!(json::member(input, name), Some(Value::Boolean(true)));
+    match text(input, "op") {
+        Some("redacted") => {
+            let Some(Value::Object(card)) = json::member(input, "card") else {
+                return Err(refused("a redacted card is an object"));
+            };
+            let names: Vec<&str> = card.iter().map(|m| m.key.as_str()).collect();
+            must(
+                names.len() == REDACTED.len() && REDACTED.iter().all(|r| names.contains(r)),
+                "not the six members of a redacted card",
+            )?;
+            Ok(b"valid".to_vec())
+        }
+        Some("gate") => {
+            let visibility = text(input, "visibility").ok_or(Refusal::Unanswered)?;
+            let (shown, status) = match visibility {
+                "public" => ("full_card", 200),
+                "network_only" if yes("authenticated") => ("full_card", 200),
+                "capability_gated" if yes("holdsCapability") => ("full_card", 200),
+                "network_only" | "capability_gated" => ("redacted_card", 200),
+                "private" => ("not_found", 404),
+                _ => return Err(refused("not a visibility")),
+            };
+            Ok(format!(r#"{{"disclosure":"{shown}","httpStatus":{status}}}"#).into_bytes())
+        }
+        _ => Err(Refusal::Unanswered),
+    }
 }
 
 /// The witness's decisions: a node's or a tree's hash, an event's submission (refused when the

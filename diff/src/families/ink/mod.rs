@@ -7,6 +7,7 @@
 
 pub mod checkpoints;
 pub mod compared;
+pub mod decided;
 pub mod gen;
 pub mod impls;
 pub mod judge;
@@ -64,6 +65,11 @@ const FACTS: Facts = Facts {
         "duplicate_event_id",
         "sender_mismatch",
         "chain",
+        "transport_scope_violation",
+        "handshake_budget_exhausted",
+        "sender_rate_limited",
+        "visibility",
+        "redacted_card",
         "principal",
         "checkpoint",
         "hash",

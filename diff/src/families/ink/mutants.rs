@@ -3,7 +3,7 @@
 //! INK's largest safe integer refused, the future-skew bound a second too long, and in key
 //! rotation the hint ignored, a retired key taken for live authentication, and a revocation
 //! written null or empty passed over; of the witness, a chain left unchecked and the audit
-//! response's domain left out.
+//! response's domain left out; and a token's transport scope left unchecked.
 
 use canonfuzz_core::ink::{profile, time};
 use serde_json::Value;
@@ -112,7 +112,7 @@ fn op(input: &[u8]) -> Option<String> {
 }
 
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 13] = [
+pub const MUTANTS: [Mutant; 14] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -244,6 +244,17 @@ pub const MUTANTS: [Mutant; 13] = [
                 with_member(&as_checkpoint, "checkpoint", events)
             });
             core(unprefixed.as_deref().unwrap_or(input))
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "transport-scope-unchecked",
+        bug: "every token taken as a legacy one, permitted on every transport, its version and allowed transports unread",
+        answer: |input| match core(input) {
+            Outcome::Rejected(kind) if kind == "transport_scope_violation" => {
+                Outcome::Ok(b"valid".to_vec())
+            }
+            answer => answer,
         },
     },
 ];
