@@ -255,10 +255,42 @@ function discovery(i, canon) {
   return canon({ disclosure: shown[0], httpStatus: shown[1] });
 }
 
+// A request's signature base: ink/0.1, its method, path and recipient, its body's JCS form and
+// its timestamp, one per line.
+function signatureBase(request, body, timestamp) {
+  return `ink/0.1\n${request.method}\n${request.path}\n${request.recipientDid}\n${body}\n${timestamp}`;
+}
+
+// An Authorization header: the scheme, blanks, 86 base64url characters, optionally blanks and
+// keyId=<1-128 of [A-Za-z0-9_:.-]>, trailing blanks allowed; blanks are spaces and tabs only.
+const AUTHORIZATION = /^INK-Ed25519[ \t]+([A-Za-z0-9_-]{86})(?:[ \t]+keyId=([A-Za-z0-9_:.-]{1,128}))?[ \t]*$/;
+
+// Seed 003's endpoint check of a request: its Authorization header; a body naming its sender
+// (from) and timestamp as strings; the key history the endpoint holds for that sender, and only
+// that one; the key rotation rules under live authentication with retired keys refused; and a
+// nested payload.actor, when present, naming the sender. Yields the sender.
+function endpoint(i, canon) {
+  const match = typeof i.authorization === 'string' ? AUTHORIZATION.exec(i.authorization) : null;
+  if (!match) throw new Error('not an INK-Ed25519 Authorization header');
+  const { body } = i;
+  const [sender, timestamp] = [body.from, body.timestamp];
+  if (typeof sender !== 'string' || typeof timestamp !== 'string') throw new Error('the body names no sender or timestamp');
+  if (sender !== i.keysOwner) throw new Error('no key history is known for the sender');
+  if (!Array.isArray(i.keys)) throw new Error("the sender's key history is not an array");
+  const request = { timestamp, keys: i.keys, signature: match[1], liveAuth: true };
+  if (match[2] !== undefined) request.hintKeyId = match[2];
+  rotation(request, signatureBase(i, canon(body), timestamp));
+  const { payload } = body;
+  const object = typeof payload === 'object' && payload !== null && !Array.isArray(payload);
+  if (object && Object.hasOwn(payload, 'actor') && payload.actor !== sender) throw new Error('the nested actor is not the sender');
+  return JSON.stringify({ sender });
+}
+
 // A decision as ink decide takes it, on its input.
 function decide(c, canon) {
   if (c.decision === 'seed-containment') return { ok: containment(c.input) };
   if (c.decision === 'seed-discovery-gating') return { ok: discovery(c.input, canon) };
+  if (c.decision === 'seed-transport-auth' && c.input.op === 'request') return { ok: endpoint(c.input, canon) };
   return { unsupported: true };
 }
 
@@ -311,7 +343,7 @@ export const libraries = {
           delete event.agentSignature;
           return { ok: sha256(Buffer.concat([Buffer.from([0]), Buffer.from(canon(event), 'utf8')])) };
         }
-        const base = `ink/0.1\n${c.method}\n${c.path}\n${c.recipientDid}\n${canon(JSON.parse(c.body))}\n${c.timestamp}`;
+        const base = signatureBase(c, canon(JSON.parse(c.body)), c.timestamp);
         if (c.op === 'signed') return { ok: signed(c, base) };
         if (c.op === 'rotation') return { ok: rotation(c, base) };
         return { ok: sha256(Buffer.from(base, 'utf8')) };

@@ -307,12 +307,56 @@ def discovery(i):
     return json.dumps(DISCLOSURES[shown], sort_keys=True, separators=(",", ":"))
 
 
+def signature_base(request, body, timestamp):
+    """A request's signature base: ink/0.1, its method, path and recipient, its body's JCS
+    form and its timestamp, one per line."""
+    head = "ink/0.1\n" + "\n".join([request["method"], request["path"], request["recipientDid"]]) + "\n"
+    return head.encode() + body + b"\n" + timestamp.encode()
+
+
+# An Authorization header: the scheme, blanks, 86 base64url characters, optionally blanks and
+# keyId=<1-128 of [A-Za-z0-9_:.-]>, trailing blanks allowed; blanks are spaces and tabs only.
+AUTHORIZATION = re.compile(r"INK-Ed25519[ \t]+([A-Za-z0-9_-]{86})(?:[ \t]+keyId=([A-Za-z0-9_:.-]{1,128}))?[ \t]*")
+
+
+def endpoint(i):
+    """Seed 003's endpoint check of a request: its Authorization header; a body naming its
+    sender (from) and timestamp as strings; the key history the endpoint holds for that sender,
+    and only that one; the key rotation rules under live authentication with retired keys
+    refused; and a nested payload.actor, when present, naming the sender. Yields the sender."""
+    import rfc8785
+
+    header = i.get("authorization")
+    match = AUTHORIZATION.fullmatch(header) if isinstance(header, str) else None
+    if match is None:
+        raise ValueError("not an INK-Ed25519 Authorization header")
+    body = i["body"]
+    sender, timestamp = body.get("from"), body.get("timestamp")
+    if not isinstance(sender, str) or not isinstance(timestamp, str):
+        raise ValueError("the body names no sender or timestamp")
+    if sender != i["keysOwner"]:
+        raise ValueError("no key history is known for the sender")
+    if not isinstance(i["keys"], list):
+        raise ValueError("the sender's key history is not an array")
+    base = signature_base(i, rfc8785.dumps(body), timestamp)
+    request = {"timestamp": timestamp, "keys": i["keys"], "signature": match.group(1), "liveAuth": True}
+    if match.group(2) is not None:
+        request["hintKeyId"] = match.group(2)
+    rotation(request, base)
+    payload = body.get("payload")
+    if isinstance(payload, dict) and "actor" in payload and payload["actor"] != sender:
+        raise ValueError("the nested actor is not the sender")
+    return json.dumps({"sender": sender}, separators=(",", ":"), ensure_ascii=False)
+
+
 def decide(c):
     """A decision as ink decide takes it, on its input."""
     if c["decision"] == "seed-containment":
         return containment(c["input"])
     if c["decision"] == "seed-discovery-gating":
         return discovery(c["input"])
+    if c["decision"] == "seed-transport-auth" and c["input"]["op"] == "request":
+        return endpoint(c["input"])
     raise Unsupported(c["decision"])
 
 
@@ -400,8 +444,7 @@ def ink(c):
         event.pop("agentSignature", None)
         return hashlib.sha256(b"\x00" + rfc8785.dumps(event)).hexdigest()
     body = rfc8785.dumps(read_json(c["body"]))
-    head = "ink/0.1\n" + "\n".join([c["method"], c["path"], c["recipientDid"]]) + "\n"
-    base = head.encode() + body + b"\n" + c["timestamp"].encode()
+    base = signature_base(c, body, c["timestamp"])
     if c["op"] == "signed":
         return signed(c, base)
     if c["op"] == "rotation":

@@ -6,7 +6,8 @@
 //! only in case, a trailing slash or a space — and its discovery gating: what each visibility,
 //! and spellings that are none, discloses to a caller authenticated or holding a capability
 //! (flags written `true`, `false`, `"true"`, `1` or absent), and the redacted card's six
-//! members with one missing, renamed or added (`__proto__` among them).
+//! members with one missing, renamed or added (`__proto__` among them); and the endpoint's
+//! whole check of a signed request ([`super::transported`]).
 
 use canonfuzz_rng::Rng;
 use serde_json::{json, Value};
@@ -172,6 +173,9 @@ fn redacted(rng: &mut Rng) -> Value {
 
 /// A case of one of the decisions asked through `ink decide`.
 pub fn case(rng: &mut Rng) -> Value {
+    if rng.chance(60) {
+        return super::transported::case(rng);
+    }
     let (decision, input) = match rng.index(6) {
         0 => ("seed-containment", transport(rng)),
         1 => ("seed-containment", budget(rng)),

@@ -19,7 +19,7 @@
 //! has not been seen; a checkpoint body is C2SP's three lines as INK bounds them; the
 //! witness's hashes are RFC 9162's and its signatures Ed25519 over its documents' JCS forms
 //! (an audit response's after the line `ink/audit-response`); containment and discovery
-//! gating follow seed 003's rules. Composed
+//! gating and the endpoint's check of a request follow seed 003's rules. Composed
 //! from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
@@ -62,17 +62,8 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             sha256(&data)
         }
         op @ ("base" | "signed" | "rotation") => {
-            let fields = ["method", "path", "recipientDid", "timestamp"].map(field);
-            let [method, path, recipient, timestamp] = fields;
-            let (method, path, recipient, timestamp) = (method?, path?, recipient?, timestamp?);
-            for value in [method, path, recipient, timestamp] {
-                must(!value.contains(['\n', '\r']), "a field holds a line break")?;
-            }
-            let body = json::canonical(&profiled(field("body")?)?)?;
-            let mut base = format!("ink/0.1\n{method}\n{path}\n{recipient}\n").into_bytes();
-            base.extend(body);
-            base.push(b'\n');
-            base.extend_from_slice(timestamp.as_bytes());
+            let body = profiled(field("body")?)?;
+            let base = signature_base(&case, &body, field("timestamp")?)?;
             match op {
                 "signed" => return verified(&case, &base).map(|()| b"valid".to_vec()),
                 "rotation" => return rotation(&case, &base).map(String::into_bytes),
@@ -90,6 +81,7 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             return match field("decision")? {
                 "seed-containment" => contained(input),
                 "seed-discovery-gating" => disclosed(input),
+                "seed-transport-auth" if text(input, "op") == Some("request") => endpoint(input),
                 _ => Err(Refusal::Unanswered),
             };
         }
@@ -162,19 +154,53 @@ fn usable(entry: &Value, at: i64) -> Option<(Option<&str>, &str, Vec<u8>)> {
     ))
 }
 
+/// A request's signature base: `ink/0.1`, the request's method, path and recipient, its
+/// body's JCS form and `timestamp`, one per line, no field holding a line break.
+fn signature_base(request: &Value, body: &Value, timestamp: &str) -> Result<Vec<u8>, Refusal> {
+    let [method, path, recipient] = ["method", "path", "recipientDid"]
+        .map(|name| text(request, name).ok_or(Refusal::Unanswered));
+    let (method, path, recipient) = (method?, path?, recipient?);
+    for value in [method, path, recipient, timestamp] {
+        must(!value.contains(['\n', '\r']), "a field holds a line break")?;
+    }
+    let mut base = format!("ink/0.1\n{method}\n{path}\n{recipient}\n").into_bytes();
+    base.extend(json::canonical(body)?);
+    base.push(b'\n');
+    base.extend_from_slice(timestamp.as_bytes());
+    Ok(base)
+}
+
+/// A request's signature checked against a key history.
+struct Rotation<'a> {
+    /// The request's timestamp.
+    timestamp: &'a str,
+    /// The key history.
+    keys: &'a [Value],
+    /// The signature, as written.
+    signature: &'a str,
+    /// The key id hint, if any.
+    hint: Option<&'a str>,
+    /// Whether live authentication asks for the entry.
+    live: bool,
+    /// Whether live authentication takes retired keys.
+    allow_retired: bool,
+}
+
 /// The entry of a request's key history that verifies it, as `<status> <keyId>`: of the usable
 /// entries, the hinted one first, then the active ones in order, then the retired ones; none
 /// usable, a signature not 86 base64url characters, or none verifying, and the request is
 /// refused. Under live authentication a retired entry is refused unless retired keys are
 /// allowed.
-fn rotation(case: &Value, base: &[u8]) -> Result<String, Refusal> {
-    let at = epoch_ms(text(case, "timestamp").ok_or(Refusal::Unanswered)?)?;
-    let Some(Value::Array(keys)) = json::member(case, "keys") else {
-        return Err(Refusal::Unanswered);
-    };
-    let usable: Vec<_> = keys.iter().filter_map(|entry| usable(entry, at)).collect();
-    let hint = text(case, "hintKeyId");
-    let hinted = usable.iter().find(|(id, ..)| hint.is_some() && *id == hint);
+fn rotated(r: &Rotation, base: &[u8]) -> Result<String, Refusal> {
+    let at = epoch_ms(r.timestamp)?;
+    let usable: Vec<_> = r
+        .keys
+        .iter()
+        .filter_map(|entry| usable(entry, at))
+        .collect();
+    let hinted = usable
+        .iter()
+        .find(|(id, ..)| r.hint.is_some() && *id == r.hint);
     let by = |wanted: &'static str| {
         usable
             .iter()
@@ -189,16 +215,111 @@ fn rotation(case: &Value, base: &[u8]) -> Result<String, Refusal> {
         order.peek().is_some(),
         "no entry of the key history is usable",
     )?;
-    let signature = signature(text(case, "signature").ok_or(Refusal::Unanswered)?)?;
+    let signature = signature(r.signature)?;
     let (id, status, _) = order
         .find(|(_, _, key)| verifies(key, &signature, base))
         .ok_or_else(|| refused("no usable entry verifies the signature"))?;
-    let flag = |name: &str| matches!(json::member(case, name), Some(Value::Boolean(true)));
     must(
-        !(flag("liveAuth") && *status == "retired" && !flag("liveAuthAllowRetired")),
+        !(r.live && *status == "retired" && !r.allow_retired),
         "live authentication takes active keys",
     )?;
     Ok(format!("{status} {}", id.unwrap_or_default()))
+}
+
+/// A rotation case's entry, as [`rotated`] finds it.
+fn rotation(case: &Value, base: &[u8]) -> Result<String, Refusal> {
+    let Some(Value::Array(keys)) = json::member(case, "keys") else {
+        return Err(Refusal::Unanswered);
+    };
+    let flag = |name: &str| matches!(json::member(case, name), Some(Value::Boolean(true)));
+    let rotation = Rotation {
+        timestamp: text(case, "timestamp").ok_or(Refusal::Unanswered)?,
+        keys,
+        signature: text(case, "signature").ok_or(Refusal::Unanswered)?,
+        hint: text(case, "hintKeyId"),
+        live: flag("liveAuth"),
+        allow_retired: flag("liveAuthAllowRetired"),
+    };
+    rotated(&rotation, base)
+}
+
+/// An Authorization header's signature and key id hint: `INK-Ed25519`, spaces or tabs, 86
+/// base64url characters, then optionally spaces or tabs and `keyId=` with 1 to 128 of
+/// `[A-Za-z0-9_:.-]`; trailing spaces or tabs allowed, nothing else.
+fn authorization(header: &str) -> Result<(&str, Option<&str>), Refusal> {
+    let bad = || refused("not an INK-Ed25519 Authorization header");
+    let rest = header.strip_prefix("INK-Ed25519").ok_or_else(bad)?;
+    let blank = |c: char| c == ' ' || c == '\t';
+    must(rest.starts_with(blank), "no blank after the scheme")?;
+    let mut words = rest.split(blank).filter(|w| !w.is_empty());
+    let signature = words.next().ok_or_else(bad)?;
+    let base64url = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+    must(
+        signature.len() == 86 && signature.bytes().all(base64url),
+        "the signature is not 86 base64url characters",
+    )?;
+    let hint = match words.next() {
+        None => None,
+        Some(word) => {
+            let id = word.strip_prefix("keyId=").ok_or_else(bad)?;
+            let allowed = |b: u8| b.is_ascii_alphanumeric() || b"_:.-".contains(&b);
+            must(
+                (1..=128).contains(&id.len()) && id.bytes().all(allowed),
+                "the keyId is not 1 to 128 of [A-Za-z0-9_:.-]",
+            )?;
+            Some(id)
+        }
+    };
+    must(
+        words.next().is_none() && rest.chars().all(|c| c != '\r' && c != '\n'),
+        "text after the parameters",
+    )?;
+    Ok((signature, hint))
+}
+
+/// Seed 003's endpoint check of a request: its Authorization header; a body naming its
+/// sender (`from`) and timestamp as strings; the key history the endpoint holds for that
+/// sender, and only that one; the key rotation rules under live authentication with retired
+/// keys refused; and a nested `payload.actor`, when present, naming the sender. Yields the
+/// sender.
+fn endpoint(input: &Value) -> Result<Vec<u8>, Refusal> {
+    let field = |name: &str| text(input, name).ok_or(Refusal::Unanswered);
+    let header = text(input, "authorization").ok_or_else(|| refused("no Authorization header"))?;
+    let (signature, hint) = authorization(header)?;
+    let body = json::member(input, "body").ok_or(Refusal::Unanswered)?;
+    let (Some(sender), Some(timestamp)) = (text(body, "from"), text(body, "timestamp")) else {
+        return Err(refused("the body names no sender or timestamp"));
+    };
+    must(
+        sender == field("keysOwner")?,
+        "no key history is known for the sender",
+    )?;
+    let Some(Value::Array(keys)) = json::member(input, "keys") else {
+        return Err(refused("the sender's key history is not an array"));
+    };
+    let base = signature_base(input, body, timestamp)?;
+    let rotation = Rotation {
+        timestamp,
+        keys,
+        signature,
+        hint,
+        live: true,
+        allow_retired: false,
+    };
+    rotated(&rotation, &base)?;
+    if let Some(payload @ Value::Object(_)) = json::member(body, "payload") {
+        if let Some(actor) = json::member(payload, "actor") {
+            must(
+                matches!(actor, Value::String(a) if a == sender),
+                "the nested actor is not the sender",
+            )?;
+        }
+    }
+    Ok(format!(
+        r#"{{"sender":{}}}"#,
+        String::from_utf8_lossy(&json::canonical(&Value::String(sender.into()))?)
+    )
+    .into_bytes())
 }
 
 /// A C2SP checkpoint body as INK reads it: three lines, each ended by a line feed; the origin

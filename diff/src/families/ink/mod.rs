@@ -17,6 +17,7 @@ pub mod principals;
 pub mod published;
 pub mod signed;
 pub mod times;
+pub mod transported;
 pub mod witnessed;
 
 use crate::compare::Rules;
@@ -70,6 +71,10 @@ const FACTS: Facts = Facts {
         "sender_rate_limited",
         "visibility",
         "redacted_card",
+        "invalid_authorization",
+        "invalid_body",
+        "unknown_sender",
+        "invalid_key_history",
         "principal",
         "checkpoint",
         "hash",

@@ -3,10 +3,11 @@
 //! INK's largest safe integer refused, the future-skew bound a second too long, and in key
 //! rotation the hint ignored, a retired key taken for live authentication, and a revocation
 //! written null or empty passed over; of the witness, a chain left unchecked and the audit
-//! response's domain left out; and a token's transport scope left unchecked.
+//! response's domain left out; a token's transport scope left unchecked; and a request's
+//! nested actor left unchecked.
 
 use canonfuzz_core::ink::{profile, time};
-use serde_json::Value;
+use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::impls as computations;
@@ -112,7 +113,7 @@ fn op(input: &[u8]) -> Option<String> {
 }
 
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 14] = [
+pub const MUTANTS: [Mutant; 15] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -255,6 +256,21 @@ pub const MUTANTS: [Mutant; 14] = [
                 Outcome::Ok(b"valid".to_vec())
             }
             answer => answer,
+        },
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "nested-actor-unchecked",
+        bug: "a signed request accepted whatever actor its payload claims, the sender cross-check left out",
+        answer: |input| {
+            let case: Value = serde_json::from_slice(input).unwrap_or_default();
+            match core(input) {
+                Outcome::Rejected(kind) if kind == "sender_mismatch" && case["decision"] == "seed-transport-auth" => {
+                    let sender = json!({"sender": case["input"]["body"]["from"]});
+                    Outcome::Ok(sender.to_string().into_bytes())
+                }
+                answer => answer,
+            }
         },
     },
 ];

@@ -71,7 +71,7 @@ const BOUNDS: [&str; 10] = [
 /// One entry of a key history for key `n`, under its usual id or, now and then, a second one
 /// (a key listed again after a rotation); a plain entry is active or retired with no window
 /// or uppercase key, and its revocation, if any, written null or empty.
-fn entry(rng: &mut Rng, n: usize, plain: bool) -> Value {
+pub fn entry(rng: &mut Rng, n: usize, plain: bool) -> Value {
     let status = if plain {
         rng.pick(&["active", "retired"])
     } else {
