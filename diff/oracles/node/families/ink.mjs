@@ -286,11 +286,61 @@ function endpoint(i, canon) {
   return JSON.stringify({ sender });
 }
 
+// An audit event's leaf hash: SHA-256(0x00 || JCS(event without agentSignature)).
+function eventLeaf(event, canon) {
+  const stripped = Object.fromEntries(Object.entries(event).filter(([name]) => name !== 'agentSignature'));
+  return createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(canon(stripped), 'utf8')])).digest('hex');
+}
+
+// An integer-valued JSON number from `least` to 2^53 - 1, whatever its spelling; null otherwise.
+function integer(value, least) {
+  return Number.isSafeInteger(value) && value >= least ? value : null;
+}
+
+// INK's inclusion receipt: its structure; the witness's signature over the line
+// "ink/audit-inclusion/v1" and JCS({eventId, leafIndex, treeSize, rootHash, timestamp}); its
+// proof, from the root down, from the event's leaf (the event bound to eventId by its id,
+// agentSignature left out) or a given leaf hash; and a later checkpoint, which may not hold
+// fewer leaves, nor another root for as many.
+function receipt(i, canon) {
+  const r = i.receipt;
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new Error('structure: the receipt is not an object');
+  const { eventId, timestamp, serviceSignature } = r;
+  if (![eventId, timestamp, serviceSignature].every((s) => typeof s === 'string' && s !== '')) throw new Error('structure: eventId, timestamp or serviceSignature');
+  const [index, size] = [integer(r.leafIndex, 0), integer(r.treeSize, 1)];
+  if (index === null || size === null || index >= size) throw new Error('structure: leafIndex or treeSize');
+  const root = hashBytes(r.rootHash);
+  const proof = r.inclusionProof;
+  if (!Array.isArray(proof) || proof.length > 64) throw new Error('structure: inclusionProof');
+  proof.forEach((h) => hashBytes(h));
+  if (!/^[0-9a-f]{64}$/.test(i.witnessPublicKeyHex)) throw new Error('the witness key is not 64 lowercase hex digits');
+  const signed = canon({ eventId, leafIndex: index, treeSize: size, rootHash: r.rootHash, timestamp });
+  if (!verifies(i.witnessPublicKeyHex, signatureBytes(serviceSignature), `ink/audit-inclusion/v1\n${signed}`)) throw new Error("signature: the witness's signature does not verify");
+  let leaf = null;
+  if (Object.hasOwn(i, 'event')) {
+    const { event } = i;
+    if (typeof event !== 'object' || event === null || Array.isArray(event) || event.id !== eventId) throw new Error("proof: the event's id is not the receipt's eventId");
+    leaf = eventLeaf(event, canon);
+  } else if (Object.hasOwn(i, 'eventHash')) {
+    leaf = i.eventHash;
+  }
+  if (leaf !== null) inclusion({ leafIndex: index, treeSize: size, leafHash: leaf, rootHash: r.rootHash, proof });
+  if (Object.hasOwn(i, 'laterCheckpoint')) {
+    const later = i.laterCheckpoint;
+    const laterSize = typeof later === 'object' && later !== null ? integer(later.treeSize, 0) : null;
+    if (laterSize === null) throw new Error("checkpoint: the later checkpoint's treeSize");
+    const laterRoot = hashBytes(later.rootHash);
+    if (laterSize < size || (laterSize === size && !laterRoot.equals(root))) throw new Error('checkpoint: the log was rewound or forked');
+  }
+  return 'valid';
+}
+
 // A decision as ink decide takes it, on its input.
 function decide(c, canon) {
   if (c.decision === 'seed-containment') return { ok: containment(c.input) };
   if (c.decision === 'seed-discovery-gating') return { ok: discovery(c.input, canon) };
   if (c.decision === 'seed-transport-auth' && c.input.op === 'request') return { ok: endpoint(c.input, canon) };
+  if (c.decision === 'inclusion-receipt') return { ok: receipt(c.input, canon) };
   return { unsupported: true };
 }
 
@@ -340,8 +390,7 @@ export const libraries = {
         if (c.op === 'leaf') {
           const event = JSON.parse(c.event);
           if (typeof event !== 'object' || event === null || Array.isArray(event)) throw new Error('an event is an object');
-          delete event.agentSignature;
-          return { ok: sha256(Buffer.concat([Buffer.from([0]), Buffer.from(canon(event), 'utf8')])) };
+          return { ok: eventLeaf(event, canon) };
         }
         const base = signatureBase(c, canon(JSON.parse(c.body)), c.timestamp);
         if (c.op === 'signed') return { ok: signed(c, base) };

@@ -349,6 +349,76 @@ def endpoint(i):
     return json.dumps({"sender": sender}, separators=(",", ":"), ensure_ascii=False)
 
 
+def event_leaf(event):
+    """An audit event's leaf hash: SHA-256(0x00 || JCS(event without agentSignature))."""
+    import hashlib
+
+    import rfc8785
+
+    stripped = {name: value for name, value in event.items() if name != "agentSignature"}
+    return hashlib.sha256(b"\x00" + rfc8785.dumps(stripped)).hexdigest()
+
+
+def integer(value, least):
+    """An integer-valued JSON number from `least` to 2^53 - 1, whatever its spelling; None
+    otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value) if least <= value <= 2**53 - 1 else None
+
+
+def receipt(i):
+    """INK's inclusion receipt: its structure; the witness's signature over the line
+    "ink/audit-inclusion/v1" and JCS({eventId, leafIndex, treeSize, rootHash, timestamp});
+    its proof, from the root down, from the event's leaf (the event bound to eventId by its id,
+    agentSignature left out) or a given leaf hash; and a later checkpoint, which may not hold
+    fewer leaves, nor another root for as many."""
+    import rfc8785
+
+    r = i["receipt"]
+    if not isinstance(r, dict):
+        raise ValueError("structure: the receipt is not an object")
+    event_id, timestamp, signature = r.get("eventId"), r.get("timestamp"), r.get("serviceSignature")
+    if not all(isinstance(s, str) and s for s in (event_id, timestamp, signature)):
+        raise ValueError("structure: eventId, timestamp or serviceSignature is not a non-empty string")
+    index, size = integer(r.get("leafIndex"), 0), integer(r.get("treeSize"), 1)
+    if index is None or size is None or index >= size:
+        raise ValueError("structure: leafIndex or treeSize")
+    root = hash_bytes(r.get("rootHash"))
+    proof = r.get("inclusionProof")
+    if not isinstance(proof, list) or len(proof) > 64:
+        raise ValueError("structure: inclusionProof")
+    for node in proof:
+        hash_bytes(node)
+    signed = {"eventId": event_id, "leafIndex": index, "treeSize": size, "rootHash": r["rootHash"], "timestamp": timestamp}
+    if not re.fullmatch("[0-9a-f]{64}", i["witnessPublicKeyHex"]):
+        raise ValueError("the witness key is not 64 lowercase hex digits")
+    message = b"ink/audit-inclusion/v1\n" + rfc8785.dumps(signed)
+    if not verifies(bytes.fromhex(i["witnessPublicKeyHex"]), signature_bytes(signature), message):
+        raise ValueError("signature: the witness's signature does not verify")
+    leaf = None
+    if "event" in i:
+        event = i["event"]
+        if not isinstance(event, dict) or event.get("id") != event_id:
+            raise ValueError("proof: the event's id is not the receipt's eventId")
+        leaf = event_leaf(event)
+    elif "eventHash" in i:
+        leaf = i["eventHash"]
+    if leaf is not None:
+        inclusion({"leafIndex": index, "treeSize": size, "leafHash": leaf, "rootHash": r["rootHash"], "proof": proof})
+    if "laterCheckpoint" in i:
+        later = i["laterCheckpoint"]
+        later_size = integer(later.get("treeSize"), 0) if isinstance(later, dict) else None
+        if later_size is None:
+            raise ValueError("checkpoint: the later checkpoint's treeSize")
+        later_root = hash_bytes(later.get("rootHash"))
+        if later_size < size or (later_size == size and later_root != root):
+            raise ValueError("checkpoint: the log was rewound or forked")
+    return "valid"
+
+
 def decide(c):
     """A decision as ink decide takes it, on its input."""
     if c["decision"] == "seed-containment":
@@ -357,6 +427,8 @@ def decide(c):
         return discovery(c["input"])
     if c["decision"] == "seed-transport-auth" and c["input"]["op"] == "request":
         return endpoint(c["input"])
+    if c["decision"] == "inclusion-receipt":
+        return receipt(c["input"])
     raise Unsupported(c["decision"])
 
 
@@ -441,8 +513,7 @@ def ink(c):
         event = read_json(c["event"])
         if not isinstance(event, dict):
             raise ValueError("an event is an object")
-        event.pop("agentSignature", None)
-        return hashlib.sha256(b"\x00" + rfc8785.dumps(event)).hexdigest()
+        return event_leaf(event)
     body = rfc8785.dumps(read_json(c["body"]))
     base = signature_base(c, body, c["timestamp"])
     if c["op"] == "signed":

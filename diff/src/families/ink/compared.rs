@@ -30,7 +30,7 @@ pub const COMPARED: [(&str, Compared); 22] = [
     ("audit-query-response", Compared::Not(ONLY_THE_CORE)),
     ("connection-payload", Compared::Not(ONLY_THE_CORE)),
     ("handshake-message", Compared::Not(ONLY_THE_CORE)),
-    ("inclusion-receipt", Compared::Not(ONLY_THE_CORE)),
+    ("inclusion-receipt", Compared::Decide),
     ("jcs-number", Compared::Op("body")),
     ("jcs-string-safety", Compared::Op("body")),
     ("key-rotation", Compared::Op("rotation")),

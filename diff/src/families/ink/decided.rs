@@ -7,7 +7,8 @@
 //! and spellings that are none, discloses to a caller authenticated or holding a capability
 //! (flags written `true`, `false`, `"true"`, `1` or absent), and the redacted card's six
 //! members with one missing, renamed or added (`__proto__` among them); and the endpoint's
-//! whole check of a signed request ([`super::transported`]).
+//! whole check of a signed request ([`super::transported`]) and a witness's inclusion receipts
+//! ([`super::receipts`]).
 
 use canonfuzz_rng::Rng;
 use serde_json::{json, Value};
@@ -173,8 +174,10 @@ fn redacted(rng: &mut Rng) -> Value {
 
 /// A case of one of the decisions asked through `ink decide`.
 pub fn case(rng: &mut Rng) -> Value {
-    if rng.chance(60) {
-        return super::transported::case(rng);
+    match rng.index(10) {
+        0..=4 => return super::transported::case(rng),
+        5 | 6 => return super::receipts::case(rng),
+        _ => {}
     }
     let (decision, input) = match rng.index(6) {
         0 => ("seed-containment", transport(rng)),

@@ -19,7 +19,8 @@
 //! has not been seen; a checkpoint body is C2SP's three lines as INK bounds them; the
 //! witness's hashes are RFC 9162's and its signatures Ed25519 over its documents' JCS forms
 //! (an audit response's after the line `ink/audit-response`); containment and discovery
-//! gating and the endpoint's check of a request follow seed 003's rules. Composed
+//! gating and the endpoint's check of a request follow seed 003's rules, and inclusion
+//! receipts INK's. Composed
 //! from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
@@ -51,16 +52,7 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
     let case = judge::case(input)?;
     let field = |name: &str| text(&case, name).ok_or(Refusal::Unanswered);
     let digest = match field("op")? {
-        "leaf" => {
-            let event = profiled(field("event")?)?;
-            let Value::Object(mut members) = event else {
-                return Err(refused("an audit event is an object"));
-            };
-            let _ = members.remove_unique("agentSignature");
-            let mut data = vec![0];
-            data.extend(json::canonical(&Value::Object(members))?);
-            sha256(&data)
-        }
+        "leaf" => event_leaf(profiled(field("event")?)?)?,
         op @ ("base" | "signed" | "rotation") => {
             let body = profiled(field("body")?)?;
             let base = signature_base(&case, &body, field("timestamp")?)?;
@@ -82,6 +74,7 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
                 "seed-containment" => contained(input),
                 "seed-discovery-gating" => disclosed(input),
                 "seed-transport-auth" if text(input, "op") == Some("request") => endpoint(input),
+                "inclusion-receipt" => receipt(input),
                 _ => Err(Refusal::Unanswered),
             };
         }
@@ -442,6 +435,107 @@ fn chained(case: &Value) -> Result<Vec<u8>, Refusal> {
     Ok(b"valid".to_vec())
 }
 
+/// An audit event's leaf hash: SHA-256(0x00 ‖ JCS(event without `agentSignature`)).
+fn event_leaf(event: Value) -> Result<Vec<u8>, Refusal> {
+    let Value::Object(mut members) = event else {
+        return Err(refused("an audit event is an object"));
+    };
+    let _ = members.remove_unique("agentSignature");
+    let mut data = vec![0];
+    data.extend(json::canonical(&Value::Object(members))?);
+    Ok(sha256(&data))
+}
+
+/// An integer-valued number from `least` to 2^53 − 1, whatever its spelling.
+fn integer(value: Option<&Value>, least: u64) -> Option<u64> {
+    let Some(Value::Number(n)) = value else {
+        return None;
+    };
+    let n = double(n.as_str()).ok()?;
+    (n.fract() == 0.0 && n >= least as f64 && n <= MAX_SAFE).then_some(n as u64)
+}
+
+/// INK's inclusion receipt: its structure (a non-empty eventId, timestamp and
+/// serviceSignature, an integer leafIndex below an integer treeSize ≥ 1, hashes of 64
+/// lowercase hex digits, at most 64 proof nodes); the witness's signature over the line
+/// `ink/audit-inclusion/v1` and JCS({eventId, leafIndex, treeSize, rootHash, timestamp}); its
+/// proof, from the root down, from the event's leaf (the event bound to eventId by its id) or
+/// a given leaf hash; and a later checkpoint, which may not hold fewer leaves, nor another
+/// root for as many.
+fn receipt(input: &Value) -> Result<Vec<u8>, Refusal> {
+    let r = json::member(input, "receipt").ok_or(Refusal::Unanswered)?;
+    let present = |name: &str| text(r, name).filter(|s| !s.is_empty());
+    let (Some(id), Some(timestamp), Some(signed_by)) = (
+        present("eventId"),
+        present("timestamp"),
+        present("serviceSignature"),
+    ) else {
+        return Err(refused(
+            "eventId, timestamp or serviceSignature is not a non-empty string",
+        ));
+    };
+    let (Some(index), Some(size)) = (
+        integer(json::member(r, "leafIndex"), 0),
+        integer(json::member(r, "treeSize"), 1),
+    ) else {
+        return Err(refused("leafIndex or treeSize is not an integer in range"));
+    };
+    must(index < size, "leafIndex is not below treeSize")?;
+    let root = hash(json::member(r, "rootHash"))?;
+    let Some(Value::Array(proof)) = json::member(r, "inclusionProof") else {
+        return Err(refused("inclusionProof is not an array"));
+    };
+    must(proof.len() <= 64, "inclusionProof has more than 64 nodes")?;
+    let proof = proof
+        .iter()
+        .map(|node| hash(Some(node)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let string = |s: &str| json::canonical(&Value::String(s.into()));
+    let core = format!(
+        r#"{{"eventId":{},"leafIndex":{index},"rootHash":"{}","timestamp":{},"treeSize":{size}}}"#,
+        String::from_utf8_lossy(&string(id)?),
+        hex(&root),
+        String::from_utf8_lossy(&string(timestamp)?),
+    );
+    let message = [&b"ink/audit-inclusion/v1\n"[..], core.as_bytes()].concat();
+    let key = key(text(input, "witnessPublicKeyHex").ok_or(Refusal::Unanswered)?)
+        .ok_or_else(|| refused("the witness key is not 64 lowercase hex digits"))?;
+    must(
+        verifies(&key, &signature(signed_by)?, &message),
+        "the witness's signature does not verify",
+    )?;
+    let leaf = match (
+        json::member(input, "event"),
+        json::member(input, "eventHash"),
+    ) {
+        (Some(event), _) => {
+            must(
+                text(event, "id") == Some(id),
+                "the event's id is not the receipt's eventId",
+            )?;
+            Some(event_leaf(event.clone())?)
+        }
+        (None, Some(given)) => Some(hash(Some(given))?),
+        (None, None) => None,
+    };
+    if let Some(leaf) = leaf {
+        must(
+            walk(index, size, leaf, &proof)? == root,
+            "the proof does not lead to rootHash",
+        )?;
+    }
+    if let Some(later) = json::member(input, "laterCheckpoint") {
+        let later_size = integer(json::member(later, "treeSize"), 0)
+            .ok_or_else(|| refused("the later checkpoint's treeSize"))?;
+        let later_root = hash(json::member(later, "rootHash"))?;
+        must(
+            later_size > size || (later_size == size && later_root == root),
+            "the log was rewound or forked",
+        )?;
+    }
+    Ok(b"valid".to_vec())
+}
+
 /// A whole number member of a decision's input.
 fn count(input: &Value, name: &str) -> Result<u64, Refusal> {
     match json::member(input, name) {
@@ -585,8 +679,19 @@ fn included(case: &Value) -> Result<(), Refusal> {
         .iter()
         .map(|n| hash(Some(n)))
         .collect::<Result<Vec<_>, _>>()?;
-    let (mut f, mut s, mut r) = (index, size - 1, hash(json::member(case, "leafHash"))?);
-    for p in path.iter().rev() {
+    let leaf = hash(json::member(case, "leafHash"))?;
+    must(
+        walk(index, size, leaf, &path)? == hash(json::member(case, "rootHash"))?,
+        "the root differs",
+    )
+}
+
+/// The root an inclusion proof listed from the root down, as INK lists it, leads to from the
+/// leaf at `index` of a tree of `size`: RFC 9162 §2.1.3.2 over the reversed list, every node
+/// used.
+fn walk(index: u64, size: u64, leaf: Vec<u8>, top_down: &[Vec<u8>]) -> Result<Vec<u8>, Refusal> {
+    let (mut f, mut s, mut r) = (index, size - 1, leaf);
+    for p in top_down.iter().rev() {
         must(s != 0, "the proof is longer than the path")?;
         if f & 1 == 1 || f == s {
             r = node(p, &r);
@@ -601,10 +706,7 @@ fn included(case: &Value) -> Result<(), Refusal> {
         s >>= 1;
     }
     must(s == 0, "the proof is shorter than the path")?;
-    must(
-        r == hash(json::member(case, "rootHash"))?,
-        "the root differs",
-    )
+    Ok(r)
 }
 
 /// The principal an agent id names.

@@ -15,6 +15,7 @@ pub mod mutants;
 pub mod policies;
 pub mod principals;
 pub mod published;
+pub mod receipts;
 pub mod signed;
 pub mod times;
 pub mod transported;
@@ -75,6 +76,7 @@ const FACTS: Facts = Facts {
         "invalid_body",
         "unknown_sender",
         "invalid_key_history",
+        "structure",
         "principal",
         "checkpoint",
         "hash",

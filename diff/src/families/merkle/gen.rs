@@ -207,13 +207,27 @@ pub fn bend_number(rng: &mut Rng, n: u64) -> u64 {
 /// size, the leaf's hash, the audit path from the leaf up (RFC 9162 §2.1.3.1) and the root,
 /// for INK's campaign to list as INK does and to bend.
 pub fn inclusion(rng: &mut Rng) -> (u64, u64, Hash, Vec<Vec<u8>>, Hash) {
+    let leaf = leaf_hash(&rng.next_u64().to_le_bytes());
+    let (index, size, proof, root) = around(rng, leaf);
+    (index, size, leaf, proof, root)
+}
+
+/// A tree of 1 to 20 leaves holding `leaf` among random others: the leaf's index, the tree
+/// size, the audit path from the leaf up and the root.
+pub fn around(rng: &mut Rng, leaf: Hash) -> (u64, u64, Vec<Vec<u8>>, Hash) {
     let size = 1 + rng.index(20);
-    let leaves: Vec<Hash> = (0..size)
-        .map(|i| leaf_hash(&[&[i as u8][..], &rng.next_u64().to_le_bytes()].concat()))
-        .collect();
     let m = rng.index(size);
+    let leaves: Vec<Hash> = (0..size)
+        .map(|i| {
+            if i == m {
+                leaf
+            } else {
+                leaf_hash(&[&[i as u8][..], &rng.next_u64().to_le_bytes()].concat())
+            }
+        })
+        .collect();
     let proof = path(m, &leaves).iter().map(|h| h.to_vec()).collect();
-    (m as u64, size as u64, leaves[m], proof, mth(&leaves))
+    (m as u64, size as u64, proof, mth(&leaves))
 }
 
 /// The input for case `index` of a Merkle campaign with `seed`.
