@@ -2,8 +2,8 @@
 //! about one message. A response is accepted only if all of these hold:
 //! - shape: protocol `ink/0.1`; type `network.tulpa.audit_query_response` or (the vendor-neutral
 //!   spelling) `network.ink.audit_query_response`; a non-empty messageId; events and proofs
-//!   arrays of equal length; an integer treeSize ≥ 0; a lowercase-hex rootHash; a tree of size 0
-//!   holds no events and has the empty tree's root;
+//!   arrays of equal length; an integer treeSize ≥ 0 (in any spelling: `3.0` is 3); a
+//!   lowercase-hex rootHash; a tree of size 0 holds no events and has the empty tree's root;
 //! - bindings: messageId, requester and (when pinned) serviceDid are the ones asked about;
 //! - the witness signature over `ink/audit-query-response/v1\n` ‖ JCS(response without
 //!   serviceSignature), so the type it was signed under cannot be relabelled;
@@ -47,6 +47,11 @@ pub struct Expectations<'a> {
     pub agent_keys: &'a BTreeMap<String, [u8; 32]>,
     /// A later authenticated checkpoint `{treeSize, rootHash}`, as JSON text.
     pub later_checkpoint: Option<&'a str>,
+}
+
+/// An integer-valued number from 0 to 2^53 − 1, whatever its spelling.
+fn integer(value: Option<&Value>) -> Option<u64> {
+    super::integral(value?.as_f64()?, 0)
 }
 
 fn bad(kind: &'static str, why: impl Into<String>) -> InkError {
@@ -98,9 +103,7 @@ pub fn verify_response(response: &str, expect: &Expectations) -> Result<(), InkE
         .get("proofs")
         .and_then(Value::as_array)
         .ok_or_else(|| bad("structure", "proofs is not an array"))?;
-    let size = r
-        .get("treeSize")
-        .and_then(Value::as_u64)
+    let size = integer(r.get("treeSize"))
         .ok_or_else(|| bad("structure", "treeSize is not an integer >= 0"))?;
     let root = merkle::parse_hash(text("rootHash"), "rootHash")
         .map_err(|e| bad("structure", e.message))?;
@@ -187,9 +190,7 @@ fn check_proofs(
         if !proven.insert(event_id) {
             return Err(bad("proof", "two proofs for one event"));
         }
-        let index = p
-            .get("leafIndex")
-            .and_then(Value::as_u64)
+        let index = integer(p.get("leafIndex"))
             .filter(|i| *i < size)
             .ok_or_else(|| bad("proof", "leafIndex is not below treeSize"))?;
         let path: Vec<merkle::Hash> = p

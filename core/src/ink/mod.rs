@@ -52,6 +52,12 @@ impl std::error::Error for InkError {}
 /// for numbers and sizes.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
+/// A number's value as an integer from `least` to [`MAX_SAFE_INTEGER`], whatever its spelling
+/// (`3`, `3.0`, `3e0`): INK's profile reads numbers as values.
+pub(crate) fn integral(n: f64, least: u64) -> Option<u64> {
+    (n.fract() == 0.0 && n >= least as f64 && n <= MAX_SAFE_INTEGER as f64).then_some(n as u64)
+}
+
 /// The length of `text` in UTF-16 code units, the unit INK's length caps count.
 pub fn utf16_len(text: &str) -> usize {
     text.chars().map(char::len_utf16).sum()

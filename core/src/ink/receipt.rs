@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
 
-use super::{merkle, profile, InkError, MAX_SAFE_INTEGER};
+use super::{merkle, profile, InkError};
 use crate::ed25519;
 use crate::jcs;
 use crate::jws::base64url_decode;
@@ -38,8 +38,7 @@ pub(crate) fn members(raw: &str, what: &str, kind: &'static str) -> Result<Membe
 
 /// An integer-valued JSON number in `min..=2^53-1`, whatever its spelling.
 pub(crate) fn integer(raw: Option<&RawValue>, min: u64) -> Option<u64> {
-    let n: f64 = serde_json::from_str(raw?.get()).ok()?;
-    (n.fract() == 0.0 && n >= min as f64 && n <= MAX_SAFE_INTEGER as f64).then_some(n as u64)
+    super::integral(serde_json::from_str(raw?.get()).ok()?, min)
 }
 
 /// A JSON string member, decoded.

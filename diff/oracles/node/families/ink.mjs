@@ -325,13 +325,78 @@ function receipt(i, canon) {
     leaf = i.eventHash;
   }
   if (leaf !== null) inclusion({ leafIndex: index, treeSize: size, leafHash: leaf, rootHash: r.rootHash, proof });
-  if (Object.hasOwn(i, 'laterCheckpoint')) {
-    const later = i.laterCheckpoint;
-    const laterSize = typeof later === 'object' && later !== null ? integer(later.treeSize, 0) : null;
-    if (laterSize === null) throw new Error("checkpoint: the later checkpoint's treeSize");
-    const laterRoot = hashBytes(later.rootHash);
-    if (laterSize < size || (laterSize === size && !laterRoot.equals(root))) throw new Error('checkpoint: the log was rewound or forked');
+  laterCheckpoint(i, size, root);
+  return 'valid';
+}
+
+// A later authenticated checkpoint, when the input gives one, may not hold fewer leaves than a
+// tree of `size` with `root`, nor another root for as many.
+function laterCheckpoint(i, size, root) {
+  if (!Object.hasOwn(i, 'laterCheckpoint')) return;
+  const later = i.laterCheckpoint;
+  const laterSize = typeof later === 'object' && later !== null ? integer(later.treeSize, 0) : null;
+  if (laterSize === null) throw new Error("checkpoint: the later checkpoint's treeSize");
+  const laterRoot = hashBytes(later.rootHash);
+  if (laterSize < size || (laterSize === size && !laterRoot.equals(root))) throw new Error('checkpoint: the log was rewound or forked');
+}
+
+const AUDIT_TYPES = ['network.tulpa.audit_query_response', 'network.ink.audit_query_response'];
+
+// Whether `document`'s `member` is a signature by the key `hex` over `domain` and the JCS form of
+// the document without that member.
+function signedMember(document, member, domain, hex, canon) {
+  const signature = document[member];
+  if (typeof signature !== 'string') throw new Error(`no ${member}`);
+  const rest = Object.fromEntries(Object.entries(document).filter(([name]) => name !== member));
+  if (!verifies(hex, signatureBytes(signature), domain + canon(rest))) throw new Error(`${member} does not verify`);
+}
+
+// INK's audit-query response: protocol ink/0.1, an audit-query response type, a message id, as
+// many proofs as events, an integer tree size, a root hash (an empty tree holds no events and
+// has the empty root); the message, requester and pinned witness asked about; the witness's
+// signature over the line "ink/audit-query-response/v1" and JCS(response without
+// serviceSignature); each event about the message, involving the requester, signed by its
+// agent's key over the line "ink/audit-event" and JCS(event without agentSignature), its id
+// unique; each proof naming a distinct event and leading from its leaf to the root; and a later
+// checkpoint.
+function audit(i, canon) {
+  const r = i.response;
+  const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(r)) throw new Error('structure: the response is not an object');
+  const text = (document, name) => (typeof document[name] === 'string' ? document[name] : '');
+  if (text(r, 'protocol') !== 'ink/0.1' || !AUDIT_TYPES.includes(text(r, 'type')) || !text(r, 'messageId')) throw new Error('structure: protocol, type or messageId');
+  const { events, proofs } = r;
+  if (!Array.isArray(events) || !Array.isArray(proofs) || events.length !== proofs.length) throw new Error('structure: events and proofs');
+  const size = integer(r.treeSize, 0);
+  if (size === null) throw new Error('structure: treeSize');
+  const root = hashBytes(r.rootHash);
+  if (size === 0 && (events.length > 0 || !root.equals(createHash('sha256').digest()))) throw new Error('structure: an empty tree holds no events and has the empty root');
+  const requester = i.expectedRequester;
+  if (text(r, 'messageId') !== i.expectedMessageId || text(r, 'requester') !== requester) throw new Error('binding: not the message or requester asked about');
+  if (Object.hasOwn(i, 'expectedServiceDid') && text(r, 'serviceDid') !== i.expectedServiceDid) throw new Error('binding: not the pinned witness');
+  if (!/^[0-9a-f]{64}$/.test(i.witnessPublicKeyHex)) throw new Error('the witness key is not 64 lowercase hex digits');
+  signedMember(r, 'serviceSignature', 'ink/audit-query-response/v1\n', i.witnessPublicKeyHex, canon);
+  const keys = new Map(Object.entries(i.agentKeysHex).filter(([, hex]) => typeof hex === 'string' && /^[0-9a-f]{64}$/.test(hex)));
+  const leaves = new Map();
+  for (const event of events) {
+    if (!isObject(event)) throw new Error('event: not an object');
+    if (text(event, 'messageId') !== text(r, 'messageId')) throw new Error('scope: an event about another message');
+    if (text(event, 'agentId') !== requester && text(event, 'counterpartyId') !== requester) throw new Error('scope: an event not involving the requester');
+    if (!keys.has(text(event, 'agentId'))) throw new Error('event: no key for the agent');
+    signedMember(event, 'agentSignature', 'ink/audit-event\n', keys.get(text(event, 'agentId')), canon);
+    if (leaves.has(text(event, 'id'))) throw new Error('event: two events share an id');
+    leaves.set(text(event, 'id'), eventLeaf(event, canon));
   }
+  const proven = new Set();
+  for (const proof of proofs) {
+    const named = isObject(proof) ? text(proof, 'eventId') : '';
+    if (!leaves.has(named) || proven.has(named)) throw new Error('proof: names no event, or one already proven');
+    proven.add(named);
+    const index = integer(proof.leafIndex, 0);
+    if (index === null || index >= size) throw new Error('proof: leafIndex is not below treeSize');
+    inclusion({ leafIndex: index, treeSize: size, leafHash: leaves.get(named), rootHash: r.rootHash, proof: proof.inclusionProof });
+  }
+  laterCheckpoint(i, size, root);
   return 'valid';
 }
 
@@ -341,6 +406,7 @@ function decide(c, canon) {
   if (c.decision === 'seed-discovery-gating') return { ok: discovery(c.input, canon) };
   if (c.decision === 'seed-transport-auth' && c.input.op === 'request') return { ok: endpoint(c.input, canon) };
   if (c.decision === 'inclusion-receipt') return { ok: receipt(c.input, canon) };
+  if (c.decision === 'audit-query-response') return { ok: audit(c.input, canon) };
   return { unsupported: true };
 }
 

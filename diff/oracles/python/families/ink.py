@@ -408,14 +408,104 @@ def receipt(i):
         leaf = i["eventHash"]
     if leaf is not None:
         inclusion({"leafIndex": index, "treeSize": size, "leafHash": leaf, "rootHash": r["rootHash"], "proof": proof})
-    if "laterCheckpoint" in i:
-        later = i["laterCheckpoint"]
-        later_size = integer(later.get("treeSize"), 0) if isinstance(later, dict) else None
-        if later_size is None:
-            raise ValueError("checkpoint: the later checkpoint's treeSize")
-        later_root = hash_bytes(later.get("rootHash"))
-        if later_size < size or (later_size == size and later_root != root):
-            raise ValueError("checkpoint: the log was rewound or forked")
+    later_checkpoint(i, size, root)
+    return "valid"
+
+
+def later_checkpoint(i, size, root):
+    """A later authenticated checkpoint, when the input gives one, may not hold fewer leaves
+    than a tree of `size` with `root`, nor another root for as many."""
+    if "laterCheckpoint" not in i:
+        return
+    later = i["laterCheckpoint"]
+    later_size = integer(later.get("treeSize"), 0) if isinstance(later, dict) else None
+    if later_size is None:
+        raise ValueError("checkpoint: the later checkpoint's treeSize")
+    later_root = hash_bytes(later.get("rootHash"))
+    if later_size < size or (later_size == size and later_root != root):
+        raise ValueError("checkpoint: the log was rewound or forked")
+
+
+AUDIT_TYPES = ("network.tulpa.audit_query_response", "network.ink.audit_query_response")
+
+
+def signed_member(document, member, domain, key):
+    """Whether `document`'s `member` is a signature by `key` over `domain` and the JCS form
+    of the document without that member."""
+    import rfc8785
+
+    signature = document.get(member)
+    if not isinstance(signature, str):
+        raise ValueError(f"no {member}")
+    rest = {name: value for name, value in document.items() if name != member}
+    if not verifies(key, signature_bytes(signature), domain + rfc8785.dumps(rest)):
+        raise ValueError(f"{member} does not verify")
+
+
+def audit(i):
+    """INK's audit-query response: protocol ink/0.1, an audit-query response type, a message
+    id, as many proofs as events, an integer tree size, a root hash (an empty tree holds no
+    events and has the empty root); the message, requester and pinned witness asked about; the
+    witness's signature over the line "ink/audit-query-response/v1" and JCS(response without
+    serviceSignature); each event about the message, involving the requester, signed by its
+    agent's key over the line "ink/audit-event" and JCS(event without agentSignature), its id
+    unique; each proof naming a distinct event and leading from its leaf to the root; and a
+    later checkpoint."""
+    import hashlib
+
+    r = i["response"]
+    if not isinstance(r, dict):
+        raise ValueError("structure: the response is not an object")
+
+    def text(document, name):
+        value = document.get(name)
+        return value if isinstance(value, str) else ""
+
+    if text(r, "protocol") != "ink/0.1" or text(r, "type") not in AUDIT_TYPES or not text(r, "messageId"):
+        raise ValueError("structure: protocol, type or messageId")
+    events, proofs = r.get("events"), r.get("proofs")
+    if not isinstance(events, list) or not isinstance(proofs, list) or len(events) != len(proofs):
+        raise ValueError("structure: events and proofs")
+    size = integer(r.get("treeSize"), 0)
+    if size is None:
+        raise ValueError("structure: treeSize")
+    root = hash_bytes(r.get("rootHash"))
+    if size == 0 and (events or root != hashlib.sha256(b"").digest()):
+        raise ValueError("structure: an empty tree holds no events and has the empty root")
+    requester = i["expectedRequester"]
+    if text(r, "messageId") != i["expectedMessageId"] or text(r, "requester") != requester:
+        raise ValueError("binding: not the message or requester asked about")
+    if "expectedServiceDid" in i and text(r, "serviceDid") != i["expectedServiceDid"]:
+        raise ValueError("binding: not the pinned witness")
+    if not re.fullmatch("[0-9a-f]{64}", i["witnessPublicKeyHex"]):
+        raise ValueError("the witness key is not 64 lowercase hex digits")
+    signed_member(r, "serviceSignature", b"ink/audit-query-response/v1\n", bytes.fromhex(i["witnessPublicKeyHex"]))
+    keys = {did: bytes.fromhex(h) for did, h in i["agentKeysHex"].items() if isinstance(h, str) and re.fullmatch("[0-9a-f]{64}", h)}
+    leaves = {}
+    for event in events:
+        if not isinstance(event, dict):
+            raise ValueError("event: not an object")
+        if text(event, "messageId") != text(r, "messageId"):
+            raise ValueError("scope: an event about another message")
+        if requester not in (text(event, "agentId"), text(event, "counterpartyId")):
+            raise ValueError("scope: an event not involving the requester")
+        if text(event, "agentId") not in keys:
+            raise ValueError("event: no key for the agent")
+        signed_member(event, "agentSignature", b"ink/audit-event\n", keys[text(event, "agentId")])
+        if text(event, "id") in leaves:
+            raise ValueError("event: two events share an id")
+        leaves[text(event, "id")] = event_leaf(event)
+    proven = set()
+    for proof in proofs:
+        named = text(proof, "eventId") if isinstance(proof, dict) else ""
+        if named not in leaves or named in proven:
+            raise ValueError("proof: names no event, or one already proven")
+        proven.add(named)
+        index = integer(proof.get("leafIndex"), 0)
+        if index is None or index >= size:
+            raise ValueError("proof: leafIndex is not below treeSize")
+        inclusion({"leafIndex": index, "treeSize": size, "leafHash": leaves[named], "rootHash": r["rootHash"], "proof": proof.get("inclusionProof")})
+    later_checkpoint(i, size, root)
     return "valid"
 
 
@@ -429,6 +519,8 @@ def decide(c):
         return endpoint(c["input"])
     if c["decision"] == "inclusion-receipt":
         return receipt(c["input"])
+    if c["decision"] == "audit-query-response":
+        return audit(c["input"])
     raise Unsupported(c["decision"])
 
 

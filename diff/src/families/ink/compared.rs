@@ -27,7 +27,7 @@ const ONLY_THE_CORE: &str =
 /// Every decision `ink decide` takes, and how it is compared.
 pub const COMPARED: [(&str, Compared); 22] = [
     ("agent-card", Compared::Not(ONLY_THE_CORE)),
-    ("audit-query-response", Compared::Not(ONLY_THE_CORE)),
+    ("audit-query-response", Compared::Decide),
     ("connection-payload", Compared::Not(ONLY_THE_CORE)),
     ("handshake-message", Compared::Not(ONLY_THE_CORE)),
     ("inclusion-receipt", Compared::Decide),

@@ -7,8 +7,8 @@
 //! and spellings that are none, discloses to a caller authenticated or holding a capability
 //! (flags written `true`, `false`, `"true"`, `1` or absent), and the redacted card's six
 //! members with one missing, renamed or added (`__proto__` among them); and the endpoint's
-//! whole check of a signed request ([`super::transported`]) and a witness's inclusion receipts
-//! ([`super::receipts`]).
+//! whole check of a signed request ([`super::transported`]), a witness's inclusion receipts
+//! ([`super::receipts`]) and its audit-query responses ([`super::audits`]).
 
 use canonfuzz_rng::Rng;
 use serde_json::{json, Value};
@@ -174,9 +174,10 @@ fn redacted(rng: &mut Rng) -> Value {
 
 /// A case of one of the decisions asked through `ink decide`.
 pub fn case(rng: &mut Rng) -> Value {
-    match rng.index(10) {
+    match rng.index(12) {
         0..=4 => return super::transported::case(rng),
         5 | 6 => return super::receipts::case(rng),
+        7 | 8 => return super::audits::case(rng),
         _ => {}
     }
     let (decision, input) = match rng.index(6) {

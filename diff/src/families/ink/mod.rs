@@ -5,6 +5,7 @@
 //! bodies from the JCS generator, request fields that carry the line breaks INK refuses, and
 //! timestamps and nonces at the edges of INK's grammar and window.
 
+pub mod audits;
 pub mod checkpoints;
 pub mod compared;
 pub mod decided;
@@ -77,6 +78,9 @@ const FACTS: Facts = Facts {
         "unknown_sender",
         "invalid_key_history",
         "structure",
+        "binding",
+        "scope",
+        "event",
         "principal",
         "checkpoint",
         "hash",

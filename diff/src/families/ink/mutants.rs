@@ -5,7 +5,7 @@
 //! written null or empty passed over; of the witness, a chain left unchecked and the audit
 //! response's domain left out; a token's transport scope left unchecked; and a request's
 //! nested actor left unchecked; an inclusion receipt's proof unwalked and its later checkpoint
-//! ignored.
+//! ignored; and an audit-query response's events left unscoped.
 
 use canonfuzz_core::ink::{profile, time};
 use serde_json::{json, Value};
@@ -113,20 +113,19 @@ fn op(input: &[u8]) -> Option<String> {
     Some(case.get("op")?.as_str()?.to_string())
 }
 
-/// The core's answer to an inclusion receipt case, a refusal at `step` taken as an
-/// acceptance: what a verifier that leaves the step out answers wherever no later step
-/// refuses.
-fn receipt_step_skipped(input: &[u8], step: &str) -> Outcome {
-    let receipt = serde_json::from_slice::<Value>(input)
-        .is_ok_and(|case| case["decision"] == "inclusion-receipt");
+/// The core's answer to a case of `decision`, a refusal at `step` taken as an acceptance:
+/// what a verifier that leaves the step out answers wherever no later step refuses.
+fn step_skipped(input: &[u8], decision: &str, step: &str) -> Outcome {
+    let asked =
+        serde_json::from_slice::<Value>(input).is_ok_and(|case| case["decision"] == decision);
     match core(input) {
-        Outcome::Rejected(kind) if receipt && kind == step => Outcome::Ok(b"valid".to_vec()),
+        Outcome::Rejected(kind) if asked && kind == step => Outcome::Ok(b"valid".to_vec()),
         answer => answer,
     }
 }
 
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 17] = [
+pub const MUTANTS: [Mutant; 18] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -290,12 +289,18 @@ pub const MUTANTS: [Mutant; 17] = [
         family: super::FAMILY,
         name: "receipt-proof-unchecked",
         bug: "an inclusion receipt accepted once its witness signature verifies, its proof never walked to the root",
-        answer: |input| receipt_step_skipped(input, "proof"),
+        answer: |input| step_skipped(input, "inclusion-receipt", "proof"),
     },
     Mutant {
         family: super::FAMILY,
         name: "later-checkpoint-ignored",
         bug: "an inclusion receipt accepted against a later checkpoint that rewinds or forks the log",
-        answer: |input| receipt_step_skipped(input, "checkpoint"),
+        answer: |input| step_skipped(input, "inclusion-receipt", "checkpoint"),
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "audit-scope-unchecked",
+        bug: "an audit-query response accepted with events about another message or not involving the requester",
+        answer: |input| step_skipped(input, "audit-query-response", "scope"),
     },
 ];

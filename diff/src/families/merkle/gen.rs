@@ -110,7 +110,7 @@ fn split(n: usize) -> usize {
 }
 
 /// MTH of RFC 9162 §2.1.1, by its definition.
-fn mth(leaves: &[Hash]) -> Hash {
+pub fn mth(leaves: &[Hash]) -> Hash {
     match leaves {
         [] => Sha256::digest([]).into(),
         [one] => *one,
@@ -122,7 +122,7 @@ fn mth(leaves: &[Hash]) -> Hash {
 }
 
 /// PATH(m, D[n]) of RFC 9162 §2.1.3.1.
-fn path(m: usize, leaves: &[Hash]) -> Vec<Hash> {
+pub fn path(m: usize, leaves: &[Hash]) -> Vec<Hash> {
     if leaves.len() <= 1 {
         return Vec::new();
     }
