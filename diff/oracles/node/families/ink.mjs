@@ -361,7 +361,6 @@ function signedMember(document, member, domain, hex, canon) {
 // checkpoint.
 function audit(i, canon) {
   const r = i.response;
-  const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(r)) throw new Error('structure: the response is not an object');
   const text = (document, name) => (typeof document[name] === 'string' ? document[name] : '');
   if (text(r, 'protocol') !== 'ink/0.1' || !AUDIT_TYPES.includes(text(r, 'type')) || !text(r, 'messageId')) throw new Error('structure: protocol, type or messageId');
@@ -400,6 +399,127 @@ function audit(i, canon) {
   return 'valid';
 }
 
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// `key` of m is a string of at most `bound` UTF-16 code units; absent only if not needed.
+function bounded(m, key, bound, needed) {
+  if (!Object.hasOwn(m, key)) {
+    if (needed) throw new Error(`${key} is missing`);
+  } else if (typeof m[key] !== 'string' || m[key].length > bound) {
+    throw new Error(`${key} is not a string of at most ${bound} UTF-16 code units`);
+  }
+}
+
+// `key` of m is one of the strings allowed.
+function chosen(m, key, allowed) {
+  if (typeof m[key] !== 'string' || !allowed.includes(m[key])) throw new Error(`${key} is not one of ${allowed.join(', ')}`);
+}
+
+// `key` of m is a list of at most `count` strings of at most `bound` UTF-16 code units.
+function listed(m, key, needed, count, bound) {
+  if (!Object.hasOwn(m, key)) {
+    if (needed) throw new Error(`${key} is missing`);
+    return;
+  }
+  const items = m[key];
+  if (!Array.isArray(items) || items.length > count || items.some((i) => typeof i !== 'string' || i.length > bound)) throw new Error(`${key} is not a list of at most ${count} strings of at most ${bound}`);
+}
+
+// m has no member but those allowed.
+function only(m, allowed) {
+  if (Object.keys(m).some((k) => !allowed.includes(k))) throw new Error('an unknown member');
+}
+
+// A handshake date-time: an INK timestamp ending in Z.
+function utc(value) {
+  return typeof value === 'string' && value.endsWith('Z') && Number.isFinite(epochMs(value));
+}
+
+// INK's handshake message: a challenge, rejection or resolution in the network.tulpa or
+// network.ink namespace, protocol ink/0.1, an intentRef and nonce of at most 256 UTF-16 code
+// units, a timestamp in UTC; each kind's members as INK lists them; unknown members ignored.
+function handshake(m) {
+  if (!isObject(m) || typeof m.type !== 'string') throw new Error('not a handshake message');
+  const prefix = ['network.tulpa.', 'network.ink.'].find((p) => m.type.startsWith(p));
+  if (prefix === undefined || m.protocol !== 'ink/0.1') throw new Error('not an ink/0.1 handshake message type');
+  bounded(m, 'intentRef', 256, true);
+  bounded(m, 'nonce', 256, true);
+  if (!utc(m.timestamp)) throw new Error('timestamp is not a UTC date-time');
+  switch (m.type.slice(prefix.length)) {
+    case 'challenge':
+      chosen(m, 'challengeType', ['mutual_connection_proof', 'identity_verification', 'availability_query', 'context_request', 'none']);
+      listed(m, 'fields', false, 32, 256);
+      listed(m, 'availableWindows', false, 32, 64);
+      listed(m, 'contextFields', false, 32, 256);
+      break;
+    case 'rejection': {
+      chosen(m, 'reason', ['policy_violation', 'trust_threshold', 'capacity', 'unsupported_intent', 'rate_limited', 'expired', 'handshake_budget_exhausted', 'counterparty_cooldown', 'sender_rate_limited', 'delegation_budget_exhausted', 'transport_scope_violation']);
+      bounded(m, 'detail', 500, false);
+      bounded(m, 'retryAfter', 64, false);
+      if (!Object.hasOwn(m, 'backoffHint')) break;
+      const hint = m.backoffHint;
+      if (!isObject(hint)) throw new Error('backoffHint is not an object');
+      if (Object.hasOwn(hint, 'retryAfterSeconds') && integer(hint.retryAfterSeconds, 1) === null) throw new Error('retryAfterSeconds is not a positive safe integer');
+      if (Object.hasOwn(hint, 'cooldownUntil') && !utc(hint.cooldownUntil)) throw new Error('cooldownUntil is not a UTC date-time');
+      if (Object.hasOwn(hint, 'backoffClass')) chosen(hint, 'backoffClass', ['sender', 'intent_ref', 'counterparty']);
+      break;
+    }
+    case 'resolution':
+      chosen(m, 'outcome', ['accepted', 'declined', 'escalated_to_human', 'expired']);
+      bounded(m, 'counterpartyDid', 512, false);
+      if (Object.hasOwn(m, 'details')) {
+        if (!isObject(m.details)) throw new Error('details is not an object');
+        bounded(m.details, 'scheduledAt', 64, false);
+        bounded(m.details, 'duration', 64, false);
+      }
+      break;
+    default:
+      throw new Error('not a handshake message type');
+  }
+  return 'valid';
+}
+
+// A profile snapshot: a headline of at most 500 units, skills and interests (at most 50 of at
+// most 100), openTo (at most 20 of at most 100), an optional availability with a timezone of at
+// most 64 and meeting hours and response SLA of at most 200; nothing else.
+function snapshot(s) {
+  if (!isObject(s)) throw new Error('profileSnapshot is not an object');
+  only(s, ['headline', 'skills', 'interests', 'openTo', 'availability']);
+  bounded(s, 'headline', 500, true);
+  listed(s, 'skills', true, 50, 100);
+  listed(s, 'interests', true, 50, 100);
+  listed(s, 'openTo', true, 20, 100);
+  if (!Object.hasOwn(s, 'availability')) return;
+  const a = s.availability;
+  if (!isObject(a)) throw new Error('availability is not an object');
+  only(a, ['timezone', 'meetingHours', 'responseSla']);
+  bounded(a, 'timezone', 64, true);
+  bounded(a, 'meetingHours', 200, false);
+  bounded(a, 'responseSla', 200, false);
+}
+
+// INK's connection payloads: a request (method from INK's list, an optional introducer of at
+// most 512 units, a context of at most 2,000, a profile snapshot) or a response (a status, an
+// optional note of at most 1,000, an optional snapshot); unknown members refused.
+function connection(kind, p) {
+  if (!isObject(p)) throw new Error('the payload is not an object');
+  if (kind === 'connection_request') {
+    only(p, ['method', 'introducedBy', 'context', 'profileSnapshot']);
+    chosen(p, 'method', ['qr', 'intro', 'discovery', 'import']);
+    bounded(p, 'introducedBy', 512, false);
+    bounded(p, 'context', 2000, true);
+    snapshot(p.profileSnapshot);
+  } else if (kind === 'connection_response') {
+    only(p, ['status', 'profileSnapshot', 'note']);
+    chosen(p, 'status', ['accepted', 'declined', 'pending']);
+    bounded(p, 'note', 1000, false);
+    if (Object.hasOwn(p, 'profileSnapshot')) snapshot(p.profileSnapshot);
+  } else {
+    throw new Error('not a connection payload kind');
+  }
+  return 'valid';
+}
+
 // A decision as ink decide takes it, on its input.
 function decide(c, canon) {
   if (c.decision === 'seed-containment') return { ok: containment(c.input) };
@@ -407,6 +527,8 @@ function decide(c, canon) {
   if (c.decision === 'seed-transport-auth' && c.input.op === 'request') return { ok: endpoint(c.input, canon) };
   if (c.decision === 'inclusion-receipt') return { ok: receipt(c.input, canon) };
   if (c.decision === 'audit-query-response') return { ok: audit(c.input, canon) };
+  if (c.decision === 'handshake-message') return { ok: handshake(c.input.message) };
+  if (c.decision === 'connection-payload') return { ok: connection(c.input.kind, c.input.payload) };
   return { unsupported: true };
 }
 

@@ -509,6 +509,138 @@ def audit(i):
     return "valid"
 
 
+def units(text):
+    """A string's length in UTF-16 code units."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def bounded(m, key, bound, needed):
+    """`key` of m is a string of at most `bound` UTF-16 code units; absent only if not needed."""
+    if key not in m:
+        if needed:
+            raise ValueError(f"{key} is missing")
+    elif not isinstance(m[key], str) or units(m[key]) > bound:
+        raise ValueError(f"{key} is not a string of at most {bound} UTF-16 code units")
+
+
+def chosen(m, key, allowed):
+    """`key` of m is one of the strings allowed."""
+    if not isinstance(m.get(key), str) or m[key] not in allowed:
+        raise ValueError(f"{key} is not one of {', '.join(allowed)}")
+
+
+def listed(m, key, needed, count, bound):
+    """`key` of m is a list of at most `count` strings of at most `bound` UTF-16 code units."""
+    if key not in m:
+        if needed:
+            raise ValueError(f"{key} is missing")
+        return
+    items = m[key]
+    if not isinstance(items, list) or len(items) > count or any(not isinstance(i, str) or units(i) > bound for i in items):
+        raise ValueError(f"{key} is not a list of at most {count} strings of at most {bound}")
+
+
+def only(m, allowed):
+    """m has no member but those allowed."""
+    if not set(m) <= set(allowed):
+        raise ValueError("an unknown member")
+
+
+def utc(value):
+    """A handshake date-time: an INK timestamp ending in Z."""
+    return isinstance(value, str) and value.endswith("Z") and epoch_ms(value) is not None
+
+
+def handshake(m):
+    """INK's handshake message: a challenge, rejection or resolution in the network.tulpa or
+    network.ink namespace, protocol ink/0.1, an intentRef and nonce of at most 256 UTF-16 code
+    units, a timestamp in UTC; each kind's members as INK lists them; unknown members
+    ignored."""
+    if not isinstance(m, dict) or not isinstance(m.get("type"), str):
+        raise ValueError("not a handshake message")
+    kind = next((m["type"][len(p):] for p in ("network.tulpa.", "network.ink.") if m["type"].startswith(p)), None)
+    if kind is None or m.get("protocol") != "ink/0.1":
+        raise ValueError("not an ink/0.1 handshake message type")
+    bounded(m, "intentRef", 256, True)
+    bounded(m, "nonce", 256, True)
+    if not utc(m.get("timestamp")):
+        raise ValueError("timestamp is not a UTC date-time")
+    if kind == "challenge":
+        chosen(m, "challengeType", ("mutual_connection_proof", "identity_verification", "availability_query", "context_request", "none"))
+        listed(m, "fields", False, 32, 256)
+        listed(m, "availableWindows", False, 32, 64)
+        listed(m, "contextFields", False, 32, 256)
+    elif kind == "rejection":
+        chosen(m, "reason", ("policy_violation", "trust_threshold", "capacity", "unsupported_intent", "rate_limited", "expired", "handshake_budget_exhausted", "counterparty_cooldown", "sender_rate_limited", "delegation_budget_exhausted", "transport_scope_violation"))
+        bounded(m, "detail", 500, False)
+        bounded(m, "retryAfter", 64, False)
+        if "backoffHint" in m:
+            hint = m["backoffHint"]
+            if not isinstance(hint, dict):
+                raise ValueError("backoffHint is not an object")
+            if "retryAfterSeconds" in hint and integer(hint["retryAfterSeconds"], 1) is None:
+                raise ValueError("retryAfterSeconds is not a positive safe integer")
+            if "cooldownUntil" in hint and not utc(hint["cooldownUntil"]):
+                raise ValueError("cooldownUntil is not a UTC date-time")
+            if "backoffClass" in hint:
+                chosen(hint, "backoffClass", ("sender", "intent_ref", "counterparty"))
+    elif kind == "resolution":
+        chosen(m, "outcome", ("accepted", "declined", "escalated_to_human", "expired"))
+        bounded(m, "counterpartyDid", 512, False)
+        if "details" in m:
+            if not isinstance(m["details"], dict):
+                raise ValueError("details is not an object")
+            bounded(m["details"], "scheduledAt", 64, False)
+            bounded(m["details"], "duration", 64, False)
+    else:
+        raise ValueError("not a handshake message type")
+    return "valid"
+
+
+def snapshot(s):
+    """A profile snapshot: a headline of at most 500 units, skills and interests (at most 50 of
+    at most 100), openTo (at most 20 of at most 100), an optional availability with a timezone
+    of at most 64 and meeting hours and response SLA of at most 200; nothing else."""
+    if not isinstance(s, dict):
+        raise ValueError("profileSnapshot is not an object")
+    only(s, ("headline", "skills", "interests", "openTo", "availability"))
+    bounded(s, "headline", 500, True)
+    listed(s, "skills", True, 50, 100)
+    listed(s, "interests", True, 50, 100)
+    listed(s, "openTo", True, 20, 100)
+    if "availability" in s:
+        a = s["availability"]
+        if not isinstance(a, dict):
+            raise ValueError("availability is not an object")
+        only(a, ("timezone", "meetingHours", "responseSla"))
+        bounded(a, "timezone", 64, True)
+        bounded(a, "meetingHours", 200, False)
+        bounded(a, "responseSla", 200, False)
+
+
+def connection(kind, p):
+    """INK's connection payloads: a request (method from INK's list, an optional introducer of
+    at most 512 units, a context of at most 2,000, a profile snapshot) or a response (a status,
+    an optional note of at most 1,000, an optional snapshot); unknown members refused."""
+    if not isinstance(p, dict):
+        raise ValueError("the payload is not an object")
+    if kind == "connection_request":
+        only(p, ("method", "introducedBy", "context", "profileSnapshot"))
+        chosen(p, "method", ("qr", "intro", "discovery", "import"))
+        bounded(p, "introducedBy", 512, False)
+        bounded(p, "context", 2000, True)
+        snapshot(p.get("profileSnapshot"))
+    elif kind == "connection_response":
+        only(p, ("status", "profileSnapshot", "note"))
+        chosen(p, "status", ("accepted", "declined", "pending"))
+        bounded(p, "note", 1000, False)
+        if "profileSnapshot" in p:
+            snapshot(p["profileSnapshot"])
+    else:
+        raise ValueError("not a connection payload kind")
+    return "valid"
+
+
 def decide(c):
     """A decision as ink decide takes it, on its input."""
     if c["decision"] == "seed-containment":
@@ -521,6 +653,10 @@ def decide(c):
         return receipt(c["input"])
     if c["decision"] == "audit-query-response":
         return audit(c["input"])
+    if c["decision"] == "handshake-message":
+        return handshake(c["input"].get("message"))
+    if c["decision"] == "connection-payload":
+        return connection(c["input"]["kind"], c["input"].get("payload"))
     raise Unsupported(c["decision"])
 
 
@@ -538,9 +674,6 @@ def checkpoint(body):
     hex digits; the body at most 1,024 UTF-16 code units. A body that parses is its
     canonical form."""
     import unicodedata
-
-    def units(text):
-        return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
     if units(body) > 1024:
         raise ValueError("the body is past 1,024 UTF-16 code units")

@@ -28,8 +28,8 @@ const ONLY_THE_CORE: &str =
 pub const COMPARED: [(&str, Compared); 22] = [
     ("agent-card", Compared::Not(ONLY_THE_CORE)),
     ("audit-query-response", Compared::Decide),
-    ("connection-payload", Compared::Not(ONLY_THE_CORE)),
-    ("handshake-message", Compared::Not(ONLY_THE_CORE)),
+    ("connection-payload", Compared::Decide),
+    ("handshake-message", Compared::Decide),
     ("inclusion-receipt", Compared::Decide),
     ("jcs-number", Compared::Op("body")),
     ("jcs-string-safety", Compared::Op("body")),

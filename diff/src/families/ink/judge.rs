@@ -20,7 +20,8 @@
 //! witness's hashes are RFC 9162's and its signatures Ed25519 over its documents' JCS forms
 //! (an audit response's after the line `ink/audit-response`); containment and discovery
 //! gating and the endpoint's check of a request follow seed 003's rules, and inclusion
-//! receipts and audit-query responses INK's. Composed
+//! receipts, audit-query responses, handshake messages and connection payloads INK's.
+//! Composed
 //! from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
@@ -76,6 +77,13 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
                 "seed-transport-auth" if text(input, "op") == Some("request") => endpoint(input),
                 "inclusion-receipt" => receipt(input),
                 "audit-query-response" => audit(input),
+                "handshake-message" => {
+                    handshake(json::member(input, "message").ok_or(Refusal::Unanswered)?)
+                }
+                "connection-payload" => connection(
+                    text(input, "kind").ok_or(Refusal::Unanswered)?,
+                    json::member(input, "payload").ok_or(Refusal::Unanswered)?,
+                ),
                 _ => Err(Refusal::Unanswered),
             };
         }
@@ -677,6 +685,196 @@ fn audit(input: &Value) -> Result<Vec<u8>, Refusal> {
         )?;
     }
     later_checkpoint(input, size, &root)?;
+    Ok(b"valid".to_vec())
+}
+
+/// Member `key` of `m` is a string of at most `bound` UTF-16 code units; absent only if not
+/// `needed`.
+fn bounded(m: &Value, key: &str, bound: usize, needed: bool) -> Result<(), Refusal> {
+    match json::member(m, key) {
+        None => must(!needed, "a required member is missing"),
+        Some(Value::String(s)) => must(
+            s.encode_utf16().count() <= bound,
+            "a string is past its bound",
+        ),
+        Some(_) => Err(refused("a member is not a string")),
+    }
+}
+
+/// Member `key` of `m` is one of the strings `allowed`.
+fn chosen(m: &Value, key: &str, allowed: &[&str]) -> Result<(), Refusal> {
+    must(
+        text(m, key).is_some_and(|v| allowed.contains(&v)),
+        "a member is not one of its values",
+    )
+}
+
+/// Member `key` of `m` is a list of at most `count` strings of at most `bound` UTF-16 code
+/// units; absent only if not `needed`.
+fn listed(m: &Value, key: &str, needed: bool, count: usize, bound: usize) -> Result<(), Refusal> {
+    match json::member(m, key) {
+        None => must(!needed, "a required list is missing"),
+        Some(Value::Array(items)) => must(
+            items.len() <= count
+                && items
+                    .iter()
+                    .all(|i| matches!(i, Value::String(s) if s.encode_utf16().count() <= bound)),
+            "a list is past its bounds",
+        ),
+        Some(_) => Err(refused("a member is not a list")),
+    }
+}
+
+/// `m` is an object with no member but those `allowed`.
+fn only(m: &Value, allowed: &[&str]) -> Result<(), Refusal> {
+    let Value::Object(members) = m else {
+        return Err(refused("not an object"));
+    };
+    must(
+        members.iter().all(|e| allowed.contains(&e.key.as_str())),
+        "an unknown member",
+    )
+}
+
+/// A handshake date-time: an INK timestamp ending in `Z`.
+fn utc(value: Option<&Value>) -> bool {
+    matches!(value, Some(Value::String(s)) if s.ends_with('Z') && epoch_ms(s).is_ok())
+}
+
+/// INK's handshake message: a challenge, rejection or resolution in the `network.tulpa` or
+/// `network.ink` namespace, protocol `ink/0.1`, an intentRef and nonce of at most 256 UTF-16
+/// code units, a timestamp in UTC, each kind's members as INK lists them; unknown members
+/// ignored.
+fn handshake(m: &Value) -> Result<Vec<u8>, Refusal> {
+    must(matches!(m, Value::Object(_)), "not an object")?;
+    let kind = text(m, "type")
+        .and_then(|t| {
+            t.strip_prefix("network.tulpa.")
+                .or_else(|| t.strip_prefix("network.ink."))
+        })
+        .ok_or_else(|| refused("not a handshake message type"))?;
+    must(text(m, "protocol") == Some("ink/0.1"), "not ink/0.1")?;
+    bounded(m, "intentRef", 256, true)?;
+    bounded(m, "nonce", 256, true)?;
+    must(utc(json::member(m, "timestamp")), "timestamp is not UTC")?;
+    match kind {
+        "challenge" => {
+            chosen(
+                m,
+                "challengeType",
+                &[
+                    "mutual_connection_proof",
+                    "identity_verification",
+                    "availability_query",
+                    "context_request",
+                    "none",
+                ],
+            )?;
+            listed(m, "fields", false, 32, 256)?;
+            listed(m, "availableWindows", false, 32, 64)?;
+            listed(m, "contextFields", false, 32, 256)?;
+        }
+        "rejection" => {
+            chosen(
+                m,
+                "reason",
+                &[
+                    "policy_violation",
+                    "trust_threshold",
+                    "capacity",
+                    "unsupported_intent",
+                    "rate_limited",
+                    "expired",
+                    "handshake_budget_exhausted",
+                    "counterparty_cooldown",
+                    "sender_rate_limited",
+                    "delegation_budget_exhausted",
+                    "transport_scope_violation",
+                ],
+            )?;
+            bounded(m, "detail", 500, false)?;
+            bounded(m, "retryAfter", 64, false)?;
+            if let Some(hint) = json::member(m, "backoffHint") {
+                must(matches!(hint, Value::Object(_)), "backoffHint")?;
+                if let Some(seconds) = json::member(hint, "retryAfterSeconds") {
+                    must(integer(Some(seconds), 1).is_some(), "retryAfterSeconds")?;
+                }
+                if let Some(until) = json::member(hint, "cooldownUntil") {
+                    must(utc(Some(until)), "cooldownUntil")?;
+                }
+                if json::member(hint, "backoffClass").is_some() {
+                    chosen(
+                        hint,
+                        "backoffClass",
+                        &["sender", "intent_ref", "counterparty"],
+                    )?;
+                }
+            }
+        }
+        "resolution" => {
+            chosen(
+                m,
+                "outcome",
+                &["accepted", "declined", "escalated_to_human", "expired"],
+            )?;
+            bounded(m, "counterpartyDid", 512, false)?;
+            if let Some(details) = json::member(m, "details") {
+                must(matches!(details, Value::Object(_)), "details")?;
+                bounded(details, "scheduledAt", 64, false)?;
+                bounded(details, "duration", 64, false)?;
+            }
+        }
+        _ => return Err(refused("not a handshake message type")),
+    }
+    Ok(b"valid".to_vec())
+}
+
+/// A profile snapshot: a headline of at most 500 UTF-16 code units, skills and interests (at
+/// most 50 of at most 100), openTo (at most 20 of at most 100), and an optional availability
+/// with a timezone of at most 64 and meeting hours and response SLA of at most 200; nothing
+/// else.
+fn snapshot(s: Option<&Value>) -> Result<(), Refusal> {
+    let s = s.ok_or_else(|| refused("no profileSnapshot"))?;
+    only(
+        s,
+        &["headline", "skills", "interests", "openTo", "availability"],
+    )?;
+    bounded(s, "headline", 500, true)?;
+    listed(s, "skills", true, 50, 100)?;
+    listed(s, "interests", true, 50, 100)?;
+    listed(s, "openTo", true, 20, 100)?;
+    if let Some(a) = json::member(s, "availability") {
+        only(a, &["timezone", "meetingHours", "responseSla"])?;
+        bounded(a, "timezone", 64, true)?;
+        bounded(a, "meetingHours", 200, false)?;
+        bounded(a, "responseSla", 200, false)?;
+    }
+    Ok(())
+}
+
+/// INK's connection payloads: a request (a method from INK's list, an optional introducer of
+/// at most 512 UTF-16 code units, a context of at most 2,000, a profile snapshot) or a
+/// response (a status, an optional note of at most 1,000, an optional snapshot); unknown
+/// members refused.
+fn connection(kind: &str, p: &Value) -> Result<Vec<u8>, Refusal> {
+    match kind {
+        "connection_request" => {
+            only(p, &["method", "introducedBy", "context", "profileSnapshot"])?;
+            chosen(p, "method", &["qr", "intro", "discovery", "import"])?;
+            bounded(p, "introducedBy", 512, false)?;
+            bounded(p, "context", 2000, true)?;
+            snapshot(json::member(p, "profileSnapshot"))?;
+        }
+        "connection_response" => {
+            only(p, &["status", "profileSnapshot", "note"])?;
+            chosen(p, "status", &["accepted", "declined", "pending"])?;
+            bounded(p, "note", 1000, false)?;
+            if let Some(s) = json::member(p, "profileSnapshot") {
+                snapshot(Some(s))?;
+            }
+        }
+        _ => return Err(refused("not a connection payload kind")),
+    }
     Ok(b"valid".to_vec())
 }
 

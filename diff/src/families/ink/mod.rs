@@ -17,6 +17,7 @@ pub mod policies;
 pub mod principals;
 pub mod published;
 pub mod receipts;
+pub mod shapes;
 pub mod signed;
 pub mod times;
 pub mod transported;
@@ -81,6 +82,7 @@ const FACTS: Facts = Facts {
         "binding",
         "scope",
         "event",
+        "schema",
         "principal",
         "checkpoint",
         "hash",

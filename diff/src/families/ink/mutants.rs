@@ -5,7 +5,8 @@
 //! written null or empty passed over; of the witness, a chain left unchecked and the audit
 //! response's domain left out; a token's transport scope left unchecked; and a request's
 //! nested actor left unchecked; an inclusion receipt's proof unwalked and its later checkpoint
-//! ignored; and an audit-query response's events left unscoped.
+//! ignored; an audit-query response's events left unscoped; and a connection payload's
+//! unknown members ignored.
 
 use canonfuzz_core::ink::{profile, time};
 use serde_json::{json, Value};
@@ -124,8 +125,46 @@ fn step_skipped(input: &[u8], decision: &str, step: &str) -> Outcome {
     }
 }
 
+/// The core's answer to a connection payload case with the members INK does not list taken
+/// away, at the top, in the profile snapshot and in its availability: a reader that ignores
+/// unknown members, as handshake messages may, where payloads must refuse them.
+fn unknown_members_dropped(input: &[u8]) -> Outcome {
+    let Ok(mut case) = serde_json::from_slice::<Value>(input) else {
+        return core(input);
+    };
+    if case["decision"] != "connection-payload" {
+        return core(input);
+    }
+    let keep = |value: Option<&mut Value>, listed: &[&str]| {
+        if let Some(members) = value.and_then(Value::as_object_mut) {
+            members.retain(|name, _| listed.contains(&name.as_str()));
+        }
+    };
+    let payload = case.pointer_mut("/input/payload");
+    keep(
+        payload,
+        &[
+            "method",
+            "introducedBy",
+            "context",
+            "profileSnapshot",
+            "status",
+            "note",
+        ],
+    );
+    keep(
+        case.pointer_mut("/input/payload/profileSnapshot"),
+        &["headline", "skills", "interests", "openTo", "availability"],
+    );
+    keep(
+        case.pointer_mut("/input/payload/profileSnapshot/availability"),
+        &["timezone", "meetingHours", "responseSla"],
+    );
+    core(case.to_string().as_bytes())
+}
+
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 18] = [
+pub const MUTANTS: [Mutant; 19] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -302,5 +341,11 @@ pub const MUTANTS: [Mutant; 18] = [
         name: "audit-scope-unchecked",
         bug: "an audit-query response accepted with events about another message or not involving the requester",
         answer: |input| step_skipped(input, "audit-query-response", "scope"),
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "payload-unknown-members-ignored",
+        bug: "a connection payload's unknown members ignored, as a handshake message's are, where INK refuses them",
+        answer: unknown_members_dropped,
     },
 ];
