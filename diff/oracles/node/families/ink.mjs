@@ -520,6 +520,160 @@ function connection(kind, p) {
   return 'valid';
 }
 
+// INK's endpoint URL: at most 2,048 bytes, no control, space or backslash, no fragment,
+// well-formed percent escapes, https://, then an authority without userinfo or escapes: a host
+// of letters, digits, dots and hyphens or a bracketed IPv6 literal of hex digits, colons and
+// dots, and an optional port 1 to 65535; then any path and query.
+function endpointUrl(url) {
+  if (typeof url !== 'string' || url === '' || Buffer.byteLength(url) > 2048) throw new Error('not an endpoint URL');
+  if ([...url].some((c) => c <= ' ' || c === '\x7f') || url.includes('\\') || url.includes('#')) throw new Error('a control, space, backslash or fragment');
+  if (/%(?![0-9A-Fa-f]{2})/.test(url) || !url.startsWith('https://')) throw new Error('a bad escape, or not https');
+  const authority = url.slice('https://'.length).split(/[/?]/)[0];
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+))(?::([0-9]+))?$/.exec(authority);
+  if (!m || (m[3] !== undefined && !(Number(m[3]) >= 1 && Number(m[3]) <= 65535))) throw new Error('not a plain host and port');
+  return url;
+}
+
+const CARD_INTENTS = ['schedule_meeting', 'schedule_meeting_response', 'intro_request', 'intro_response', 'opportunity', 'opportunity_response', 'follow_up', 'ask', 'ask_response', 'connection_request', 'connection_response', 'context_share', 'ping', 'retract', 'multi_party_sync'];
+const VISIBILITIES = ['public', 'network_only', 'capability_gated', 'private'];
+const TRANSPORTS = ['ink_http', 'ink_ws', 'extension_api', 'voice', 'line_phone', 'human_review_queue'];
+const KEY_STATUSES = ['active', 'retired', 'revoked'];
+
+// INK's Agent Card: its required members (protocol, ids, handle, display name, endpoint,
+// multibase key, capabilities, availability) and, when present, each optional section as INK
+// bounds it; unknown top-level members ignored.
+function card(c) {
+  const need = (ok, why) => {
+    if (!ok) throw new Error(why);
+  };
+  const has = (m, key) => Object.hasOwn(m, key);
+  const obj = (value, what) => {
+    need(isObject(value), `${what} is not an object`);
+    return value;
+  };
+  const flag = (m, key, needed) => need(!(needed || has(m, key)) || typeof m[key] === 'boolean', `${key} is not a boolean`);
+  const positive = (m, key) => need(!has(m, key) || integer(m[key], 1) !== null, `${key} is not a positive integer`);
+  const choices = (m, key, needed, count, allowed) => {
+    if (!has(m, key)) return need(!needed, `${key} is missing`);
+    const items = m[key];
+    return need(Array.isArray(items) && items.length <= count && items.every((i) => typeof i === 'string' && allowed.includes(i)), key);
+  };
+  const strict = (m, key, needed) => {
+    if (!has(m, key) && !needed) return;
+    need(typeof m[key] === 'string', `${key} is not a timestamp`);
+    epochMs(m[key]);
+  };
+  const id128 = (v) => typeof v === 'string' && v.length >= 1 && v.length <= 128;
+  const signature86 = (v) => typeof v === 'string' && /^[A-Za-z0-9_-]{86}$/.test(v);
+
+  obj(c, 'the card');
+  chosen(c, 'protocol', ['ink/0.1']);
+  bounded(c, 'agentId', 512, true);
+  bounded(c, 'ownerDid', 512, false);
+  bounded(c, 'ownerHandle', 256, false);
+  bounded(c, 'atprotoRecordUri', 2048, false);
+  bounded(c, 'handle', 256, true);
+  bounded(c, 'displayName', 200, true);
+  endpointUrl(c.endpoint);
+  if (has(c, 'inboxEndpoint')) need(endpointUrl(c.inboxEndpoint) === c.endpoint, 'inboxEndpoint differs from endpoint');
+  bounded(c, 'publicKeyMultibase', 128, true);
+  need(c.publicKeyMultibase.startsWith('z'), 'publicKeyMultibase is not z-multibase');
+  if (has(c, 'profileSnapshot')) snapshot(c.profileSnapshot);
+  const caps = obj(c.capabilities, 'capabilities');
+  choices(caps, 'intentsAccepted', true, 32, CARD_INTENTS);
+  choices(caps, 'intentsSent', true, 32, CARD_INTENTS);
+  if (has(caps, 'receipts')) {
+    const receipts = obj(caps.receipts, 'receipts');
+    flag(receipts, 'send', true);
+    choices(receipts, 'dispositions', true, 16, ['received', 'delivered', 'acted', 'rejected', 'expired']);
+  }
+  flag(caps, 'auditExchange', false);
+  if (has(caps, 'thirdPartyAudit')) {
+    const section = obj(caps.thirdPartyAudit, 'thirdPartyAudit');
+    need(Array.isArray(section.services) && section.services.length <= 16, 'services');
+    for (const service of section.services) {
+      endpointUrl(obj(service, 'a service').endpoint);
+      bounded(service, 'did', 512, true);
+      bounded(service, 'publicKey', 256, true);
+    }
+    chosen(section, 'submitPolicy', ['all', 'high_value', 'none']);
+  }
+  const availability = obj(c.availability, 'availability');
+  bounded(availability, 'timezone', 64, true);
+  bounded(availability, 'meetingHours', 200, false);
+  bounded(availability, 'responseSla', 200, false);
+  if (has(c, 'keys')) {
+    const keys = obj(c.keys, 'keys');
+    for (const [role, algorithm] of [['signing', 'Ed25519'], ['encryption', 'X25519']]) {
+      const entries = keys[role];
+      need(Array.isArray(entries) && entries.length <= 32, `keys.${role}`);
+      for (const entry of entries) {
+        obj(entry, 'a key entry');
+        need(typeof entry.keyId === 'string' && entry.keyId !== '', 'keyId');
+        chosen(entry, 'algorithm', [algorithm]);
+        need(typeof entry.publicKeyMultibase === 'string' && entry.publicKeyMultibase.startsWith('z'), 'publicKeyMultibase');
+        chosen(entry, 'status', KEY_STATUSES);
+        strict(entry, 'validFrom', true);
+        strict(entry, 'validUntil', false);
+        strict(entry, 'revokedAt', false);
+        need(!has(entry, 'revokeReason') || typeof entry.revokeReason === 'string', 'revokeReason');
+      }
+    }
+  }
+  bounded(c, 'currentSigningKeyId', 128, false);
+  bounded(c, 'currentEncryptionKeyId', 128, false);
+  positive(c, 'keySetVersion');
+  listed(c, 'supportedProtocolVersions', false, 8, 16);
+  const visibility = has(c, 'visibility') ? c.visibility : 'public';
+  need(typeof visibility === 'string' && VISIBILITIES.includes(visibility), 'visibility');
+  if (has(c, 'discovery')) {
+    const d = obj(c.discovery, 'discovery');
+    flag(d, 'enabled', true);
+    need(typeof d.scope === 'string' && VISIBILITIES.includes(d.scope), 'the discovery scope is not a visibility');
+    need(VISIBILITIES.indexOf(d.scope) >= VISIBILITIES.indexOf(visibility), 'the discovery scope exposes more than the card');
+    if (has(d, 'tags')) need(Array.isArray(d.tags) && d.tags.length <= 32 && d.tags.every((t) => typeof t === 'string' && t.length >= 1 && t.length <= 64), 'tags');
+    flag(d, 'queryable', false);
+    strict(d, 'updatedAt', false);
+  }
+  if (has(c, 'governance')) {
+    const g = obj(c.governance, 'governance');
+    positive(g, 'maxAcceptedDelegationDepth');
+    if (has(g, 'supportedTransports')) need(Array.isArray(g.supportedTransports) && g.supportedTransports.every((t) => typeof t === 'string' && TRANSPORTS.includes(t)), 'supportedTransports');
+    flag(g, 'supportsCapabilityGatedDiscovery', false);
+    if (has(g, 'handshakeBudget')) {
+      const budget = obj(g.handshakeBudget, 'handshakeBudget');
+      positive(budget, 'maxChallengesPerCorrelation');
+      positive(budget, 'maxIntentsPerMinute');
+    }
+  }
+  if (has(c, 'cardSignature')) {
+    const s = obj(c.cardSignature, 'cardSignature');
+    need(id128(s.keyId) && signature86(s.signature), 'cardSignature');
+  }
+  if (has(c, 'rotationChain')) {
+    const chain = c.rotationChain;
+    need(Array.isArray(chain) && chain.length <= 32, 'rotationChain');
+    for (const link of chain) {
+      obj(link, 'a rotation link');
+      need(has(link, 'keySetVersion'), 'a link has no keySetVersion');
+      positive(link, 'keySetVersion');
+      need(Array.isArray(link.signing) && link.signing.length >= 1 && link.signing.length <= 32, "a link's signing set");
+      const seen = new Set();
+      for (const entry of link.signing) {
+        obj(entry, 'a rotation signing entry');
+        const key = entry.publicKeyMultibase;
+        need(id128(entry.keyId) && typeof key === 'string' && key.startsWith('z') && key.length <= 128, 'a signing entry');
+        need(!seen.has(entry.keyId), 'a repeated keyId');
+        seen.add(entry.keyId);
+        chosen(entry, 'status', KEY_STATUSES);
+      }
+      need(id128(link.prevKeyId) && signature86(link.signature), "a link's prevKeyId or signature");
+    }
+  }
+  strict(c, 'updatedAt', false);
+  return 'valid';
+}
+
 // A decision as ink decide takes it, on its input.
 function decide(c, canon) {
   if (c.decision === 'seed-containment') return { ok: containment(c.input) };
@@ -529,6 +683,7 @@ function decide(c, canon) {
   if (c.decision === 'audit-query-response') return { ok: audit(c.input, canon) };
   if (c.decision === 'handshake-message') return { ok: handshake(c.input.message) };
   if (c.decision === 'connection-payload') return { ok: connection(c.input.kind, c.input.payload) };
+  if (c.decision === 'agent-card') return { ok: card(c.input.card) };
   return { unsupported: true };
 }
 

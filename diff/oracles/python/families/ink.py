@@ -641,6 +641,171 @@ def connection(kind, p):
     return "valid"
 
 
+def endpoint_url(url):
+    """INK's endpoint URL: at most 2,048 bytes, no control, space or backslash, no fragment,
+    well-formed percent escapes, https://, then an authority without userinfo or escapes: a
+    host of letters, digits, dots and hyphens or a bracketed IPv6 literal of hex digits, colons
+    and dots, and an optional port 1 to 65535; then any path and query."""
+    if not isinstance(url, str) or not url or len(url.encode("utf-8", "surrogatepass")) > 2048:
+        raise ValueError("not an endpoint URL")
+    if any(c <= " " or c == "\x7f" for c in url) or "\\" in url or "#" in url:
+        raise ValueError("a control, space, backslash or fragment")
+    if re.search("%(?![0-9A-Fa-f]{2})", url) or not url.startswith("https://"):
+        raise ValueError("a bad escape, or not https")
+    authority = re.split("[/?]", url[len("https://"):], maxsplit=1)[0]
+    m = re.fullmatch(r"(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+))(?::([0-9]+))?", authority)
+    if not m or (m.group(3) is not None and not 1 <= int(m.group(3)) <= 65535):
+        raise ValueError("not a plain host and port")
+    return url
+
+
+CARD_INTENTS = ("schedule_meeting", "schedule_meeting_response", "intro_request", "intro_response", "opportunity", "opportunity_response", "follow_up", "ask", "ask_response", "connection_request", "connection_response", "context_share", "ping", "retract", "multi_party_sync")
+VISIBILITIES = ("public", "network_only", "capability_gated", "private")
+TRANSPORTS = ("ink_http", "ink_ws", "extension_api", "voice", "line_phone", "human_review_queue")
+KEY_STATUSES = ("active", "retired", "revoked")
+
+
+def card(c):
+    """INK's Agent Card: its required members (protocol, ids, handle, display name, endpoint,
+    multibase key, capabilities, availability) and, when present, each optional section as
+    INK bounds it; unknown top-level members ignored."""
+
+    def need(ok, why):
+        if not ok:
+            raise ValueError(why)
+
+    def obj(value, what):
+        need(isinstance(value, dict), f"{what} is not an object")
+        return value
+
+    def flag(m, key, needed):
+        need(isinstance(m.get(key), bool) if (needed or key in m) else True, f"{key} is not a boolean")
+
+    def positive(m, key):
+        need(key not in m or integer(m[key], 1) is not None, f"{key} is not a positive integer")
+
+    def choices(m, key, needed, count, allowed):
+        if key not in m:
+            need(not needed, f"{key} is missing")
+            return
+        items = m[key]
+        need(isinstance(items, list) and len(items) <= count and all(isinstance(i, str) and i in allowed for i in items), f"{key}")
+
+    def strict(m, key, needed):
+        if key in m or needed:
+            need(isinstance(m.get(key), str), f"{key} is not a timestamp")
+            epoch_ms(m[key])
+
+    def id_128(value):
+        return isinstance(value, str) and 1 <= units(value) <= 128
+
+    def signature_86(value):
+        return isinstance(value, str) and re.fullmatch("[A-Za-z0-9_-]{86}", value) is not None
+
+    obj(c, "the card")
+    chosen(c, "protocol", ("ink/0.1",))
+    bounded(c, "agentId", 512, True)
+    bounded(c, "ownerDid", 512, False)
+    bounded(c, "ownerHandle", 256, False)
+    bounded(c, "atprotoRecordUri", 2048, False)
+    bounded(c, "handle", 256, True)
+    bounded(c, "displayName", 200, True)
+    endpoint_url(c.get("endpoint"))
+    if "inboxEndpoint" in c:
+        need(endpoint_url(c["inboxEndpoint"]) == c["endpoint"], "inboxEndpoint differs from endpoint")
+    bounded(c, "publicKeyMultibase", 128, True)
+    need(c["publicKeyMultibase"].startswith("z"), "publicKeyMultibase is not z-multibase")
+    if "profileSnapshot" in c:
+        snapshot(c["profileSnapshot"])
+    caps = obj(c.get("capabilities"), "capabilities")
+    choices(caps, "intentsAccepted", True, 32, CARD_INTENTS)
+    choices(caps, "intentsSent", True, 32, CARD_INTENTS)
+    if "receipts" in caps:
+        receipts = obj(caps["receipts"], "receipts")
+        flag(receipts, "send", True)
+        choices(receipts, "dispositions", True, 16, ("received", "delivered", "acted", "rejected", "expired"))
+    flag(caps, "auditExchange", False)
+    if "thirdPartyAudit" in caps:
+        audit_section = obj(caps["thirdPartyAudit"], "thirdPartyAudit")
+        services = audit_section.get("services")
+        need(isinstance(services, list) and len(services) <= 16, "services")
+        for service in services:
+            endpoint_url(obj(service, "a service").get("endpoint"))
+            bounded(service, "did", 512, True)
+            bounded(service, "publicKey", 256, True)
+        chosen(audit_section, "submitPolicy", ("all", "high_value", "none"))
+    availability = obj(c.get("availability"), "availability")
+    bounded(availability, "timezone", 64, True)
+    bounded(availability, "meetingHours", 200, False)
+    bounded(availability, "responseSla", 200, False)
+    if "keys" in c:
+        keys = obj(c["keys"], "keys")
+        for role, algorithm in (("signing", "Ed25519"), ("encryption", "X25519")):
+            entries = keys.get(role)
+            need(isinstance(entries, list) and len(entries) <= 32, f"keys.{role}")
+            for entry in entries:
+                obj(entry, "a key entry")
+                need(isinstance(entry.get("keyId"), str) and entry["keyId"] != "", "keyId")
+                chosen(entry, "algorithm", (algorithm,))
+                need(isinstance(entry.get("publicKeyMultibase"), str) and entry["publicKeyMultibase"].startswith("z"), "publicKeyMultibase")
+                chosen(entry, "status", KEY_STATUSES)
+                strict(entry, "validFrom", True)
+                strict(entry, "validUntil", False)
+                strict(entry, "revokedAt", False)
+                need("revokeReason" not in entry or isinstance(entry["revokeReason"], str), "revokeReason")
+    bounded(c, "currentSigningKeyId", 128, False)
+    bounded(c, "currentEncryptionKeyId", 128, False)
+    positive(c, "keySetVersion")
+    listed(c, "supportedProtocolVersions", False, 8, 16)
+    visibility = c.get("visibility", "public")
+    need(isinstance(visibility, str) and visibility in VISIBILITIES, "visibility")
+    if "discovery" in c:
+        d = obj(c["discovery"], "discovery")
+        flag(d, "enabled", True)
+        scope = d.get("scope")
+        need(isinstance(scope, str) and scope in VISIBILITIES, "the discovery scope is not a visibility")
+        need(VISIBILITIES.index(scope) >= VISIBILITIES.index(visibility), "the discovery scope exposes more than the card")
+        if "tags" in d:
+            tags = d["tags"]
+            need(isinstance(tags, list) and len(tags) <= 32 and all(isinstance(t, str) and 1 <= units(t) <= 64 for t in tags), "tags")
+        flag(d, "queryable", False)
+        strict(d, "updatedAt", False)
+    if "governance" in c:
+        g = obj(c["governance"], "governance")
+        positive(g, "maxAcceptedDelegationDepth")
+        if "supportedTransports" in g:
+            transports = g["supportedTransports"]
+            need(isinstance(transports, list) and all(isinstance(t, str) and t in TRANSPORTS for t in transports), "supportedTransports")
+        flag(g, "supportsCapabilityGatedDiscovery", False)
+        if "handshakeBudget" in g:
+            budget = obj(g["handshakeBudget"], "handshakeBudget")
+            positive(budget, "maxChallengesPerCorrelation")
+            positive(budget, "maxIntentsPerMinute")
+    if "cardSignature" in c:
+        s = obj(c["cardSignature"], "cardSignature")
+        need(id_128(s.get("keyId")) and signature_86(s.get("signature")), "cardSignature")
+    if "rotationChain" in c:
+        chain = c["rotationChain"]
+        need(isinstance(chain, list) and len(chain) <= 32, "rotationChain")
+        for link in chain:
+            obj(link, "a rotation link")
+            need("keySetVersion" in link, "a link has no keySetVersion")
+            positive(link, "keySetVersion")
+            signing = link.get("signing")
+            need(isinstance(signing, list) and 1 <= len(signing) <= 32, "a link's signing set")
+            seen = set()
+            for entry in signing:
+                obj(entry, "a rotation signing entry")
+                key = entry.get("publicKeyMultibase")
+                need(id_128(entry.get("keyId")) and isinstance(key, str) and key.startswith("z") and units(key) <= 128, "a signing entry")
+                need(entry["keyId"] not in seen, "a repeated keyId")
+                seen.add(entry["keyId"])
+                chosen(entry, "status", KEY_STATUSES)
+            need(id_128(link.get("prevKeyId")) and signature_86(link.get("signature")), "a link's prevKeyId or signature")
+    strict(c, "updatedAt", False)
+    return "valid"
+
+
 def decide(c):
     """A decision as ink decide takes it, on its input."""
     if c["decision"] == "seed-containment":
@@ -657,6 +822,8 @@ def decide(c):
         return handshake(c["input"].get("message"))
     if c["decision"] == "connection-payload":
         return connection(c["input"]["kind"], c["input"].get("payload"))
+    if c["decision"] == "agent-card":
+        return card(c["input"].get("card"))
     raise Unsupported(c["decision"])
 
 

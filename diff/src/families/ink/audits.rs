@@ -95,20 +95,13 @@ fn leaf(event: &Value) -> [u8; 32] {
         .into()
 }
 
-/// An audit-query response and what it is checked against, as `ink decide
-/// audit-query-response` takes them.
-pub fn case(rng: &mut Rng) -> Value {
-    let events: Vec<Value> = (0..rng.index(4))
-        .map(|n| {
-            let by = if rng.chance(75) { 0 } else { 1 };
-            event(rng, n, by)
-        })
-        .collect();
+/// The events' leaves placed among others: the leaves, and where each event's went.
+fn tree(rng: &mut Rng, events: &[Value]) -> (Vec<[u8; 32]>, Vec<usize>) {
     let mut leaves: Vec<[u8; 32]> = (0..rng.index(6))
         .map(|_| Sha256::digest(rng.next_u64().to_be_bytes()).into())
         .collect();
     let mut at = Vec::new();
-    for event in &events {
+    for event in events {
         let index = rng.index(leaves.len() + 1);
         leaves.insert(index, leaf(event));
         for earlier in at.iter_mut().filter(|earlier| **earlier >= index) {
@@ -116,12 +109,16 @@ pub fn case(rng: &mut Rng) -> Value {
         }
         at.push(index);
     }
-    let root = merkle_gen::mth(&leaves);
+    (leaves, at)
+}
+
+/// One inclusion proof per event, from the root down, now and then bent, in shuffled order.
+fn proofs(rng: &mut Rng, events: &[Value], at: &[usize], leaves: &[[u8; 32]]) -> Vec<Value> {
     let mut proofs: Vec<Value> = events
         .iter()
-        .zip(&at)
+        .zip(at)
         .map(|(event, &index)| {
-            let mut path: Vec<Vec<u8>> = merkle_gen::path(index, &leaves)
+            let mut path: Vec<Vec<u8>> = merkle_gen::path(index, leaves)
                 .iter()
                 .map(|h| h.to_vec())
                 .collect();
@@ -133,14 +130,30 @@ pub fn case(rng: &mut Rng) -> Value {
         })
         .collect();
     rng.shuffle(&mut proofs);
+    proofs
+}
+
+/// The response the witness signs over `events` in a tree of `leaves`, now and then bent
+/// before it signs.
+fn unsigned(
+    rng: &mut Rng,
+    events: Vec<Value>,
+    mut proofs: Vec<Value>,
+    leaves: &[[u8; 32]],
+) -> Value {
     let mut size = json!(leaves.len());
-    let mut response_root = to_hex(&root);
+    let mut root = to_hex(&merkle_gen::mth(leaves));
     let mut kind = rng.pick(&[
         "network.tulpa.audit_query_response",
         "network.ink.audit_query_response",
     ]);
     let mut protocol = "ink/0.1";
     let mut message = MESSAGE;
+    let first = |proofs: &mut Vec<Value>, member: &str, value: Value| {
+        if let Some(first) = proofs.first_mut() {
+            first[member] = value;
+        }
+    };
     match rng.index(20) {
         0 => protocol = "ink/0.2",
         1 => kind = "network.tulpa.audit_query",
@@ -153,30 +166,24 @@ pub fn case(rng: &mut Rng) -> Value {
                 proofs.push(first);
             }
         }
-        5 => {
-            if let Some(first) = proofs.first_mut() {
-                first["eventId"] = json!("evt-9");
-            }
-        }
-        6 => {
-            if let Some(first) = proofs.first_mut() {
-                first["leafIndex"] = json!(leaves.len());
-            }
-        }
+        5 => first(&mut proofs, "eventId", json!("evt-9")),
+        6 => first(&mut proofs, "leafIndex", json!(leaves.len())),
         7 => size = json!(leaves.len() as f64),
         8 => {
-            if let Some(first) = proofs.first_mut() {
-                let index = first["leafIndex"].as_u64().unwrap_or_default();
-                first["leafIndex"] = json!(index as f64);
-            }
+            let index = proofs.first().and_then(|p| p["leafIndex"].as_u64());
+            first(
+                &mut proofs,
+                "leafIndex",
+                json!(index.unwrap_or_default() as f64),
+            );
         }
         9 => {
             size = json!(0);
-            response_root = to_hex(&Sha256::digest([]));
+            root = to_hex(&Sha256::digest([]));
         }
         _ => {}
     }
-    let mut response = json!({
+    json!({
         "protocol": protocol,
         "type": kind,
         "serviceDid": "did:web:witness.example",
@@ -185,9 +192,14 @@ pub fn case(rng: &mut Rng) -> Value {
         "events": events,
         "proofs": proofs,
         "treeSize": size,
-        "rootHash": response_root,
+        "rootHash": root,
         "timestamp": "2026-06-15T12:00:00.000Z",
-    });
+    })
+}
+
+/// The witness's signature put on `response`, now and then without its domain, and the
+/// response now and then bent after it signs.
+fn signed(rng: &mut Rng, mut response: Value) -> Value {
     let domain = if rng.chance(10) {
         ""
     } else {
@@ -211,6 +223,12 @@ pub fn case(rng: &mut Rng) -> Value {
         }
         _ => {}
     }
+    response
+}
+
+/// What the response is checked against: the keys, the message and requester asked about,
+/// now and then a pinned witness and a later checkpoint of the tree of `leaves`.
+fn expected(rng: &mut Rng, response: Value, leaves: &[[u8; 32]]) -> Value {
     let mut keys = Map::new();
     for (n, did) in AGENTS.iter().enumerate() {
         if n == 0 || rng.chance(80) {
@@ -238,11 +256,28 @@ pub fn case(rng: &mut Rng) -> Value {
             _ => leaves.len() + 1,
         };
         let later_root = if rng.chance(50) {
-            to_hex(&root)
+            to_hex(&merkle_gen::mth(leaves))
         } else {
             to_hex(&Sha256::digest(rng.next_u64().to_be_bytes()))
         };
         input["laterCheckpoint"] = json!({"treeSize": later_size, "rootHash": later_root});
     }
+    input
+}
+
+/// An audit-query response and what it is checked against, as `ink decide
+/// audit-query-response` takes them.
+pub fn case(rng: &mut Rng) -> Value {
+    let events: Vec<Value> = (0..rng.index(4))
+        .map(|n| {
+            let by = if rng.chance(75) { 0 } else { 1 };
+            event(rng, n, by)
+        })
+        .collect();
+    let (leaves, at) = tree(rng, &events);
+    let proofs = proofs(rng, &events, &at, &leaves);
+    let response = unsigned(rng, events, proofs, &leaves);
+    let response = signed(rng, response);
+    let input = expected(rng, response, &leaves);
     json!({"op": "decide", "decision": "audit-query-response", "input": input})
 }

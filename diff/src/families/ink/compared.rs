@@ -1,6 +1,7 @@
 //! Where each decision `canonfuzz ink decide` takes ([`super::published::DECISIONS`]) is
 //! compared with implementations other than the core: the campaign and the case `op` that
-//! asks it, or why no campaign asks it yet (INK's own corpus still checks each as published).
+//! asks it, and what part, if any, is not compared (INK's own corpus still checks each as
+//! published).
 //! A test holds the table to every decision `ink decide` lists and to what the campaigns
 //! generate, so a decision added there without a place here fails it.
 
@@ -16,17 +17,11 @@ pub enum Compared {
     Family(&'static str, &'static str),
     /// In part, by this family's cases of this `op`; the rest, said in words, is not.
     Part(&'static str, &'static str),
-    /// Not by any campaign, for the reason given.
-    Not(&'static str),
 }
-
-/// Why the decisions no campaign asks are not asked: nothing but the core implements them.
-const ONLY_THE_CORE: &str =
-    "no implementation but the core's implements it; INK's corpus checks it as published";
 
 /// Every decision `ink decide` takes, and how it is compared.
 pub const COMPARED: [(&str, Compared); 22] = [
-    ("agent-card", Compared::Not(ONLY_THE_CORE)),
+    ("agent-card", Compared::Decide),
     ("audit-query-response", Compared::Decide),
     ("connection-payload", Compared::Decide),
     ("handshake-message", Compared::Decide),
@@ -97,7 +92,6 @@ mod tests {
                 Compared::Op(op) | Compared::Part(op, _) => (None, op),
                 Compared::Decide => (None, asked.as_str()),
                 Compared::Family(family, op) => (Some(family), op),
-                Compared::Not(_) => continue,
             };
             let generated = match family {
                 None => ink.contains(op),

@@ -9,7 +9,7 @@
 //! members with one missing, renamed or added (`__proto__` among them); and the endpoint's
 //! whole check of a signed request ([`super::transported`]), a witness's inclusion receipts
 //! ([`super::receipts`]) and its audit-query responses ([`super::audits`]), and handshake
-//! messages and connection payloads ([`super::shapes`]).
+//! messages, connection payloads ([`super::shapes`]) and Agent Cards ([`super::cards`]).
 
 use canonfuzz_rng::Rng;
 use serde_json::{json, Value};
@@ -175,11 +175,12 @@ fn redacted(rng: &mut Rng) -> Value {
 
 /// A case of one of the decisions asked through `ink decide`.
 pub fn case(rng: &mut Rng) -> Value {
-    match rng.index(14) {
+    match rng.index(16) {
         0..=4 => return super::transported::case(rng),
         5 | 6 => return super::receipts::case(rng),
         7 | 8 => return super::audits::case(rng),
         9 | 10 => return super::shapes::case(rng),
+        11 | 12 => return super::cards::case(rng),
         _ => {}
     }
     let (decision, input) = match rng.index(6) {

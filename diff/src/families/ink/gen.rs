@@ -62,7 +62,7 @@ pub const WITNESS: Category = Category::new(
 /// Decisions asked through `ink decide` itself.
 pub const DECIDED: Category = Category::new(
     "ink_decide",
-    "A decision asked through ink decide: seed 003's containment, discovery gating and endpoint check of a signed request, inclusion receipts, audit-query responses, handshake messages and connection payloads, at the edges of their rules.",
+    "A decision asked through ink decide: seed 003's containment, discovery gating and endpoint check of a signed request, inclusion receipts, audit-query responses, handshake messages, connection payloads and Agent Cards, at the edges of their rules.",
 );
 
 /// An inclusion proof as INK lists it.
@@ -374,7 +374,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
             )
         }
         45..=54 => return (WITNESS, witnessed::case(&mut rng).to_string().into_bytes()),
-        55..=71 => return (DECIDED, decided::case(&mut rng).to_string().into_bytes()),
+        55..=79 => return (DECIDED, decided::case(&mut rng).to_string().into_bytes()),
         _ => {}
     }
     let (category, text) = if rng.chance(12) {

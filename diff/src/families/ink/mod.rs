@@ -6,6 +6,7 @@
 //! timestamps and nonces at the edges of INK's grammar and window.
 
 pub mod audits;
+pub mod cards;
 pub mod checkpoints;
 pub mod compared;
 pub mod decided;

@@ -5,8 +5,8 @@
 //! written null or empty passed over; of the witness, a chain left unchecked and the audit
 //! response's domain left out; a token's transport scope left unchecked; and a request's
 //! nested actor left unchecked; an inclusion receipt's proof unwalked and its later checkpoint
-//! ignored; an audit-query response's events left unscoped; and a connection payload's
-//! unknown members ignored.
+//! ignored; an audit-query response's events left unscoped; a connection payload's unknown
+//! members ignored; and an Agent Card's endpoint read as any https URL.
 
 use canonfuzz_core::ink::{profile, time};
 use serde_json::{json, Value};
@@ -163,8 +163,27 @@ fn unknown_members_dropped(input: &[u8]) -> Outcome {
     core(case.to_string().as_bytes())
 }
 
+/// The core's answer to an Agent Card case whose endpoints, when they start with `https://`,
+/// are read as a well-formed one: a reader that takes any https URL for an endpoint.
+fn any_https_endpoint(input: &[u8]) -> Outcome {
+    let Ok(mut case) = serde_json::from_slice::<Value>(input) else {
+        return core(input);
+    };
+    if case["decision"] != "agent-card" {
+        return core(input);
+    }
+    for name in ["endpoint", "inboxEndpoint"] {
+        if let Some(url) = case.pointer_mut(&format!("/input/card/{name}")) {
+            if url.as_str().is_some_and(|u| u.starts_with("https://")) {
+                *url = json!("https://a.example/ink/inbox");
+            }
+        }
+    }
+    core(case.to_string().as_bytes())
+}
+
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 19] = [
+pub const MUTANTS: [Mutant; 20] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -347,5 +366,11 @@ pub const MUTANTS: [Mutant; 19] = [
         name: "payload-unknown-members-ignored",
         bug: "a connection payload's unknown members ignored, as a handshake message's are, where INK refuses them",
         answer: unknown_members_dropped,
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "any-https-endpoint",
+        bug: "an Agent Card's endpoint taken whatever follows https:// (userinfo, fragments, bad ports and escapes), as a lax URL reader takes it",
+        answer: any_https_endpoint,
     },
 ];

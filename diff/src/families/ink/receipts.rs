@@ -106,7 +106,7 @@ pub fn case(rng: &mut Rng) -> Value {
         6 | 7 => input["eventHash"] = json!(to_hex(&leaf)),
         _ => {}
     }
-    if rng.chance(30) {
+    if rng.chance(50) {
         let later_size = match rng.index(3) {
             0 => size.saturating_sub(1),
             1 => size,

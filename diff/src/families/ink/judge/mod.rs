@@ -20,9 +20,8 @@
 //! witness's hashes are RFC 9162's and its signatures Ed25519 over its documents' JCS forms
 //! (an audit response's after the line `ink/audit-response`); containment and discovery
 //! gating and the endpoint's check of a request follow seed 003's rules, and inclusion
-//! receipts, audit-query responses, handshake messages and connection payloads INK's.
-//! Composed
-//! from json-syntax, ring, the time crate, bs58 and RFC 8785 as
+//! receipts, audit-query responses, handshake messages, connection payloads and Agent Cards
+//! INK's. Composed from json-syntax, ring, the time crate, bs58 and RFC 8785 as
 //! [`crate::judge`] writes it.
 
 use json_syntax::Value;
@@ -31,6 +30,9 @@ use time::OffsetDateTime;
 
 use crate::judge::json::{self, double, text};
 use crate::judge::{self, hex, must, refused, sha256, Judge, Refusal};
+
+mod audits;
+mod cards;
 
 /// The judge, as the family lists it.
 pub const JUDGE: Judge = Judge {
@@ -76,9 +78,12 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
                 "seed-discovery-gating" => disclosed(input),
                 "seed-transport-auth" if text(input, "op") == Some("request") => endpoint(input),
                 "inclusion-receipt" => receipt(input),
-                "audit-query-response" => audit(input),
+                "audit-query-response" => audits::audit(input),
                 "handshake-message" => {
                     handshake(json::member(input, "message").ok_or(Refusal::Unanswered)?)
+                }
+                "agent-card" => {
+                    cards::card(json::member(input, "card").ok_or(Refusal::Unanswered)?)
                 }
                 "connection-payload" => connection(
                     text(input, "kind").ok_or(Refusal::Unanswered)?,
@@ -550,142 +555,6 @@ fn later_checkpoint(input: &Value, size: u64, root: &[u8]) -> Result<(), Refusal
         later_size > size || (later_size == size && later_root == root),
         "the log was rewound or forked",
     )
-}
-
-/// Whether `document`'s `member` is a signature by `key` over `domain` and the JCS form of the
-/// document without that member.
-fn signed_member(document: &Value, member: &str, domain: &[u8], key: &[u8]) -> Result<(), Refusal> {
-    let Value::Object(members) = document else {
-        return Err(refused("not an object"));
-    };
-    let signed = text(document, member).ok_or_else(|| refused("no signature"))?;
-    let mut rest = members.clone();
-    let _ = rest.remove_unique(member);
-    let message = [domain, &json::canonical(&Value::Object(rest))?].concat();
-    must(
-        verifies(key, &signature(signed)?, &message),
-        "a signature does not verify",
-    )
-}
-
-/// The response types of an audit query.
-const AUDIT_TYPES: [&str; 2] = [
-    "network.tulpa.audit_query_response",
-    "network.ink.audit_query_response",
-];
-
-/// INK's audit-query response: protocol `ink/0.1`, an audit-query response type, a message id,
-/// as many proofs as events, an integer tree size and a root hash (an empty tree holds no
-/// events and has the empty root); the message, requester and pinned witness asked about; the
-/// witness's signature over the line `ink/audit-query-response/v1` and JCS(response without
-/// serviceSignature); each event about the message, involving the requester, signed by its
-/// agent's key over the line `ink/audit-event` and JCS(event without agentSignature), its id
-/// unique; each proof naming a distinct event and leading from its leaf to the root; and a
-/// later checkpoint.
-fn audit(input: &Value) -> Result<Vec<u8>, Refusal> {
-    let r = json::member(input, "response").ok_or(Refusal::Unanswered)?;
-    let field = |value: &'_ Value, name: &str| text(value, name).unwrap_or_default().to_string();
-    must(
-        field(r, "protocol") == "ink/0.1"
-            && AUDIT_TYPES.contains(&field(r, "type").as_str())
-            && !field(r, "messageId").is_empty(),
-        "protocol, type or messageId",
-    )?;
-    let (Some(Value::Array(events)), Some(Value::Array(proofs))) =
-        (json::member(r, "events"), json::member(r, "proofs"))
-    else {
-        return Err(refused("events or proofs is not an array"));
-    };
-    must(
-        events.len() == proofs.len(),
-        "events and proofs differ in number",
-    )?;
-    let size = integer(json::member(r, "treeSize"), 0).ok_or_else(|| refused("treeSize"))?;
-    let root = hash(json::member(r, "rootHash"))?;
-    must(
-        size > 0 || (events.is_empty() && root == sha256(&[])),
-        "an empty tree holds no events and has the empty root",
-    )?;
-    let requester = text(input, "expectedRequester").ok_or(Refusal::Unanswered)?;
-    must(
-        Some(field(r, "messageId").as_str()) == text(input, "expectedMessageId")
-            && field(r, "requester") == requester,
-        "not the message or requester asked about",
-    )?;
-    if let Some(pinned) = text(input, "expectedServiceDid") {
-        must(field(r, "serviceDid") == pinned, "not the pinned witness")?;
-    }
-    let witness = key(text(input, "witnessPublicKeyHex").ok_or(Refusal::Unanswered)?)
-        .ok_or_else(|| refused("the witness key is not 64 lowercase hex digits"))?;
-    signed_member(
-        r,
-        "serviceSignature",
-        b"ink/audit-query-response/v1\n",
-        &witness,
-    )?;
-    let Some(Value::Object(agents)) = json::member(input, "agentKeysHex") else {
-        return Err(Refusal::Unanswered);
-    };
-    let agent_key = |did: &str| {
-        agents
-            .iter()
-            .filter(|m| m.key.as_str() == did)
-            .find_map(|m| match &m.value {
-                Value::String(hex) => key(hex),
-                _ => None,
-            })
-    };
-    let mut leaves: Vec<(String, Vec<u8>)> = Vec::new();
-    for event in events.iter() {
-        must(
-            matches!(event, Value::Object(_)),
-            "an event is not an object",
-        )?;
-        must(
-            field(event, "messageId") == field(r, "messageId"),
-            "an event about another message",
-        )?;
-        let agent = field(event, "agentId");
-        must(
-            agent == requester || field(event, "counterpartyId") == requester,
-            "an event not involving the requester",
-        )?;
-        let agent_key = agent_key(&agent).ok_or_else(|| refused("no key for an event's agent"))?;
-        signed_member(event, "agentSignature", b"ink/audit-event\n", &agent_key)?;
-        let id = field(event, "id");
-        must(
-            leaves.iter().all(|(seen, _)| *seen != id),
-            "two events share an id",
-        )?;
-        leaves.push((id, event_leaf(event.clone())?));
-    }
-    let mut proven: Vec<String> = Vec::new();
-    for proof in proofs.iter() {
-        let named = field(proof, "eventId");
-        let leaf = leaves
-            .iter()
-            .find(|(id, _)| *id == named)
-            .map(|(_, leaf)| leaf.clone())
-            .ok_or_else(|| refused("a proof names no event"))?;
-        must(!proven.contains(&named), "two proofs for one event")?;
-        proven.push(named);
-        let index = integer(json::member(proof, "leafIndex"), 0)
-            .filter(|i| *i < size)
-            .ok_or_else(|| refused("leafIndex is not below treeSize"))?;
-        let Some(Value::Array(path)) = json::member(proof, "inclusionProof") else {
-            return Err(refused("inclusionProof is not an array"));
-        };
-        let path = path
-            .iter()
-            .map(|node| hash(Some(node)))
-            .collect::<Result<Vec<_>, _>>()?;
-        must(
-            walk(index, size, leaf, &path)? == root,
-            "the proof does not lead to the root",
-        )?;
-    }
-    later_checkpoint(input, size, &root)?;
-    Ok(b"valid".to_vec())
 }
 
 /// Member `key` of `m` is a string of at most `bound` UTF-16 code units; absent only if not
