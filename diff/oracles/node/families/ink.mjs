@@ -172,6 +172,28 @@ function rotation(c, base) {
   return `${found.status} ${typeof found.keyId === 'string' ? found.keyId : ''}`;
 }
 
+// Seed 003's key rotation over a raw message: the entry rotation() finds for the message's
+// UTF-8 bytes with no hint and no live authentication, as RFC 8785 JSON of its keyId,
+// keyStatus and whether it is retired (usedRetiredKey).
+function rawRotation(i, canon) {
+  const c = { timestamp: i.messageTimestamp, keys: i.keyHistory, signature: i.signature };
+  const found = rotation(c, i.message);
+  const at = found.indexOf(' ');
+  const [status, keyId] = [found.slice(0, at), found.slice(at + 1)];
+  return canon({ keyId, keyStatus: status, usedRetiredKey: status === 'retired' });
+}
+
+// Seed 003's witness leaf beside a claimed canonical form: a claim (when it is a string) that
+// is not the event's RFC 8785 form is refused; otherwise RFC 8785 JSON of the event's
+// canonicalString and leafHash.
+function claimedLeaf(i, canon) {
+  const event = i.event;
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) throw new Error('an event is an object');
+  const canonical = canon(event);
+  if (typeof i.claimedCanonical === 'string' && i.claimedCanonical !== canonical) throw new Error("the claimed canonical form is not RFC 8785's");
+  return canon({ canonicalString: canonical, leafHash: eventLeaf(event, canon) });
+}
+
 // The witness's decisions (INK seed 003): node and tree hashes; an event's submission,
 // refused when its eventId is held or its agentId is not the authenticated sender; and its
 // Ed25519 signatures over JCS(checkpoint), over a checkpoint naming SHA-256(JCS(previous)) as
@@ -684,6 +706,8 @@ function decide(c, canon) {
   if (c.decision === 'handshake-message') return { ok: handshake(c.input.message) };
   if (c.decision === 'connection-payload') return { ok: connection(c.input.kind, c.input.payload) };
   if (c.decision === 'agent-card') return { ok: card(c.input.card) };
+  if (c.decision === 'seed-key-rotation') return { ok: rawRotation(c.input, canon) };
+  if (c.decision === 'seed-witness' && c.input.op === 'leaf') return { ok: claimedLeaf(c.input, canon) };
   return { unsupported: true };
 }
 

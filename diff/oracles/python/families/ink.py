@@ -197,6 +197,33 @@ def rotation(c, base):
     return f"{found['status']} {key_id if isinstance(key_id, str) else ''}"
 
 
+def raw_rotation(i):
+    """Seed 003's key rotation over a raw message: the entry rotation() finds for the
+    message's UTF-8 bytes with no hint and no live authentication, as RFC 8785 JSON of its
+    keyId, keyStatus and whether it is retired (usedRetiredKey)."""
+    import rfc8785
+
+    c = {"timestamp": i["messageTimestamp"], "keys": i["keyHistory"], "signature": i["signature"]}
+    status, _, key_id = rotation(c, i["message"].encode("utf-8")).partition(" ")
+    return rfc8785.dumps({"keyId": key_id, "keyStatus": status, "usedRetiredKey": status == "retired"}).decode("utf-8")
+
+
+def claimed_leaf(i):
+    """Seed 003's witness leaf beside a claimed canonical form: a claim (when it is a string)
+    that is not the event's RFC 8785 form is refused; otherwise RFC 8785 JSON of the event's
+    canonicalString and leafHash."""
+    import rfc8785
+
+    event = i["event"]
+    if not isinstance(event, dict):
+        raise ValueError("an event is an object")
+    canonical = rfc8785.dumps(event).decode("utf-8")
+    claimed = i.get("claimedCanonical")
+    if isinstance(claimed, str) and claimed != canonical:
+        raise ValueError("the claimed canonical form is not RFC 8785's")
+    return rfc8785.dumps({"canonicalString": canonical, "leafHash": event_leaf(event)}).decode("utf-8")
+
+
 def tree_hash(leaves):
     """RFC 9162's Merkle tree hash over leaf hashes: split at the largest power of two below
     their number."""
@@ -824,6 +851,10 @@ def decide(c):
         return connection(c["input"]["kind"], c["input"].get("payload"))
     if c["decision"] == "agent-card":
         return card(c["input"].get("card"))
+    if c["decision"] == "seed-key-rotation":
+        return raw_rotation(c["input"])
+    if c["decision"] == "seed-witness" and c["input"].get("op") == "leaf":
+        return claimed_leaf(c["input"])
     raise Unsupported(c["decision"])
 
 

@@ -175,12 +175,14 @@ fn redacted(rng: &mut Rng) -> Value {
 
 /// A case of one of the decisions asked through `ink decide`.
 pub fn case(rng: &mut Rng) -> Value {
-    match rng.index(16) {
+    match rng.index(18) {
         0..=4 => return super::transported::case(rng),
         5 | 6 => return super::receipts::case(rng),
         7 | 8 => return super::audits::case(rng),
         9 | 10 => return super::shapes::case(rng),
         11 | 12 => return super::cards::case(rng),
+        13 => return super::signed::raw_rotation(rng),
+        14 => return super::witnessed::claimed(rng),
         _ => {}
     }
     let (decision, input) = match rng.index(6) {

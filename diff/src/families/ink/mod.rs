@@ -70,6 +70,7 @@ const FACTS: Facts = Facts {
         "duplicate_event_id",
         "sender_mismatch",
         "chain",
+        "canonical_form",
         "transport_scope_violation",
         "handshake_budget_exhausted",
         "sender_rate_limited",

@@ -182,8 +182,43 @@ fn any_https_endpoint(input: &[u8]) -> Outcome {
     core(case.to_string().as_bytes())
 }
 
+/// The core's answer to a raw-message key rotation case whose message is trimmed of
+/// surrounding whitespace and byte-order marks first: a reader that tidies what was signed.
+fn raw_message_trimmed(input: &[u8]) -> Outcome {
+    let Ok(mut case) = serde_json::from_slice::<Value>(input) else {
+        return core(input);
+    };
+    if case["decision"] != "seed-key-rotation" {
+        return core(input);
+    }
+    if let Some(message) = case.pointer_mut("/input/message") {
+        let trimmed = message
+            .as_str()
+            .unwrap_or_default()
+            .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+            .to_string();
+        *message = json!(trimmed);
+    }
+    core(case.to_string().as_bytes())
+}
+
+/// The core's answer to a witness leaf case with its claimed canonical form dropped: a
+/// witness that logs an event without checking the form its sender says it signed.
+fn claimed_canonical_unchecked(input: &[u8]) -> Outcome {
+    let Ok(mut case) = serde_json::from_slice::<Value>(input) else {
+        return core(input);
+    };
+    if case["decision"] != "seed-witness" {
+        return core(input);
+    }
+    if let Some(Value::Object(members)) = case.get_mut("input") {
+        members.remove("claimedCanonical");
+    }
+    core(case.to_string().as_bytes())
+}
+
 /// Every INK mutant.
-pub const MUTANTS: [Mutant; 20] = [
+pub const MUTANTS: [Mutant; 22] = [
     Mutant {
         family: super::FAMILY,
         name: "timestamp-left-out",
@@ -372,5 +407,17 @@ pub const MUTANTS: [Mutant; 20] = [
         name: "any-https-endpoint",
         bug: "an Agent Card's endpoint taken whatever follows https:// (userinfo, fragments, bad ports and escapes), as a lax URL reader takes it",
         answer: any_https_endpoint,
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "raw-message-trimmed",
+        bug: "a raw message trimmed of surrounding whitespace and byte-order marks before its signature is checked against the key history",
+        answer: raw_message_trimmed,
+    },
+    Mutant {
+        family: super::FAMILY,
+        name: "claimed-canonical-unchecked",
+        bug: "an event's claimed canonical form not checked against its RFC 8785 form before the witness logs its leaf",
+        answer: claimed_canonical_unchecked,
     },
 ];

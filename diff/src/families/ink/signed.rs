@@ -5,7 +5,8 @@
 //! with stray low bits in its last character, the key in uppercase hex or a byte short; and
 //! such a request against a key history, its entries active, retired, revoked or otherwise,
 //! in or out of their validity windows (windows written well, empty, null, as numbers or
-//! malformed), with or without a hint and under live authentication or not.
+//! malformed), with or without a hint and under live authentication or not; and a raw
+//! message under such a history, as seed 003's key rotation decides it.
 
 use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 use base64::Engine;
@@ -123,14 +124,9 @@ pub fn entry(rng: &mut Rng, n: usize, plain: bool) -> Value {
     entry
 }
 
-/// A request against a key history of two to four entries and up to two more of the signer's,
-/// with a hint naming one of them, the signer's most often, or a key not listed.
-pub fn rotation(rng: &mut Rng) -> Value {
-    let signer = rng.index(2);
-    let (mut case, mut signature) = request(rng, "rotation", &key(signer));
-    if rng.chance(8) {
-        signature[rng.index(64)] ^= 1;
-    }
+/// A key history for signer `signer`: two to four entries and up to two more of the
+/// signer's; the history, and the signer's entries among it.
+fn history(rng: &mut Rng, signer: usize) -> (Vec<Value>, Vec<Value>) {
     let mut keys: Vec<Value> = (0..2 + rng.index(3))
         .map(|_| {
             let n = rng.pick(&[0, 1, 1, 2]);
@@ -146,12 +142,29 @@ pub fn rotation(rng: &mut Rng) -> Value {
             keys.insert(at, signers.last().cloned().unwrap_or_default());
         }
     }
-    case["keys"] = json!(keys);
-    case["signature"] = json!(if rng.chance(4) {
-        format!("{}=", URL_SAFE_NO_PAD.encode(&signature))
+    (keys, signers)
+}
+
+/// A signature as base64url, now and then padded.
+fn written(rng: &mut Rng, signature: &[u8]) -> Value {
+    json!(if rng.chance(4) {
+        format!("{}=", URL_SAFE_NO_PAD.encode(signature))
     } else {
-        URL_SAFE_NO_PAD.encode(&signature)
-    });
+        URL_SAFE_NO_PAD.encode(signature)
+    })
+}
+
+/// A request against a key history of two to four entries and up to two more of the signer's,
+/// with a hint naming one of them, the signer's most often, or a key not listed.
+pub fn rotation(rng: &mut Rng) -> Value {
+    let signer = rng.index(2);
+    let (mut case, mut signature) = request(rng, "rotation", &key(signer));
+    if rng.chance(8) {
+        signature[rng.index(64)] ^= 1;
+    }
+    let (keys, signers) = history(rng, signer);
+    case["keys"] = json!(keys);
+    case["signature"] = written(rng, &signature);
     if rng.chance(60) {
         let from = if signers.is_empty() || rng.chance(40) {
             &keys
@@ -171,6 +184,34 @@ pub fn rotation(rng: &mut Rng) -> Value {
         }
     }
     case
+}
+
+/// A raw message under a key history, as `ink decide seed-key-rotation` takes it: a body as
+/// sent, now and then with a line break, a byte-order mark or a character past the BMP, or
+/// empty, signed by its signer (now and then a bit wrong), at one of the requests' instants.
+pub fn raw_rotation(rng: &mut Rng) -> Value {
+    let signer = rng.index(2);
+    let mut message = rng.pick(&BODIES).to_string();
+    match rng.index(6) {
+        0 => message.push_str("\r\n"),
+        1 => message.insert(0, '\u{feff}'),
+        2 => message.push('\u{1f600}'),
+        3 => message.clear(),
+        _ => {}
+    }
+    let mut signature = key(signer).sign(message.as_bytes()).to_bytes().to_vec();
+    if rng.chance(8) {
+        signature[rng.index(64)] ^= 1;
+    }
+    let timestamp = rng.pick(&["2026-06-11T00:00:00.000Z", "2026-06-11T02:00:00+02:00"]);
+    let (keys, _) = history(rng, signer);
+    let input = json!({
+        "message": message,
+        "signature": written(rng, &signature),
+        "messageTimestamp": timestamp,
+        "keyHistory": keys,
+    });
+    json!({"op": "decide", "decision": "seed-key-rotation", "input": input})
 }
 
 /// A signed request, honest or bent.

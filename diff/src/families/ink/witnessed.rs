@@ -9,7 +9,7 @@
 //! over another checkpoint, the signature a bit wrong, padded or in base64's other alphabet,
 //! the key another's or uppercased; hashes in uppercase or a digit short or long; an event id
 //! or sender that differs from another only in case, a trailing space or its Unicode
-//! normalization.
+//! normalization; and an event beside the canonical form claimed for it.
 
 use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 use base64::Engine;
@@ -249,6 +249,30 @@ fn audit_response(rng: &mut Rng) -> Value {
     let mut case = json!({"op": "audit-response", "events": written(rng, &events)});
     sign(rng, &mut case, &message);
     case
+}
+
+/// An event with the canonical form claimed for it, as `ink decide seed-witness` takes it (op
+/// `leaf`): RFC 8785's form, the event as written, that form with a space after a colon or a
+/// line feed after it, or no claim; the event now and then carrying an `agentSignature`, which
+/// its canonical form keeps and its leaf leaves out.
+pub fn claimed(rng: &mut Rng) -> Value {
+    let mut event = event(rng, 1);
+    if rng.chance(25) {
+        event["agentSignature"] = json!(URL_SAFE_NO_PAD.encode(digest(rng.next_u64())));
+    }
+    let canonical = String::from_utf8_lossy(&canonical(&event)).into_owned();
+    let claim = match rng.index(6) {
+        0 => Some(written(rng, &event)),
+        1 => Some(canonical.replacen(':', ": ", 1)),
+        2 => Some(format!("{canonical}\n")),
+        3 => None,
+        _ => Some(canonical),
+    };
+    let mut input = json!({"op": "leaf", "event": event});
+    if let Some(claim) = claim {
+        input["claimedCanonical"] = json!(claim);
+    }
+    json!({"op": "decide", "decision": "seed-witness", "input": input})
 }
 
 /// A case of one of the witness's decisions.

@@ -82,6 +82,8 @@ fn compute(input: &[u8]) -> Result<Vec<u8>, Refusal> {
                 "handshake-message" => {
                     handshake(json::member(input, "message").ok_or(Refusal::Unanswered)?)
                 }
+                "seed-key-rotation" => raw_rotation(input),
+                "seed-witness" if text(input, "op") == Some("leaf") => claimed_leaf(input),
                 "agent-card" => {
                     cards::card(json::member(input, "card").ok_or(Refusal::Unanswered)?)
                 }
@@ -193,12 +195,12 @@ struct Rotation<'a> {
     allow_retired: bool,
 }
 
-/// The entry of a request's key history that verifies it, as `<status> <keyId>`: of the usable
+/// The entry of a request's key history that verifies it, as its status and key id: of the usable
 /// entries, the hinted one first, then the active ones in order, then the retired ones; none
 /// usable, a signature not 86 base64url characters, or none verifying, and the request is
 /// refused. Under live authentication a retired entry is refused unless retired keys are
 /// allowed.
-fn rotated(r: &Rotation, base: &[u8]) -> Result<String, Refusal> {
+fn rotated(r: &Rotation, base: &[u8]) -> Result<(String, String), Refusal> {
     let at = epoch_ms(r.timestamp)?;
     let usable: Vec<_> = r
         .keys
@@ -230,10 +232,10 @@ fn rotated(r: &Rotation, base: &[u8]) -> Result<String, Refusal> {
         !(r.live && *status == "retired" && !r.allow_retired),
         "live authentication takes active keys",
     )?;
-    Ok(format!("{status} {}", id.unwrap_or_default()))
+    Ok((status.to_string(), id.unwrap_or_default().to_string()))
 }
 
-/// A rotation case's entry, as [`rotated`] finds it.
+/// A rotation case's entry, as [`rotated`] finds it, written `<status> <keyId>`.
 fn rotation(case: &Value, base: &[u8]) -> Result<String, Refusal> {
     let Some(Value::Array(keys)) = json::member(case, "keys") else {
         return Err(Refusal::Unanswered);
@@ -247,7 +249,58 @@ fn rotation(case: &Value, base: &[u8]) -> Result<String, Refusal> {
         live: flag("liveAuth"),
         allow_retired: flag("liveAuthAllowRetired"),
     };
-    rotated(&rotation, base)
+    rotated(&rotation, base).map(|(status, id)| format!("{status} {id}"))
+}
+
+/// Seed 003's key rotation over a raw message: the entry [`rotated`] finds for the message's
+/// bytes with no hint and no live authentication, as RFC 8785 JSON of its `keyId`,
+/// `keyStatus` and whether it is retired (`usedRetiredKey`).
+fn raw_rotation(input: &Value) -> Result<Vec<u8>, Refusal> {
+    let Some(Value::Array(keys)) = json::member(input, "keyHistory") else {
+        return Err(Refusal::Unanswered);
+    };
+    let field = |name: &str| text(input, name).ok_or(Refusal::Unanswered);
+    let rotation = Rotation {
+        timestamp: field("messageTimestamp")?,
+        keys,
+        signature: field("signature")?,
+        hint: None,
+        live: false,
+        allow_retired: false,
+    };
+    let (status, id) = rotated(&rotation, field("message")?.as_bytes())?;
+    let mut yields = json_syntax::Object::new();
+    yields.insert("keyId".into(), Value::String(id.as_str().into()));
+    yields.insert("keyStatus".into(), Value::String(status.as_str().into()));
+    yields.insert("usedRetiredKey".into(), Value::Boolean(status == "retired"));
+    json::canonical(&Value::Object(yields))
+}
+
+/// Seed 003's witness leaf beside a claimed canonical form: the event held to INK's profile,
+/// a claim (when it is a string) that is not its RFC 8785 form refused, and otherwise RFC
+/// 8785 JSON of its `canonicalString` and `leafHash`.
+fn claimed_leaf(input: &Value) -> Result<Vec<u8>, Refusal> {
+    let event = held(
+        json::member(input, "event")
+            .ok_or(Refusal::Unanswered)?
+            .clone(),
+    )?;
+    let canonical = String::from_utf8(json::canonical(&event)?)
+        .map_err(|_| refused("a canonical form is not UTF-8"))?;
+    if let Some(claimed) = text(input, "claimedCanonical") {
+        must(
+            claimed == canonical,
+            "the claimed canonical form is not RFC 8785's",
+        )?;
+    }
+    let leaf = hex(&event_leaf(event)?);
+    let mut yields = json_syntax::Object::new();
+    yields.insert(
+        "canonicalString".into(),
+        Value::String(canonical.as_str().into()),
+    );
+    yields.insert("leafHash".into(), Value::String(leaf.as_str().into()));
+    json::canonical(&Value::Object(yields))
 }
 
 /// An Authorization header's signature and key id hint: `INK-Ed25519`, spaces or tabs, 86
@@ -989,7 +1042,11 @@ fn epoch_ms(timestamp: &str) -> Result<i64, Refusal> {
 
 /// A body read and held to INK's profile.
 fn profiled(text: &str) -> Result<Value, Refusal> {
-    let value = json::read(text.as_bytes())?;
+    held(json::read(text.as_bytes())?)
+}
+
+/// A value held to INK's profile.
+fn held(value: Value) -> Result<Value, Refusal> {
     let mut pending = vec![(&value, 1usize)];
     let mut values = 0;
     while let Some((v, depth)) = pending.pop() {
