@@ -2,7 +2,7 @@
 
 use json_syntax::Value;
 
-use super::{bounded, chosen, epoch_ms, integer, listed, snapshot};
+use super::{bounded, chosen, epoch_ms, integer, listed, snapshot, strings};
 use crate::judge::json::{self, text};
 use crate::judge::{must, refused, Refusal};
 
@@ -130,17 +130,7 @@ fn choices(
     count: usize,
     allowed: &[&str],
 ) -> Result<(), Refusal> {
-    match json::member(m, key) {
-        None => must(!needed, "a required list is missing"),
-        Some(Value::Array(items)) => must(
-            items.len() <= count
-                && items
-                    .iter()
-                    .all(|i| matches!(i, Value::String(s) if allowed.contains(&s.as_str()))),
-            "a list holds a value outside its list",
-        ),
-        Some(_) => Err(refused("not a list")),
-    }
+    strings(m, key, needed, count, |s| allowed.contains(&s))
 }
 
 /// Member `key` of `m` is an INK timestamp; absent only if not `needed`.
@@ -303,18 +293,9 @@ fn discovery(d: &Value, card_rank: usize) -> Result<(), Refusal> {
         .and_then(rank)
         .ok_or_else(|| refused("scope"))?;
     must(scope >= card_rank, "the scope exposes more than the card")?;
-    if let Some(tags) = json::member(d, "tags") {
-        let Value::Array(tags) = tags else {
-            return Err(refused("tags is not a list"));
-        };
-        must(
-            tags.len() <= 32
-                && tags.iter().all(|t| {
-                    matches!(t, Value::String(s) if (1..=64).contains(&s.encode_utf16().count()))
-                }),
-            "tags",
-        )?;
-    }
+    strings(d, "tags", false, 32, |t| {
+        (1..=64).contains(&t.encode_utf16().count())
+    })?;
     flag(d, "queryable", false)?;
     strict(d, "updatedAt", false)?;
     Ok(())
@@ -323,22 +304,15 @@ fn discovery(d: &Value, card_rank: usize) -> Result<(), Refusal> {
 /// A card's governance section: delegation depth, known transports, handshake budget.
 fn governance(g: &Value) -> Result<(), Refusal> {
     positive(g, "maxAcceptedDelegationDepth")?;
-    if let Some(transports) = json::member(g, "supportedTransports") {
-        let known = [
-            "ink_http",
-            "ink_ws",
-            "extension_api",
-            "voice",
-            "line_phone",
-            "human_review_queue",
-        ];
-        must(
-            matches!(transports, Value::Array(t) if t.iter().all(
-                |x| matches!(x, Value::String(s) if known.contains(&s.as_str()))
-            )),
-            "an unknown transport",
-        )?;
-    }
+    let known = [
+        "ink_http",
+        "ink_ws",
+        "extension_api",
+        "voice",
+        "line_phone",
+        "human_review_queue",
+    ];
+    choices(g, "supportedTransports", false, usize::MAX, &known)?;
     flag(g, "supportsCapabilityGatedDiscovery", false)?;
     if let Some(budget) = section(g, "handshakeBudget")? {
         positive(budget, "maxChallengesPerCorrelation")?;

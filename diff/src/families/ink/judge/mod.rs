@@ -631,20 +631,32 @@ fn chosen(m: &Value, key: &str, allowed: &[&str]) -> Result<(), Refusal> {
     )
 }
 
-/// Member `key` of `m` is a list of at most `count` strings of at most `bound` UTF-16 code
-/// units; absent only if not `needed`.
-fn listed(m: &Value, key: &str, needed: bool, count: usize, bound: usize) -> Result<(), Refusal> {
+/// Member `key` of `m` is a list of at most `count` strings, each one that `fits`; absent
+/// only if not `needed`.
+fn strings(
+    m: &Value,
+    key: &str,
+    needed: bool,
+    count: usize,
+    fits: impl Fn(&str) -> bool,
+) -> Result<(), Refusal> {
     match json::member(m, key) {
         None => must(!needed, "a required list is missing"),
         Some(Value::Array(items)) => must(
             items.len() <= count
                 && items
                     .iter()
-                    .all(|i| matches!(i, Value::String(s) if s.encode_utf16().count() <= bound)),
-            "a list is past its bounds",
+                    .all(|i| matches!(i, Value::String(s) if fits(s.as_str()))),
+            "a list is past its bounds or holds a value it may not",
         ),
         Some(_) => Err(refused("a member is not a list")),
     }
+}
+
+/// Member `key` of `m` is a list of at most `count` strings of at most `bound` UTF-16 code
+/// units; absent only if not `needed`.
+fn listed(m: &Value, key: &str, needed: bool, count: usize, bound: usize) -> Result<(), Refusal> {
+    strings(m, key, needed, count, |s| s.encode_utf16().count() <= bound)
 }
 
 /// `m` is an object with no member but those `allowed`.
