@@ -17,5 +17,5 @@ pub mod upstream;
 pub use canonfuzz_engine::{
     bugs, campaign, client_view, compare, difference, escape, family, findings, harness, impls,
     input, junit, manifest, mutants, outcome, properties, reading, repeats, replay, selftest,
-    shrink, summary, table, tree, vector, without_vector, DEFAULT_CASES,
+    settle, shrink, summary, table, tree, vector, without_vector, DEFAULT_CASES,
 };

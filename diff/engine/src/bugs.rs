@@ -259,11 +259,14 @@ pub fn group(family: Family, observations: Vec<Observation>) -> Vec<Bug> {
     bugs
 }
 
-/// `expected`, or where it is a rejection of any kind (a policy about which of several
-/// problems is named), the core's rejection: the problem a bug is then said to be about.
+/// `expected`, or where it is a rejection naming no problem (of any kind, as a policy about
+/// which of several problems is named allows, or `other`, a kind no implementation mapped),
+/// the core's rejection: the problem a bug is then said to be about.
 pub fn named_rejection(expected: Outcome, core: Option<&Outcome>) -> Outcome {
     match (&expected, core) {
-        (Outcome::Rejected(any), Some(Outcome::Rejected(kind))) if any.is_empty() => {
+        (Outcome::Rejected(any), Some(Outcome::Rejected(kind)))
+            if any.is_empty() || any == "other" =>
+        {
             Outcome::Rejected(kind.clone())
         }
         _ => expected,
@@ -344,10 +347,22 @@ pub fn smallest(harness: &Harness, bug: &Bug) -> Observation {
     if original.as_ref().map(|(_, key)| key) != Some(&bug.key) {
         return bug.example.clone();
     }
+    // A candidate the library's host parser reads otherwise than the example hides what the
+    // library was given behind what that parser dropped: its label is not to be trusted.
+    let read_otherwise = |input: &[u8]| {
+        family
+            .host_reading(&bug.example.implementation, input)
+            .is_some()
+    };
+    let example_read_otherwise = read_otherwise(&bug.example.input);
     let mut judge = |candidates: &[Vec<u8>]| -> Vec<bool> {
         ask(candidates)
             .into_iter()
-            .map(|seen| seen.is_some_and(|(_, key)| key == bug.key))
+            .zip(candidates)
+            .map(|(seen, candidate)| {
+                seen.is_some_and(|(_, key)| key == bug.key)
+                    && read_otherwise(candidate) == example_read_otherwise
+            })
             .collect()
     };
     let input = minimize(&bug.example.input, &mut judge, BUDGET);

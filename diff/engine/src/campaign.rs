@@ -127,6 +127,10 @@ pub struct Summary {
     /// Each bug's example minimized for the implementation it is shown for, by its key;
     /// a bug not here is shown by its smallest finding.
     pub examples: BTreeMap<BugKey, Observation>,
+    /// Every answer that differs from the expected one, settled by experiment where a host
+    /// parser read the input ([`crate::settle`]); `None` when the campaign was interrupted
+    /// first, and the findings' answers stand as they are.
+    pub settled: Option<Vec<Observation>>,
     /// Why every implementation answered every case, when the workers did not answer at
     /// their own pace (see [`ImplStats::pace`]).
     pub unpaced: Option<&'static str>,
@@ -182,7 +186,10 @@ impl Summary {
 
     /// The bugs its findings show, most severe first.
     pub fn bugs(&self) -> Vec<crate::bugs::Bug> {
-        let observations = crate::bugs::observations(self.family, &self.findings, &self.impls);
+        let observations = self
+            .settled
+            .clone()
+            .unwrap_or_else(|| crate::bugs::observations(self.family, &self.findings, &self.impls));
         let mut bugs = crate::bugs::group(self.family, observations);
         for bug in &mut bugs {
             if let Some(example) = self.examples.get(&bug.key) {
@@ -467,23 +474,25 @@ fn progress_lines(bar: &ProgressBar, stopped: &std::sync::atomic::AtomicBool) {
     }
 }
 
-/// Each bug of `found`'s example minimized for the implementation it is shown for: the
-/// findings were minimized to keep every implementation's answer, a bug's example need only
-/// keep its own. None when the campaign was interrupted.
+/// The answers of `found` that differ from the expected ones, settled by experiment, and each
+/// bug's example minimized for the implementation it is shown for: the findings were
+/// minimized to keep every implementation's answer, a bug's example need only keep its own.
+/// None when the campaign was interrupted.
 fn smallest_examples(
     harness: &Harness,
     found: &[Finding],
     impls: &[ImplStats],
     config: &Config,
     jobs: usize,
-) -> BTreeMap<BugKey, Observation> {
+) -> (Option<Vec<Observation>>, BTreeMap<BugKey, Observation>) {
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return BTreeMap::new();
+        return (None, BTreeMap::new());
     }
-    let bugs = crate::bugs::group(
-        config.family,
+    let settled = crate::settle::settle_with(
+        harness,
         crate::bugs::observations(config.family, found, impls),
     );
+    let bugs = crate::bugs::group(config.family, settled.clone());
     let bar = progress_bar(&Config {
         cases: Some(bugs.len() as u64),
         ..config.clone()
@@ -500,7 +509,7 @@ fn smallest_examples(
         bar.inc(1);
     });
     bar.finish_and_clear();
-    examples.into_inner().unwrap_or_default()
+    (Some(settled), examples.into_inner().unwrap_or_default())
 }
 
 /// The independence groups other than the core's with a member of `harness` not named in
@@ -591,7 +600,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     if let Some(dir) = &config.out {
         persist(dir, &mut found, config, &impls, &tally.created)?;
     }
-    let examples = smallest_examples(&harness, &found, &impls, config, jobs);
+    let (settled, examples) = smallest_examples(&harness, &found, &impls, config, jobs);
     Ok(Summary {
         family: config.family,
         seed: config.seed,
@@ -613,6 +622,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
         plant: config.plant,
         own: config.with.iter().map(|w| w.name.clone()).collect(),
         examples,
+        settled,
         unpaced,
         dropped: cases.dropped.load(Ordering::Relaxed),
     })

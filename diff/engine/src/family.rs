@@ -202,6 +202,17 @@ pub struct Answer<'a> {
     pub actual: &'a Outcome,
 }
 
+/// What an implementation's host parser hands it in place of an input it reads otherwise
+/// than the rules do: text that reads as the same value with nothing lost, and the departure
+/// the difference is (duplicate names kept last are a duplicate accepted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostReading {
+    /// The text the implementation is in effect given.
+    pub input: Vec<u8>,
+    /// What the rules answer where only the host parser's reading differs.
+    pub departure: Outcome,
+}
+
 /// What a family is, as constant data: the facts every part of the harness reads of it.
 #[derive(Debug)]
 pub struct Facts {
@@ -284,6 +295,14 @@ pub trait Spec: Sync {
     /// that layer lost what the implementation would have needed to answer right.
     fn blame(&self, answer: &Answer<'_>) -> String {
         answer.implementation.to_string()
+    }
+
+    /// What the host parser `implementation` is driven through hands it for `input`, where
+    /// that differs from `input`: a bug is labelled by what the implementation does with what
+    /// it is given ([`crate::bugs::settle`]). `None` for an implementation that reads the
+    /// input itself, or an input its parser reads as the rules do.
+    fn host_reading(&self, _implementation: &str, _input: &[u8]) -> Option<HostReading> {
+        None
     }
 
     /// How the family's vector tests are read and run against the core.

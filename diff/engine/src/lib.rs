@@ -21,6 +21,7 @@ pub mod pacing;
 pub mod repeats;
 pub mod replay;
 pub mod selftest;
+pub mod settle;
 pub mod shrink;
 pub mod summary;
 pub mod table;

@@ -184,18 +184,17 @@ impl Replayed {
 
     /// The bugs its misses show, most severe first, `implementation` of `family` named as
     /// the one observed; a test that any rejection passes stands for the problem `core`
-    /// names in its input.
+    /// names in its input, and a miss on an input its host parser reads otherwise is settled
+    /// by running both on what that parser hands it ([`crate::settle`]).
     pub fn bugs(
         &self,
         family: Family,
-        implementation: &str,
+        implementation: &dyn Implementation,
         core: &dyn Implementation,
     ) -> Vec<(Bug, Vec<&Miss>)> {
-        let mut observations: Vec<Observation> = self
-            .misses
-            .iter()
-            .map(|m| m.observation(implementation))
-            .collect();
+        let name = implementation.name();
+        let mut observations: Vec<Observation> =
+            self.misses.iter().map(|m| m.observation(name)).collect();
         let open: Vec<usize> = (0..observations.len())
             .filter(|&i| observations[i].expected == Outcome::Rejected(String::new()))
             .collect();
@@ -209,6 +208,15 @@ impl Replayed {
                 observations[i].expected = named;
             }
         }
+        let ask = |_: &str, inputs: &[&[u8]]| {
+            Some(
+                core.run_batch(inputs)
+                    .into_iter()
+                    .zip(implementation.run_batch(inputs))
+                    .collect(),
+            )
+        };
+        let observations = crate::settle::settle(family, observations, &ask);
         let keys: Vec<Option<BugKey>> = observations.iter().map(|o| bugs::key(family, o)).collect();
         bugs::group(family, observations)
             .into_iter()

@@ -197,7 +197,7 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
     };
     let name = implementation.name();
     let core = family.implementations().remove(0);
-    let bugs = replayed.bugs(family, name, core.as_ref());
+    let bugs = replayed.bugs(family, implementation.as_ref(), core.as_ref());
     let allowed = |bug: &Bug| asked.allow.contains(&bug.allowance());
     if let Some(path) = &asked.junit {
         let title = format!("canonfuzz vectors: {name} ({} family)", family.name());

@@ -7,12 +7,13 @@ pub mod drivers;
 pub mod gen;
 pub mod import;
 pub mod mutants;
+pub mod reading;
 
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::compare::{Rules, JCS_RULES};
 use crate::conformance::lint_output_test;
-use crate::family::{Answer, Category, CheckTest, Facts, Family, Spec, Vectors};
+use crate::family::{Answer, Category, CheckTest, Facts, Family, HostReading, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{hosted, worker, Implementation};
 use crate::mutants::Mutant;
@@ -67,6 +68,10 @@ impl Spec for Jcs {
 
     fn blame(&self, answer: &Answer<'_>) -> String {
         difference::blame(answer)
+    }
+
+    fn host_reading(&self, implementation: &str, input: &[u8]) -> Option<HostReading> {
+        reading::host_reading(implementation, input)
     }
 
     fn category_of(&self, _input: &[u8], core: &Outcome) -> Option<Category> {

@@ -42,12 +42,15 @@ fn cases(xml: &str) -> Vec<(String, String)> {
 #[test]
 fn every_test_is_a_case_and_every_miss_a_failure_naming_its_bug() {
     // A core that orders members by UTF-8 bytes breaks RFC 8785 §3.2.3's UTF-16 order.
-    let mutant = find(jcs::FAMILY, "utf8-member-order")
-        .unwrap()
-        .implementation();
+    let mutant = canonfuzz_props::impls::in_process::InProcess {
+        name: "mutant",
+        ..find(jcs::FAMILY, "utf8-member-order")
+            .unwrap()
+            .implementation()
+    };
     let replayed = replay_corpus(jcs::FAMILY, &mutant, &corpus()).unwrap();
     let core = jcs::FAMILY.implementations().remove(0);
-    let bugs = replayed.bugs(jcs::FAMILY, "mutant", core.as_ref());
+    let bugs = replayed.bugs(jcs::FAMILY, &mutant, core.as_ref());
     let xml = report("t", &replayed, &bugs, |_| false);
     let seen = cases(&xml);
     assert_eq!(seen.len(), replayed.ran.len());
@@ -113,9 +116,15 @@ fn nothing_a_vector_or_an_implementation_says_can_break_the_document() {
         misses: vec![miss],
         ..Replayed::default()
     };
+    let named = canonfuzz_props::impls::in_process::InProcess {
+        name: Box::leak(hostile.clone().into_boxed_str()),
+        ..find(jcs::FAMILY, "utf8-member-order")
+            .unwrap()
+            .implementation()
+    };
     let bugs = replayed.bugs(
         jcs::FAMILY,
-        &hostile,
+        &named,
         jcs::FAMILY.implementations().remove(0).as_ref(),
     );
     let xml = report(&hostile, &replayed, &bugs, |_| false);

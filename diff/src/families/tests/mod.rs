@@ -7,5 +7,6 @@ mod compare;
 mod family;
 mod junit;
 mod replay;
+mod settle;
 mod summary;
 mod without_vector;

@@ -25,7 +25,7 @@ fn the_core_passes_every_test_it_is_given_and_a_mutant_does_not() {
     assert!(replayed.categories["ordering"].0 < replayed.categories["ordering"].1);
     // Its misses are one bug: the order RFC 8785 §3.2.3 asks for, broken one way.
     let core = jcs::FAMILY.implementations().remove(0);
-    let bugs = replayed.bugs(jcs::FAMILY, "mutant", core.as_ref());
+    let bugs = replayed.bugs(jcs::FAMILY, &mutant.implementation(), core.as_ref());
     assert_eq!(bugs.len(), 1, "{bugs:#?}");
     let (bug, misses) = &bugs[0];
     assert_eq!(bug.key.rule, "ordering");
@@ -40,7 +40,7 @@ fn a_library_is_not_held_to_what_its_host_parser_lost() {
     let (_, library) = resolve("serde_jcs", Some(jcs::FAMILY)).unwrap();
     let replayed = replay_corpus(jcs::FAMILY, library.as_ref(), &corpus()).unwrap();
     let core = jcs::FAMILY.implementations().remove(0);
-    let bugs = replayed.bugs(jcs::FAMILY, "serde_jcs", core.as_ref());
+    let bugs = replayed.bugs(jcs::FAMILY, library.as_ref(), core.as_ref());
     let duplicates = bugs
         .iter()
         .find(|(b, _)| b.key.shape == "accepts a duplicate member name")

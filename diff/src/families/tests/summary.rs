@@ -57,6 +57,7 @@ fn summary(findings: Vec<Finding>) -> Summary {
         plant: None,
         own: Vec::new(),
         examples: Default::default(),
+        settled: None,
         unpaced: None,
         dropped: 0,
     }
