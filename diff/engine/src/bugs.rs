@@ -139,8 +139,10 @@ pub fn key(family: Family, observation: &Observation) -> Option<BugKey> {
     let difference = family
         .difference(&answer)
         .filter(|_| severity != Severity::Crash);
+    // A refusal naming another problem is filed under the rule of the problem expected, in
+    // the generic words: which problem is named is no rule of the protocols.
     let (rule, shape) = match (severity, difference) {
-        (Severity::OtherProblem, _) => ("rejections".to_string(), generic),
+        (Severity::OtherProblem, Some(d)) => (d.rule, generic),
         (_, Some(d)) => (d.rule, d.shape),
         (_, None) => (observation.category.clone(), generic),
     };

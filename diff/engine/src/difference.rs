@@ -34,6 +34,12 @@ impl Severity {
         }
     }
 
+    /// Whether it is a bug: a refusal naming another problem is listed, never counted, since
+    /// which problem is named is no rule of the protocols.
+    pub fn is_bug(self) -> bool {
+        self != Severity::OtherProblem
+    }
+
     /// The words a person reads.
     pub fn words(self) -> &'static str {
         match self {

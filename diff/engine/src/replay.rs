@@ -172,6 +172,9 @@ pub struct Replayed {
     pub ran: Vec<Ran>,
     /// Every test it did not pass.
     pub misses: Vec<Miss>,
+    /// Every rejection test it passed refusing for another problem than the one the test
+    /// names: no bug, but listed as a campaign lists it.
+    pub renamed: Vec<Miss>,
 }
 
 impl Replayed {
@@ -193,8 +196,12 @@ impl Replayed {
         core: &dyn Implementation,
     ) -> Vec<(Bug, Vec<&Miss>)> {
         let name = implementation.name();
-        let mut observations: Vec<Observation> =
-            self.misses.iter().map(|m| m.observation(name)).collect();
+        let mut observations: Vec<Observation> = self
+            .misses
+            .iter()
+            .chain(&self.renamed)
+            .map(|m| m.observation(name))
+            .collect();
         let open: Vec<usize> = (0..observations.len())
             .filter(|&i| observations[i].expected == Outcome::Rejected(String::new()))
             .collect();
@@ -285,10 +292,13 @@ pub fn replay_corpus(
                     tc_id: test.tc_id,
                     comment: test.comment.clone(),
                 });
+                let miss = || Miss::new(&entry.path, test, replay, &outcome);
                 if !passed {
-                    replayed
-                        .misses
-                        .push(Miss::new(&entry.path, test, replay, &outcome));
+                    replayed.misses.push(miss());
+                } else if let (Some(kind), Outcome::Rejected(_)) = (&replay.error_kind, &outcome) {
+                    if !bugs::meets(&Outcome::Rejected(kind.clone()), &outcome) {
+                        replayed.renamed.push(miss());
+                    }
                 }
             }
         }

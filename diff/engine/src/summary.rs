@@ -459,10 +459,14 @@ fn finding(
 /// the shape, the cases, and its smallest example with the expected answer against the one
 /// given, from where they part. At most [`SHOWN_BUGS`] unless verbose; the rest counted.
 fn bugs(out: &mut String, summary: &Summary, detail: Detail, paint: Paint, only: Option<&str>) {
-    let mut bugs = summary.bugs();
+    let (mut bugs, mut renamed): (Vec<Bug>, Vec<Bug>) = summary
+        .bugs()
+        .into_iter()
+        .partition(|b| b.key.severity.is_bug());
     let found = bugs.len();
     if let Some(name) = only {
         bugs.retain(|b| b.concerns(name));
+        renamed.retain(|b| b.concerns(name));
     }
     // The order is kept within each side: most severe first.
     bugs.sort_by_key(|b| !summary.own.iter().any(|n| b.concerns(n)));
@@ -495,10 +499,28 @@ fn bugs(out: &mut String, summary: &Summary, detail: Detail, paint: Paint, only:
             bugs.len() - shown
         )));
     }
+    renamed_note(out, &renamed, detail, paint, "case");
     if without > 0 {
         out.push_str(&wrap(&format!(
             "{without} findings without a consensus to judge them by are not counted as bugs (-v lists them)"
         )));
+    }
+}
+
+/// The refusals that name another problem than the one expected: counted apart from the bugs,
+/// listed when verbose.
+pub fn renamed_note(out: &mut String, renamed: &[Bug], detail: Detail, paint: Paint, unit: &str) {
+    if renamed.is_empty() {
+        return;
+    }
+    out.push_str(&wrap(&format!(
+        "{} {} refusals naming another problem than the one expected: not counted as bugs, as no rule says which of a document's problems is named{}",
+        renamed.len(),
+        if renamed.len() == 1 { "behaviour of" } else { "behaviours of" },
+        if detail == Detail::Verbose { "" } else { " (-v lists them)" }
+    )));
+    if detail == Detail::Verbose {
+        write_bugs(out, renamed.iter(), paint, unit);
     }
 }
 

@@ -230,9 +230,23 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
             return usage_error(e);
         }
     }
+    let (counted, renamed): (Vec<&Bug>, Vec<&Bug>) = bugs
+        .iter()
+        .map(|(b, _)| b)
+        .partition(|b| b.key.severity.is_bug());
     let (failing, allowing): (Vec<&Bug>, Vec<&Bug>) =
-        bugs.iter().map(|(b, _)| b).partition(|b| !allowed(b));
+        counted.into_iter().partition(|b| !allowed(b));
     print!("{}", bug_list(&failing, &allowing, asked));
+    let renamed: Vec<Bug> = renamed.into_iter().cloned().collect();
+    let mut note = String::new();
+    summary::renamed_note(
+        &mut note,
+        &renamed,
+        asked.detail,
+        Paint::for_terminal(std::io::stdout().is_terminal()),
+        "test",
+    );
+    print!("{note}");
     let categories: Vec<String> = replayed
         .categories
         .iter()

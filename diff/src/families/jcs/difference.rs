@@ -112,6 +112,12 @@ pub fn difference(answer: &Answer<'_>) -> Option<Difference> {
                 },
             )
         }
+        // Refused as it should be, naming another problem: filed under the rule of the one
+        // expected, as a vector of that problem is.
+        (Outcome::Rejected(want), Outcome::Rejected(_)) if !want.is_empty() => Some(d(
+            rule_of(want),
+            "refuses, naming another problem".to_string(),
+        )),
         _ => None,
     }
 }

@@ -181,3 +181,44 @@ fn a_family_without_its_own_words_files_a_difference_under_the_case_category() {
         ("base64url", "accepts what is refused as base64", "jose")
     );
 }
+
+#[test]
+fn one_departure_has_one_rule_and_shape_whichever_command_meets_it() {
+    // A campaign files its cases under the generator's category ("rejections"), the corpus
+    // under the vector's ("grammar"): the bug is named by what was answered, not by either.
+    let campaign = |expected: Outcome, actual: Outcome| {
+        let mut o = seen("lib", "\u{feff}[1]", expected, actual);
+        o.category = "rejections".to_string();
+        key(jcs::FAMILY, &o).unwrap()
+    };
+    let corpus = |expected: Outcome, actual: Outcome| {
+        let mut o = seen("lib", "\u{feff}[1]", expected, actual);
+        o.category = "grammar".to_string();
+        key(jcs::FAMILY, &o).unwrap()
+    };
+    for (expected, actual) in [
+        (rejected("invalid_utf8"), rejected("syntax")),
+        (rejected("invalid_utf8"), ok("[1]")),
+        (rejected("lone_surrogate"), ok("[1]")),
+    ] {
+        let (a, b) = (
+            campaign(expected.clone(), actual.clone()),
+            corpus(expected, actual),
+        );
+        assert_eq!(a, b);
+        assert_ne!(a.rule, "rejections");
+    }
+    // A consensus of libraries that name no problem ("other") stands for the problem the
+    // core names, as a vector stating it does.
+    let named = named_rejection(rejected("other"), Some(&rejected("lone_surrogate")));
+    assert_eq!(
+        campaign(named, ok("[1]")),
+        corpus(rejected("lone_surrogate"), ok("[1]"))
+    );
+    // Naming another problem is listed under the rule of the one expected, and is no bug.
+    let renamed = campaign(rejected("invalid_utf8"), rejected("syntax"));
+    assert_eq!(
+        (renamed.rule.as_str(), renamed.severity.is_bug()),
+        ("grammar", false)
+    );
+}

@@ -47,9 +47,9 @@ fn a_library_is_not_held_to_what_its_host_parser_lost() {
         .map(|(b, _)| b)
         .unwrap();
     assert_eq!(duplicates.key.blamed, "serde_json");
-    assert!(bugs
-        .iter()
-        .all(|(b, _)| b.key.blamed != "serde_jcs" || b.key.rule != "I-JSON"));
+    assert!(bugs.iter().all(|(b, _)| b.key.blamed != "serde_jcs"
+        || b.key.rule != "I-JSON"
+        || !b.key.severity.is_bug()));
 }
 
 #[test]
@@ -62,5 +62,48 @@ fn a_lax_verifier_fails_the_edge_cases_it_accepts() {
     assert!(
         replayed.left_out > 0,
         "the thumbprint tests state no campaign input"
+    );
+}
+
+/// The core, naming every refusal a syntax error.
+fn renaming(input: &[u8]) -> crate::outcome::Outcome {
+    use crate::outcome::Outcome;
+    match (jcs::FAMILY.implementations()[0])
+        .run_batch(&[input])
+        .remove(0)
+    {
+        Outcome::Rejected(_) => Outcome::Rejected("syntax".to_string()),
+        other => other,
+    }
+}
+
+#[test]
+fn the_corpus_compares_error_kinds_as_a_campaign_does() {
+    // Every rejection test passes (any refusal refuses), but those naming another problem
+    // than their vector states are listed as a campaign lists them: not bugs.
+    let implementation = canonfuzz_props::impls::in_process::InProcess {
+        name: "renaming",
+        answer: renaming,
+        ..find(jcs::FAMILY, "utf8-member-order")
+            .unwrap()
+            .implementation()
+    };
+    let replayed = replay_corpus(jcs::FAMILY, &implementation, &corpus()).unwrap();
+    assert!(replayed.misses.is_empty(), "{:?}", replayed.misses.first());
+    assert!(replayed
+        .renamed
+        .iter()
+        .any(|m| m.replay.error_kind.as_deref() == Some("lone_surrogate")));
+    let core = jcs::FAMILY.implementations().remove(0);
+    let bugs = replayed.bugs(jcs::FAMILY, &implementation, core.as_ref());
+    assert!(!bugs.is_empty());
+    assert!(bugs.iter().all(|(b, misses)| !b.key.severity.is_bug()
+        && misses.is_empty()
+        && b.key.shape == "refuses, naming another problem"));
+    let rules: std::collections::BTreeSet<&str> =
+        bugs.iter().map(|(b, _)| b.key.rule.as_str()).collect();
+    assert!(
+        rules.contains("I-JSON") && rules.contains("grammar"),
+        "{rules:?}"
     );
 }
