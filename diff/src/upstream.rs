@@ -1,13 +1,17 @@
-//! Upstream-ready reports: one per bug a registered third-party library has itself — the
-//! campaign findings it does not pass, grouped by the behaviour they show — each a Markdown
-//! file its maintainers can act on without canonfuzz: the library and version, the rule and
-//! clause, the smallest input on which that library still shows the bug, the expected output
-//! against the actual from where they part, a program in the library's own language, and every
+//! Upstream-ready reports: one per bug an implementation has itself — a registered
+//! third-party library, or one given on the command line — grouped by the behaviour they
+//! show, each a Markdown file its maintainers can act on without canonfuzz: the implementation
+//! and version, the rule and clause, the smallest input on which that implementation still
+//! shows the bug, the expected output against the actual from where they part, a program that
+//! reproduces it (in the library's own language, or through the adapter's command), and every
 //! other vector of the bug. What the host parser a library is driven through did is not sent
 //! to the library: the index names it apart.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
 
 use crate::bugs::{self, Bug, Observation, Severity};
 use crate::campaign::Harness;
@@ -18,6 +22,87 @@ use crate::matrix::Matrix;
 use crate::outcome::Outcome;
 use crate::replay::CATEGORIES;
 use crate::vector::{readable, to_hex};
+
+/// Who a report goes to, and how it reproduces a finding.
+#[derive(Debug, Clone)]
+pub enum Recipient {
+    /// A registered library, driven as its driver says.
+    Registered(&'static Driver),
+    /// An implementation given as a command that speaks the worker protocol.
+    Own {
+        /// Its name.
+        name: String,
+        /// The command, run by `sh -c`.
+        command: String,
+    },
+}
+
+impl Recipient {
+    /// The recipient named `name` among `harness`'s implementations: a registered library,
+    /// or one given as a command; `None` for the core and for a host parser.
+    pub fn of(harness: &Harness, name: &str) -> Option<Recipient> {
+        if let Some(d) = driver(name) {
+            return Some(Recipient::Registered(d));
+        }
+        let command = harness
+            .implementations()
+            .iter()
+            .find(|i| i.name() == name)?
+            .command()?;
+        Some(Recipient::Own {
+            name: name.to_string(),
+            command,
+        })
+    }
+
+    /// The implementation's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Recipient::Registered(d) => d.name,
+            Recipient::Own { name, .. } => name,
+        }
+    }
+
+    /// Whether it was given on the command line: its reports lead the index.
+    fn own(&self) -> bool {
+        matches!(self, Recipient::Own { .. })
+    }
+
+    /// The report's lines saying how it is installed and driven.
+    fn provenance(&self) -> String {
+        match self {
+            Recipient::Registered(d) => format!(
+                "installed with `{}`\n- Driven as: {}",
+                d.setup,
+                markdown(d.how)
+            ),
+            Recipient::Own { command, .. } => format!(
+                "given to canonfuzz with `--with`\n- Driven as: the command {}, over canonfuzz's worker protocol (version 1)",
+                markdown(command)
+            ),
+        }
+    }
+
+    /// The reproduction's language and code fence tag.
+    fn language(&self) -> (&'static str, &'static str) {
+        match self {
+            Recipient::Registered(d) => d.language_name(),
+            Recipient::Own { .. } => ("through the adapter, in a POSIX shell", "sh"),
+        }
+    }
+
+    /// A program that feeds the implementation `input` exactly as canonfuzz does and prints
+    /// what it answers.
+    fn reproduction(&self, input: &[u8]) -> String {
+        match self {
+            Recipient::Registered(d) => d.reproduction(input),
+            Recipient::Own { command, .. } => format!(
+                "# The worker protocol's greeting, then the input in base64; the second line\n# printed is the answer.\nprintf '%s\\n' '{{\"canonfuzz\":1}}' '{{\"input\":\"{}\"}}' |\n  {command}\n",
+                STANDARD.encode(input)
+            ),
+        }
+    }
+}
 
 /// One report: the library it goes to, the file it is written to, and its text.
 #[derive(Debug, Clone)]
@@ -41,10 +126,11 @@ pub struct Unsent {
     pub allowed: Vec<Bug>,
 }
 
-/// Every campaign finding a registered library misses, as observations of its bugs; a vector
-/// that accepts a rejection of any kind stands for the problem the core names in it.
+/// Every campaign finding a registered library or one given as a command misses, as
+/// observations of its bugs settled by experiment; a vector that accepts a rejection of any
+/// kind stands for the problem the core names in it.
 fn observations(matrix: &Matrix, harness: &Harness) -> Vec<Observation> {
-    let mut out = missed(matrix);
+    let mut out = missed(matrix, harness);
     let core = harness
         .implementations()
         .iter()
@@ -62,14 +148,15 @@ fn observations(matrix: &Matrix, harness: &Harness) -> Vec<Observation> {
     crate::settle::settle_with(harness, out)
 }
 
-/// Every campaign finding a registered library misses, each as the vector expects it.
-fn missed(matrix: &Matrix) -> Vec<Observation> {
+/// Every campaign finding a registered library or one given as a command misses, each as
+/// the vector expects it.
+fn missed(matrix: &Matrix, harness: &Harness) -> Vec<Observation> {
     let Some(findings) = matrix.parts.get(1) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for column in &matrix.implementations {
-        if driver(&column.name).is_none() {
+        if Recipient::of(harness, &column.name).is_none() {
             continue;
         }
         for (category, _) in CATEGORIES {
@@ -89,10 +176,17 @@ fn missed(matrix: &Matrix) -> Vec<Observation> {
 /// Every upstream report the matrix's campaign findings call for, most severe first, with
 /// the bugs no library is sent; each example minimized for its library with `harness`.
 pub fn reports(matrix: &Matrix, harness: &Harness) -> (Vec<Upstream>, Unsent) {
+    reports_of(bugs::group(FAMILY, observations(matrix, harness)), harness)
+}
+
+/// The reports `bugs` call for, those of implementations given as commands first and then most
+/// severe first, with the bugs no implementation is sent; each example minimized for its
+/// implementation with `harness`.
+pub fn reports_of(found: Vec<Bug>, harness: &Harness) -> (Vec<Upstream>, Unsent) {
     let mut unsent = Unsent::default();
-    let mut out = Vec::new();
-    for mut bug in bugs::group(FAMILY, observations(matrix, harness)) {
-        let Some(driver) = driver(&bug.key.blamed) else {
+    let mut sent = Vec::new();
+    for mut bug in found {
+        let Some(recipient) = Recipient::of(harness, &bug.key.blamed) else {
             unsent.parsers.push(bug);
             continue;
         };
@@ -101,24 +195,32 @@ pub fn reports(matrix: &Matrix, harness: &Harness) -> (Vec<Upstream>, Unsent) {
             continue;
         }
         bug.example = bugs::smallest(harness, &bug);
-        let version = matrix
-            .implementations
-            .iter()
-            .find(|c| c.name == driver.name)
-            .map_or(String::new(), |c| c.version.clone());
-        let path = PathBuf::from(driver.name).join(format!(
-            "{:02}-{}-{}.md",
-            out.len() + 1,
-            slug(&bug.key.rule),
-            slug(&bug.key.shape)
-        ));
-        out.push(Upstream {
-            implementation: driver.name.to_string(),
-            text: report(driver, &version, &bug),
-            path,
-            bug,
-        });
+        sent.push((recipient, bug));
     }
+    sent.sort_by_key(|(recipient, _)| !recipient.own());
+    let out = sent
+        .into_iter()
+        .enumerate()
+        .map(|(k, (recipient, bug))| {
+            let version = harness
+                .implementations()
+                .iter()
+                .find(|i| i.name() == recipient.name())
+                .map_or(String::new(), |i| i.version());
+            let path = PathBuf::from(slug(recipient.name())).join(format!(
+                "{:02}-{}-{}.md",
+                k + 1,
+                slug(&bug.key.rule),
+                slug(&bug.key.shape)
+            ));
+            Upstream {
+                implementation: recipient.name().to_string(),
+                text: report(&recipient, &version, &bug),
+                path,
+                bug,
+            }
+        })
+        .collect();
     (out, unsent)
 }
 
@@ -157,28 +259,26 @@ fn parting(expected: &Outcome, actual: &Outcome) -> String {
     )
 }
 
-fn report(driver: &Driver, version: &str, bug: &Bug) -> String {
+fn report(recipient: &Recipient, version: &str, bug: &Bug) -> String {
     let example = &bug.example;
     let input = &example.input;
-    let (language, fence) = driver.language_name();
+    let (language, fence) = recipient.language();
     let mut out = String::new();
     let _ = write!(
         out,
         "# {}: {}\n\n\
-         - Library: {} ({}), installed with `{}`\n\
-         - Driven as: {}\n\
+         - Implementation: {} ({}), {}\n\
          - Rule: {} — {}\n\
          - Severity: {}\n\
          - Seen in {} canonfuzz vectors\n\n\
-         ## Input ({} bytes, the smallest on which this library still shows it)\n\n{}\n\nHex: `{}`\n\n\
+         ## Input ({} bytes, the smallest on which this implementation still shows it)\n\n{}\n\nHex: `{}`\n\n\
          ## Expected\n\n{}\n\n## Actual\n\n{}\n\n{}\
          ## Reproduction ({language})\n\n{}\n",
-        markdown(driver.name),
+        markdown(recipient.name()),
         markdown(&bug.key.shape),
-        markdown(driver.name),
+        markdown(recipient.name()),
         markdown(version),
-        driver.setup,
-        markdown(driver.how),
+        recipient.provenance(),
         markdown(&bug.key.rule),
         markdown(clause(&bug.key.rule)),
         markdown(bug.key.severity.words()),
@@ -189,7 +289,7 @@ fn report(driver: &Driver, version: &str, bug: &Bug) -> String {
         answer(&example.expected),
         answer(&example.actual),
         parting(&example.expected, &example.actual),
-        code_block(&driver.reproduction(input), fence),
+        code_block(&recipient.reproduction(input), fence),
     );
     let _ = write!(out, "\n## Vectors of this bug\n\n");
     for v in &bug.vectors {
@@ -198,14 +298,25 @@ fn report(driver: &Driver, version: &str, bug: &Bug) -> String {
     out
 }
 
-/// Writes every report under `dir`, and an index of them most severe first; returns the
-/// index's path and the count written.
+/// Writes every report the matrix's campaign findings call for under `dir`, and an index of
+/// them; returns the index's path and the count written.
 pub fn write(matrix: &Matrix, harness: &Harness, dir: &Path) -> Result<(PathBuf, usize), String> {
     let (reports, unsent) = reports(matrix, harness);
+    write_reports(&reports, &unsent, dir)
+}
+
+/// Writes `reports` under `dir`, and an index of them (implementations given as commands
+/// first, then most severe first) and of the bugs `unsent`; returns the index's path and the
+/// count written.
+pub fn write_reports(
+    reports: &[Upstream],
+    unsent: &Unsent,
+    dir: &Path,
+) -> Result<(PathBuf, usize), String> {
     let mut index = String::from(
-        "# Upstream reports\n\nOne file per bug a library has itself, most severe first: each shows the smallest input on which that library still shows the bug.\n\n| severity | library | rule | bug | vectors |\n|---|---|---|---|---|\n",
+        "# Upstream reports\n\nOne file per bug an implementation has itself, those of implementations given with `--with` first, then most severe first: each shows the smallest input on which that implementation still shows the bug.\n\n| severity | implementation | rule | bug | vectors |\n|---|---|---|---|---|\n",
     );
-    for r in &reports {
+    for r in reports {
         let full = dir.join(&r.path);
         if let Some(parent) = full.parent() {
             std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
@@ -303,31 +414,37 @@ mod tests {
             new: false,
             first_met: None,
         };
-        let driver = &crate::families::jcs::drivers::DRIVERS[0];
-        let text = report(driver, HOSTILE, &bug);
-        // The report's own headings, and no other: nothing opened a heading, and every code
-        // block closed where it was meant to.
-        let mut fence: Option<usize> = None;
-        let mut headings = 0;
-        for line in text.lines() {
-            let ticks = line.chars().take_while(|&c| c == '`').count();
-            match fence {
-                Some(open) if ticks >= open && line.trim_end_matches('`').is_empty() => {
-                    fence = None
-                }
-                Some(_) => {}
-                None if ticks >= 3 => fence = Some(ticks),
-                None => {
-                    headings += usize::from(line.starts_with('#'));
-                    // Outside code, no HTML opens: every `<` is escaped.
-                    let bare = line
-                        .match_indices('<')
-                        .any(|(i, _)| !line[..i].ends_with('\\'));
-                    assert!(!bare, "{line}");
+        let driver = Recipient::Registered(&crate::families::jcs::drivers::DRIVERS[0]);
+        let own = Recipient::Own {
+            name: HOSTILE.into(),
+            command: format!("python3 x.py # {HOSTILE}\n```\n# forged"),
+        };
+        for recipient in [driver, own] {
+            let text = report(&recipient, HOSTILE, &bug);
+            // The report's own headings, and no other: nothing opened a heading, and every code
+            // block closed where it was meant to.
+            let mut fence: Option<usize> = None;
+            let mut headings = 0;
+            for line in text.lines() {
+                let ticks = line.chars().take_while(|&c| c == '`').count();
+                match fence {
+                    Some(open) if ticks >= open && line.trim_end_matches('`').is_empty() => {
+                        fence = None
+                    }
+                    Some(_) => {}
+                    None if ticks >= 3 => fence = Some(ticks),
+                    None => {
+                        headings += usize::from(line.starts_with('#'));
+                        // Outside code, no HTML opens: every `<` is escaped.
+                        let bare = line
+                            .match_indices('<')
+                            .any(|(i, _)| !line[..i].ends_with('\\'));
+                        assert!(!bare, "{line}");
+                    }
                 }
             }
+            assert_eq!((headings, fence), (6, None), "{text}");
         }
-        assert_eq!((headings, fence), (6, None), "{text}");
     }
 
     fn harness() -> Harness {
@@ -436,6 +553,58 @@ mod tests {
                 r.text
             );
         }
+    }
+
+    #[test]
+    fn an_implementation_given_as_a_command_gets_its_reports_first_reproduced_by_its_command() {
+        let adapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters/python_json_sorted.py");
+        let command = format!("python3 {}", adapter.display());
+        let harness = Harness::with(
+            jcs::FAMILY,
+            vec![
+                Box::new(CoreImpl),
+                Box::new(worker::node(
+                    "node-json-canonicalize",
+                    "json-canonicalize",
+                    "node-v8",
+                )),
+                Box::new(worker::external("mine", "mine", &command)),
+            ],
+        );
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let matrix = crate::matrix::build(&harness, Vec::new(), &dir).unwrap();
+        let (reports, _) = reports(&matrix, &harness);
+        let mine = reports
+            .iter()
+            .take_while(|r| r.implementation == "mine")
+            .count();
+        assert!(mine > 0, "no report for the command");
+        assert!(reports[mine..].iter().all(|r| r.implementation != "mine"));
+        assert!(
+            reports.len() > mine,
+            "the registered library's reports are gone"
+        );
+        // Python's json module writes 1e+20 where ECMAScript writes the integer in full
+        // (RFC 8785 §3.2.2.3): the report says so, and its program shows it.
+        let exponent = reports
+            .iter()
+            .find(|r| r.bug.key.shape == "writes an exponent where ECMAScript writes none")
+            .expect("the sorted-json adapter writes exponents");
+        assert_eq!(exponent.path.parent(), Some(Path::new("mine")));
+        let program = code(&exponent.text, "sh");
+        assert!(program.contains(&command), "{program}");
+        let out = std::process::Command::new("sh")
+            .args(["-c", &program])
+            .output()
+            .unwrap();
+        let answers = String::from_utf8(out.stdout).unwrap();
+        let actual = code(
+            &exponent.text[exponent.text.find("## Actual").unwrap()..],
+            "",
+        );
+        let answer: serde_json::Value =
+            serde_json::from_str(answers.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(answer["ok"].as_str(), Some(actual.trim_end()), "{answers}");
     }
 
     #[test]

@@ -183,6 +183,28 @@ fn an_adapter_goes_through_vectors_and_the_report() {
     // Verbose, every failing test.
     let out = common::canonfuzz(&["vectors", "-v", "--impl", &sorted], b"");
     assert!(common::text(&out.stdout).contains("FAIL jcs/"));
+    // Asked, it writes the adapter's upstream reports, each example minimized for it.
+    let upstream = dir.path().join("upstream");
+    let out = common::canonfuzz(
+        &[
+            "vectors",
+            "--impl",
+            &sorted,
+            "--upstream",
+            upstream.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        common::text(&out.stdout).contains("upstream reports, indexed in"),
+        "{}",
+        common::text(&out.stdout)
+    );
+    let index = std::fs::read_to_string(upstream.join("README.md")).unwrap();
+    assert!(
+        index.contains("| sorted | numbers | [pads the exponent with zeros](sorted/"),
+        "{index}"
+    );
     // A CI service reads every test, and each failure names its bug.
     let xml = std::fs::read_to_string(&junit).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();

@@ -37,6 +37,11 @@ pub trait Implementation: Send + Sync {
     fn driven(&self) -> Option<String> {
         None
     }
+    /// The command line run over the worker protocol, for an implementation given as one:
+    /// what a report's reproduction runs.
+    fn command(&self) -> Option<String> {
+        None
+    }
     /// Whether the implementation ran (a worker whose runtime is missing did not).
     fn available(&self) -> Result<(), String> {
         Ok(())

@@ -1127,8 +1127,13 @@ impl Implementation for WorkerImpl {
     }
 
     fn driven(&self) -> Option<String> {
+        self.command()
+            .map(|line| format!("`{line}`, over the worker protocol"))
+    }
+
+    fn command(&self) -> Option<String> {
         match &self.launch {
-            Launch::Command(line) => Some(format!("`{line}`, over the worker protocol")),
+            Launch::Command(line) => Some(line.clone()),
             Launch::Library { .. } | Launch::Host { .. } => None,
         }
     }

@@ -43,6 +43,10 @@ pub(crate) struct VectorsArgs {
     /// Also write the implementation's counts and bugs as JSON to FILE.
     #[arg(long, value_name = "FILE", requires = "implementation")]
     pub(crate) summary_json: Option<PathBuf>,
+    /// Also write an upstream-ready report for each bug of the JCS implementation into DIR,
+    /// each example minimized for it, with an index in DIR/README.md.
+    #[arg(long, value_name = "DIR", requires = "implementation")]
+    pub(crate) upstream: Option<PathBuf>,
 }
 
 /// Runs `canonfuzz vectors`: the corpus against the core, or with --impl against the
@@ -60,6 +64,7 @@ pub(crate) fn vectors_command(args: VectorsArgs, detail: summary::Detail) -> Exi
                 junit: args.junit,
                 allow: args.allow,
                 summary_json: args.summary_json,
+                upstream: args.upstream,
             },
         ),
     }
@@ -176,6 +181,8 @@ pub(crate) struct Asked {
     pub allow: Vec<String>,
     /// Where to write the counts and bugs as JSON.
     pub summary_json: Option<PathBuf>,
+    /// Where to write upstream reports of its bugs.
+    pub upstream: Option<PathBuf>,
 }
 
 /// Runs the implementation `spec` names over the corpus `dir`: its bugs, then its counts.
@@ -230,6 +237,13 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
             return usage_error(e);
         }
     }
+    if let Some(dir) = &asked.upstream {
+        let found = bugs.iter().map(|(b, _)| b.clone()).collect();
+        match upstream_reports(family, spec, found, dir) {
+            Ok(line) => println!("{line}"),
+            Err(e) => return usage_error(e),
+        }
+    }
     let (counted, renamed): (Vec<&Bug>, Vec<&Bug>) = bugs
         .iter()
         .map(|(b, _)| b)
@@ -268,6 +282,33 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
     } else {
         rejected()
     }
+}
+
+/// Writes the upstream reports of `found`, the bugs of the implementation `spec` names, into
+/// `dir`, each example minimized for it against the core; says where.
+fn upstream_reports(
+    family: canonfuzz_diff::family::Family,
+    spec: &str,
+    found: Vec<Bug>,
+    dir: &Path,
+) -> Result<String, String> {
+    if family != canonfuzz_diff::families::jcs::FAMILY {
+        return Err(format!(
+            "--upstream writes reports for JCS implementations, not for the {} family",
+            family.name()
+        ));
+    }
+    let (_, implementation) = canonfuzz_diff::families::resolve(spec, Some(family))?;
+    let harness = Harness::with(
+        family,
+        vec![family.implementations().remove(0), implementation],
+    );
+    let (reports, unsent) = upstream::reports_of(found, &harness);
+    let (index, count) = upstream::write_reports(&reports, &unsent, dir)?;
+    Ok(format!(
+        "wrote {count} upstream reports, indexed in {}",
+        terminal(&index.display().to_string())
+    ))
 }
 
 /// Writes `vectors --impl`'s counts and bugs (each with whether it is allowed) as JSON.
