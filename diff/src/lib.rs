@@ -11,6 +11,7 @@ pub mod import;
 pub mod judge;
 pub mod matrix;
 pub mod merge;
+pub mod runs;
 pub mod triage;
 pub mod upstream;
 

@@ -21,7 +21,7 @@ use crate::families::jcs::FAMILY;
 use crate::matrix::Matrix;
 use crate::outcome::Outcome;
 use crate::replay::CATEGORIES;
-use crate::vector::{readable, to_hex};
+use crate::vector::to_hex;
 
 /// Who a report goes to, and how it reproduces a finding.
 #[derive(Debug, Clone)]
@@ -96,6 +96,10 @@ impl Recipient {
     fn reproduction(&self, input: &[u8]) -> String {
         match self {
             Recipient::Registered(d) => d.reproduction(input),
+            Recipient::Own { command, .. } if input.len() > crate::runs::LONG => format!(
+                "# The worker protocol's greeting, then the input in base64; the second line\n# printed is the answer.\ninput=$({} | base64 | tr -d '\\n')\nprintf '%s\\n' '{{\"canonfuzz\":1}}' \"{{\\\"input\\\":\\\"$input\\\"}}\" |\n  {command}\n",
+                crate::runs::shell(input)
+            ),
             Recipient::Own { command, .. } => format!(
                 "# The worker protocol's greeting, then the input in base64; the second line\n# printed is the answer.\nprintf '%s\\n' '{{\"canonfuzz\":1}}' '{{\"input\":\"{}\"}}' |\n  {command}\n",
                 STANDARD.encode(input)
@@ -194,9 +198,20 @@ pub fn reports_of(found: Vec<Bug>, harness: &Harness) -> (Vec<Upstream>, Unsent)
             unsent.allowed.push(bug);
             continue;
         }
-        bug.example = bugs::smallest(harness, &bug);
+        bug.shown_by(bugs::smallest(harness, &bug));
         sent.push((recipient, bug));
     }
+    let (recipients, found): (Vec<Recipient>, Vec<Bug>) = sent.into_iter().unzip();
+    let mut sent: Vec<(Recipient, Bug)> = bugs::one_per_cause(found)
+        .into_iter()
+        .filter_map(|bug| {
+            let recipient = recipients
+                .iter()
+                .find(|r| r.name() == bug.key.blamed)?
+                .clone();
+            Some((recipient, bug))
+        })
+        .collect();
     sent.sort_by_key(|(recipient, _)| !recipient.own());
     let out = sent
         .into_iter()
@@ -235,7 +250,7 @@ fn clause(rule: &str) -> &'static str {
 /// An answer, in full.
 fn answer(outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Ok(out) => code_block(&readable(out), ""),
+        Outcome::Ok(out) => code_block(&crate::runs::shown(out), ""),
         Outcome::Rejected(kind) if kind.is_empty() => "a rejection".to_string(),
         Outcome::Rejected(kind) => format!("a rejection (canonfuzz names it {})", markdown(kind)),
         other => markdown(&other.to_string()),
@@ -271,7 +286,7 @@ fn report(recipient: &Recipient, version: &str, bug: &Bug) -> String {
          - Rule: {} — {}\n\
          - Severity: {}\n\
          - Seen in {} canonfuzz vectors\n\n\
-         ## Input ({} bytes, the smallest on which this implementation still shows it)\n\n{}\n\nHex: `{}`\n\n\
+         ## Input ({} bytes, the smallest on which this implementation still shows it)\n\n{}\n\n{}\n\n\
          ## Expected\n\n{}\n\n## Actual\n\n{}\n\n{}\
          ## Reproduction ({language})\n\n{}\n",
         markdown(recipient.name()),
@@ -284,13 +299,39 @@ fn report(recipient: &Recipient, version: &str, bug: &Bug) -> String {
         markdown(bug.key.severity.words()),
         bug.vectors.len(),
         input.len(),
-        code_block(&readable(input), ""),
-        to_hex(input),
+        code_block(&crate::runs::shown(input), ""),
+        if input.len() > crate::runs::LONG {
+            "Each run of one byte repeated is written ⟨count × byte⟩; the reproduction below builds it in full.".to_string()
+        } else {
+            format!("Hex: `{}`", to_hex(input))
+        },
         answer(&example.expected),
         answer(&example.actual),
         parting(&example.expected, &example.actual),
         code_block(&recipient.reproduction(input), fence),
     );
+    if let Some(exponents) = bug.exponents {
+        let _ = write!(
+            out,
+            "\n## Where it starts\n\nThe number in the input shows it for {}; bisecting its exponent found where (the input above is the shortest literal that shows it).\n",
+            exponents.words()
+        );
+    }
+    if !bug.also.is_empty() {
+        let _ = write!(
+            out,
+            "\n## The same cause, seen otherwise\n\nWith other values of that number's parameters, the same misreading also shows as:\n\n"
+        );
+        for key in &bug.also {
+            let _ = writeln!(
+                out,
+                "- {}: {} ({})",
+                markdown(&key.rule),
+                markdown(&key.shape),
+                markdown(key.severity.words())
+            );
+        }
+    }
     let _ = write!(out, "\n## Vectors of this bug\n\n");
     for v in &bug.vectors {
         let _ = writeln!(out, "- corpus/{}", markdown(v));
@@ -413,6 +454,8 @@ mod tests {
             example,
             new: false,
             first_met: None,
+            exponents: None,
+            also: Vec::new(),
         };
         let driver = Recipient::Registered(&crate::families::jcs::drivers::DRIVERS[0]);
         let own = Recipient::Own {
@@ -605,6 +648,53 @@ mod tests {
         let answer: serde_json::Value =
             serde_json::from_str(answers.lines().nth(1).unwrap()).unwrap();
         assert_eq!(answer["ok"].as_str(), Some(actual.trim_end()), "{answers}");
+    }
+
+    #[test]
+    fn one_cause_is_one_report_stating_where_it_starts() {
+        // jcs-admit reads numbers with Rust's str::parse::<f64>, which stops adding exponent
+        // digits once it passes 65,536: exponents of 655,360 and up are misread. What that
+        // makes of the answer (another value, or a refusal) depends on the rest of the
+        // literal; the corpus holds both, and they are one bug.
+        let harness = Harness::with(
+            jcs::FAMILY,
+            vec![
+                Box::new(CoreImpl),
+                Box::new(canonfuzz_props::impls::jcs::JcsAdmitImpl),
+            ],
+        );
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let matrix = crate::matrix::build(&harness, Vec::new(), &dir).unwrap();
+        let grouped = bugs::group(FAMILY, observations(&matrix, &harness));
+        let misreadings = grouped
+            .iter()
+            .filter(|b| b.key.rule == "numbers" && b.key.severity.is_bug())
+            .count();
+        assert!(misreadings > 1, "{grouped:#?}");
+        let (reports, _) = reports(&matrix, &harness);
+        let numbers: Vec<&Upstream> = reports
+            .iter()
+            .filter(|r| r.bug.key.rule == "numbers")
+            .collect();
+        assert_eq!(
+            numbers.len(),
+            1,
+            "{:#?}",
+            reports.iter().map(|r| &r.bug.key).collect::<Vec<_>>()
+        );
+        let report = numbers[0];
+        assert_eq!(report.bug.exponents.map(|e| e.from.abs()), Some(655_360));
+        assert!(!report.bug.also.is_empty());
+        assert!(report.text.contains("655,360"), "{}", report.text);
+        // The example is one number, as short as a literal with that exponent and a value the
+        // doubles hold can be: its run of zeros no longer than the exponent less 308.
+        let input = String::from_utf8(report.bug.example.input.clone()).unwrap();
+        assert!(input.len() < 655_360 + 16, "{}", input.len());
+        assert!(
+            input.len() < 8_192 || report.text.len() < 8_192,
+            "{}",
+            report.text.len()
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::compare::agree;
 use crate::family::{Answer, Family};
 use crate::findings::{Finding, ImplStats};
 use crate::harness::Harness;
+use crate::numbers::Exponents;
 use crate::outcome::Outcome;
 use crate::shrink::minimize;
 
@@ -172,9 +173,31 @@ pub struct Bug {
     /// When a campaign first met it: the time since the campaign started, and the cases it
     /// had judged.
     pub first_met: Option<(Duration, u64)>,
+    /// The exponents over which its example's number shows it, when bisection found where
+    /// it starts.
+    pub exponents: Option<Exponents>,
+    /// Other behaviours of the same cause: bugs whose examples differed from its own only in
+    /// a parameter of one number, from the same exponent on ([`one_per_cause`]).
+    pub also: Vec<BugKey>,
+}
+
+/// A bug's example minimized for its implementation, with the exponents its number shows it
+/// over when they were found.
+#[derive(Debug, Clone)]
+pub struct Smallest {
+    /// The example.
+    pub example: Observation,
+    /// Where its number shows the bug.
+    pub exponents: Option<Exponents>,
 }
 
 impl Bug {
+    /// The bug with `smallest` as its example.
+    pub fn shown_by(&mut self, smallest: Smallest) {
+        self.example = smallest.example;
+        self.exponents = smallest.exponents;
+    }
+
     /// Its rule and shape, the words `vectors --allow` takes to allow it.
     pub fn allowance(&self) -> String {
         format!("{}: {}", self.key.rule, self.key.shape)
@@ -198,6 +221,8 @@ impl Bug {
             "vectors": self.vectors,
             "first_met_s": self.first_met.map(|(at, _)| at.as_secs_f64()),
             "first_met_cases": self.first_met.map(|(_, cases)| cases),
+            "exponents": self.exponents.map(|e| e.words()),
+            "also": self.also.iter().map(|k| k.shape.clone()).collect::<Vec<_>>(),
             "example": {
                 "implementation": self.example.implementation,
                 "input": String::from_utf8_lossy(&self.example.input),
@@ -248,6 +273,8 @@ pub fn group(family: Family, observations: Vec<Observation>) -> Vec<Bug> {
                         new: o.new,
                         first_met: o.first_met,
                         example: o,
+                        exponents: None,
+                        also: Vec::new(),
                     },
                 );
             }
@@ -259,6 +286,43 @@ pub fn group(family: Family, observations: Vec<Observation>) -> Vec<Bug> {
             .cmp(&(b.key.severity, std::cmp::Reverse(b.cases)))
     });
     bugs
+}
+
+/// One bug per cause: a bug whose example has a number shown to break from an exponent on is
+/// merged into an earlier (more severe) bug of the same party whose example differs from its
+/// own only in that number's parameters (its exponent, its runs of digits) and that breaks
+/// from an exponent of the same magnitude — one cause crossing one threshold, whatever the value
+/// it then misreads makes of the answer.
+pub fn one_per_cause(bugs: Vec<Bug>) -> Vec<Bug> {
+    let mut out: Vec<Bug> = Vec::with_capacity(bugs.len());
+    for bug in bugs {
+        let cause = |b: &Bug| {
+            b.exponents.map(|e| {
+                (
+                    b.key.blamed.clone(),
+                    crate::numbers::shape(&b.example.input),
+                    e.from.abs(),
+                )
+            })
+        };
+        let same = cause(&bug).and_then(|c| out.iter().position(|o| cause(o) == Some(c.clone())));
+        match same.and_then(|k| out.get_mut(k)) {
+            Some(first) => {
+                first.exponents = match (first.exponents, bug.exponents) {
+                    (Some(a), Some(b)) => Some(a.union(b)),
+                    (a, b) => a.or(b),
+                };
+                first.also.push(bug.key);
+                first.implementations.extend(bug.implementations);
+                first.cases += bug.cases;
+                first.vectors.extend(bug.vectors);
+                first.new &= bug.new;
+                first.first_met = earliest(first.first_met, bug.first_met);
+            }
+            None => out.push(bug),
+        }
+    }
+    out
 }
 
 /// `expected`, or where it is a rejection naming no problem (of any kind, as a policy about
@@ -313,17 +377,21 @@ const BUDGET: usize = 2_000;
 
 /// The smallest input on which the implementation of `bug`'s example still shows that bug,
 /// found with `harness` (of the bug's family), the core's answer standing for the expected
-/// one: the example a person fixing that implementation reads. The example as it is when the
-/// core's answer to it is not the one expected there (then there is nothing to judge
-/// candidates by).
-pub fn smallest(harness: &Harness, bug: &Bug) -> Observation {
+/// one: the example a person fixing that implementation reads, its numbers the shortest
+/// literals that show it ([`crate::numbers`]). The example as it is when the core's answer
+/// to it is not the one expected there (then there is nothing to judge candidates by).
+pub fn smallest(harness: &Harness, bug: &Bug) -> Smallest {
     let family = harness.family();
     let names: Vec<&str> = harness.implementations().iter().map(|i| i.name()).collect();
+    let unchanged = Smallest {
+        example: bug.example.clone(),
+        exponents: None,
+    };
     let (Some(core), Some(library)) = (
         names.iter().position(|n| *n == crate::compare::CORE),
         names.iter().position(|n| *n == bug.example.implementation),
     ) else {
-        return bug.example.clone();
+        return unchanged;
     };
     let ask = |inputs: &[Vec<u8>]| -> Vec<Option<(Observation, BugKey)>> {
         let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
@@ -347,7 +415,7 @@ pub fn smallest(harness: &Harness, bug: &Bug) -> Observation {
         .pop()
         .flatten();
     if original.as_ref().map(|(_, key)| key) != Some(&bug.key) {
-        return bug.example.clone();
+        return unchanged;
     }
     // A candidate the library's host parser reads otherwise than the example hides what the
     // library was given behind what that parser dropped: its label is not to be trusted.
@@ -367,12 +435,23 @@ pub fn smallest(harness: &Harness, bug: &Bug) -> Observation {
             })
             .collect()
     };
-    let input = minimize(&bug.example.input, &mut judge, BUDGET);
+    // Cut by bytes, then by the parts of its numbers, and cut again where that made room.
+    let mut input = minimize(&bug.example.input, &mut judge, BUDGET);
+    let mut exponents = None;
+    for _ in 0..2 {
+        let (refined, found) =
+            crate::numbers::refine(&input, &mut |c| judge(&[c.to_vec()]).contains(&true));
+        exponents = found.or(exponents);
+        if refined == input {
+            break;
+        }
+        input = minimize(&refined, &mut judge, BUDGET);
+    }
     ask(&[input])
         .pop()
         .flatten()
         .filter(|(_, key)| *key == bug.key)
-        .map_or_else(|| bug.example.clone(), |(o, _)| o)
+        .map_or(unchanged, |(example, _)| Smallest { example, exponents })
 }
 
 /// Characters of context shown before the first difference of two outputs.

@@ -126,7 +126,7 @@ pub struct Summary {
     pub own: Vec<String>,
     /// Each bug's example minimized for the implementation it is shown for, by its key;
     /// a bug not here is shown by its smallest finding.
-    pub examples: BTreeMap<BugKey, Observation>,
+    pub examples: BTreeMap<BugKey, crate::bugs::Smallest>,
     /// Every answer that differs from the expected one, settled by experiment where a host
     /// parser read the input ([`crate::settle`]); `None` when the campaign was interrupted
     /// first, and the findings' answers stand as they are.
@@ -192,11 +192,11 @@ impl Summary {
             .unwrap_or_else(|| crate::bugs::observations(self.family, &self.findings, &self.impls));
         let mut bugs = crate::bugs::group(self.family, observations);
         for bug in &mut bugs {
-            if let Some(example) = self.examples.get(&bug.key) {
-                bug.example = example.clone();
+            if let Some(smallest) = self.examples.get(&bug.key) {
+                bug.shown_by(smallest.clone());
             }
         }
-        bugs
+        crate::bugs::one_per_cause(bugs)
     }
 
     /// What the campaign's cases add up to, from every case's own verdict.
@@ -484,7 +484,10 @@ fn smallest_examples(
     impls: &[ImplStats],
     config: &Config,
     jobs: usize,
-) -> (Option<Vec<Observation>>, BTreeMap<BugKey, Observation>) {
+) -> (
+    Option<Vec<Observation>>,
+    BTreeMap<BugKey, crate::bugs::Smallest>,
+) {
     if INTERRUPTED.load(Ordering::Relaxed) {
         return (None, BTreeMap::new());
     }

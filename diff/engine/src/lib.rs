@@ -17,6 +17,7 @@ pub mod input;
 pub mod junit;
 pub mod manifest;
 pub mod mutants;
+pub mod numbers;
 pub mod pacing;
 pub mod repeats;
 pub mod replay;

@@ -331,7 +331,7 @@ fn scalar_variants(raw: &[u8]) -> Vec<Vec<u8>> {
             size = size.div_ceil(2);
         }
     } else {
-        for simple in [&b"0"[..], b"1", b"null"] {
+        for simple in [&b"0"[..], b"1", b"null", b"-0", b"0.0", b"1.0", b"1e1"] {
             out.push(simple.to_vec());
         }
         // A long integer as a number of its magnitude written with an exponent, low and high,
@@ -348,10 +348,25 @@ fn scalar_variants(raw: &[u8]) -> Vec<Vec<u8>> {
                 out.push(magnitude);
             }
         }
-        for i in 0..raw.len() {
-            let mut shorter = raw.to_vec();
-            shorter.remove(i);
-            out.push(shorter);
+        // Runs of characters dropped, half the token's, then quarters, down to one at a time,
+        // a bounded number of them: a token of a megabyte costs as many copies of itself as
+        // one of a hundred bytes.
+        let mut size = raw.len().div_ceil(2);
+        let mut dropped = 0;
+        while size >= 1 && dropped < MAX_STRING_VARIANTS {
+            let mut first = 0;
+            while first < raw.len() && dropped < MAX_STRING_VARIANTS {
+                let last = (first + size).min(raw.len());
+                let mut shorter = raw.get(..first).unwrap_or_default().to_vec();
+                shorter.extend_from_slice(raw.get(last..).unwrap_or_default());
+                out.push(shorter);
+                dropped += 1;
+                first += size;
+            }
+            if size == 1 {
+                break;
+            }
+            size = size.div_ceil(2);
         }
     }
     out

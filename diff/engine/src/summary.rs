@@ -556,10 +556,16 @@ pub fn write_bugs<'a>(
             ),
             false => String::new(),
         };
-        let head = format!(
+        let mut head = format!(
             "{}{via}, {}: {}",
             bug.key.blamed, bug.key.rule, bug.key.shape
         );
+        if let Some(exponents) = bug.exponents {
+            head.push_str(&format!(", {}", exponents.words()));
+        }
+        if !bug.also.is_empty() {
+            head.push_str(&format!(" (and {} more of its cause)", bug.also.len()));
+        }
         let _ = writeln!(out, "  {marker} {}", clip(&terminal(&head), WIDTH - 6));
         let (want, got, _) = crate::bugs::parted(&bug.example.expected, &bug.example.actual);
         let example = format!(

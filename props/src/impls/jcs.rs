@@ -232,6 +232,56 @@ impl Implementation for JsonSyntaxImpl {
     }
 }
 
+/// jcs-admit's pinned version.
+const JCS_ADMIT_VERSION: &str = "0.1.3";
+
+/// jcs-admit: admission checks on the raw bytes (repeated names, depth, strings that are not
+/// Unicode scalar values, numbers with no finite double) by a reader of its own, then
+/// serde_json_canonicalizer's serializer. It shares that serializer, and so its number
+/// formatting and member order, with the serde_json crates, and votes with them.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct JcsAdmitImpl;
+
+impl JcsAdmitImpl {
+    /// Its answer to one input, its refusals by the kind its error's variant names.
+    fn answer(input: &[u8]) -> Outcome {
+        use jcs_admit::Error;
+        match super::in_process::guarded(|| jcs_admit::admit(input)) {
+            Ok(Ok(out)) => Outcome::Ok(out),
+            Ok(Err(e)) => Outcome::Rejected(match &e {
+                Error::Syntax { .. } | Error::TrailingContent { .. } => "syntax".to_string(),
+                Error::DuplicateMember { .. } => "duplicate_key".to_string(),
+                Error::StringNotScalar { reason, .. } => match classify_message(reason) {
+                    kind if kind == "other" => "syntax".to_string(),
+                    kind => kind,
+                },
+                Error::NonFiniteNumber { .. } => "number_out_of_range".to_string(),
+                Error::TooDeep { .. } => "depth_limit".to_string(),
+                _ => "other".to_string(),
+            }),
+            Err(message) => Outcome::Crashed(format!("panicked: {message}")),
+        }
+    }
+}
+
+impl Implementation for JcsAdmitImpl {
+    fn name(&self) -> &str {
+        "jcs-admit"
+    }
+
+    fn version(&self) -> String {
+        JCS_ADMIT_VERSION.to_string()
+    }
+
+    fn group(&self) -> &str {
+        RUST_SERDE_JSON_GROUP
+    }
+
+    fn run_batch(&self, inputs: &[&[u8]]) -> Vec<Outcome> {
+        inputs.iter().map(|input| Self::answer(input)).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,7 +323,10 @@ mod tests {
         let pinned = RUST_CRATES
             .iter()
             .map(|imp| (imp.name, imp.version))
-            .chain([("json-syntax", JSON_SYNTAX_VERSION)]);
+            .chain([
+                ("json-syntax", JSON_SYNTAX_VERSION),
+                ("jcs-admit", JCS_ADMIT_VERSION),
+            ]);
         for (name, version) in pinned {
             let entry = format!("name = \"{name}\"\nversion = \"{version}\"");
             assert!(lock.contains(&entry), "{name} is not locked at {version}");

@@ -244,23 +244,8 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
             Err(e) => return usage_error(e),
         }
     }
-    let (counted, renamed): (Vec<&Bug>, Vec<&Bug>) = bugs
-        .iter()
-        .map(|(b, _)| b)
-        .partition(|b| b.key.severity.is_bug());
-    let (failing, allowing): (Vec<&Bug>, Vec<&Bug>) =
-        counted.into_iter().partition(|b| !allowed(b));
-    print!("{}", bug_list(&failing, &allowing, asked));
-    let renamed: Vec<Bug> = renamed.into_iter().cloned().collect();
-    let mut note = String::new();
-    summary::renamed_note(
-        &mut note,
-        &renamed,
-        asked.detail,
-        Paint::for_terminal(std::io::stdout().is_terminal()),
-        "test",
-    );
-    print!("{note}");
+    let shown: Vec<&Bug> = bugs.iter().map(|(b, _)| b).collect();
+    let failing = print_bugs(&shown, asked);
     let categories: Vec<String> = replayed
         .categories
         .iter()
@@ -277,11 +262,33 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
         run - passed,
         replayed.left_out
     );
-    if failing.is_empty() {
+    if failing == 0 {
         ExitCode::SUCCESS
     } else {
         rejected()
     }
+}
+
+/// Prints `bugs`: those that fail the run, the allowed ones, and the refusals naming another
+/// problem apart; returns how many fail it.
+fn print_bugs(bugs: &[&Bug], asked: &Asked) -> usize {
+    let allowed = |bug: &Bug| asked.allow.contains(&bug.allowance());
+    let (counted, renamed): (Vec<&Bug>, Vec<&Bug>) =
+        bugs.iter().copied().partition(|b| b.key.severity.is_bug());
+    let (failing, allowing): (Vec<&Bug>, Vec<&Bug>) =
+        counted.into_iter().partition(|b| !allowed(b));
+    print!("{}", bug_list(&failing, &allowing, asked));
+    let renamed: Vec<Bug> = renamed.into_iter().cloned().collect();
+    let mut note = String::new();
+    summary::renamed_note(
+        &mut note,
+        &renamed,
+        asked.detail,
+        Paint::for_terminal(std::io::stdout().is_terminal()),
+        "test",
+    );
+    print!("{note}");
+    failing.len()
 }
 
 /// Writes the upstream reports of `found`, the bugs of the implementation `spec` names, into

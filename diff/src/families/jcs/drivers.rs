@@ -32,21 +32,22 @@ pub struct Driver {
     pub language: Language,
     /// What installs the library, pinned.
     pub setup: &'static str,
-    /// Statements that canonicalize the UTF-8 text in `text` and print the result.
+    /// Statements that canonicalize the input (Rust: the bytes `input`; Node and Python: its
+    /// UTF-8 text `text`) and print the result.
     pub body: &'static str,
 }
 
 const SERDE_DEPS: &str = "serde_json = { version = \"1\", features = [\"float_roundtrip\"] }";
 
 /// Every registered JCS implementation but the core.
-pub const DRIVERS: [Driver; 13] = [
+pub const DRIVERS: [Driver; 14] = [
     Driver {
         name: "serde_jcs",
         how: "parsed by serde_json::from_slice, then serde_jcs::to_vec",
         parser: Some("serde_json"),
         language: Language::Rust,
         setup: "serde_jcs = \"=0.2.0\"",
-        body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(serde_jcs::to_vec(&value).unwrap()).unwrap());",
+        body: "let text = std::str::from_utf8(input).unwrap();\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(serde_jcs::to_vec(&value).unwrap()).unwrap());",
     },
     Driver {
         name: "serde_json_canonicalizer",
@@ -54,7 +55,7 @@ pub const DRIVERS: [Driver; 13] = [
         parser: Some("serde_json"),
         language: Language::Rust,
         setup: "serde_json_canonicalizer = \"=0.4.1\"",
-        body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(serde_json_canonicalizer::to_vec(&value).unwrap()).unwrap());",
+        body: "let text = std::str::from_utf8(input).unwrap();\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(serde_json_canonicalizer::to_vec(&value).unwrap()).unwrap());",
     },
     Driver {
         name: "json-canon",
@@ -62,7 +63,7 @@ pub const DRIVERS: [Driver; 13] = [
         parser: Some("serde_json"),
         language: Language::Rust,
         setup: "json-canon = \"=0.1.3\"",
-        body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(json_canon::to_vec(&value).unwrap()).unwrap());",
+        body: "let text = std::str::from_utf8(input).unwrap();\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(json_canon::to_vec(&value).unwrap()).unwrap());",
     },
     Driver {
         name: "canon-json",
@@ -70,7 +71,7 @@ pub const DRIVERS: [Driver; 13] = [
         parser: Some("serde_json"),
         language: Language::Rust,
         setup: "canon-json = \"=0.2.1\"",
-        body: "use canon_json::CanonJsonSerialize;\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(value.to_canon_json_vec().unwrap()).unwrap());",
+        body: "use canon_json::CanonJsonSerialize;\n    let text = std::str::from_utf8(input).unwrap();\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(value.to_canon_json_vec().unwrap()).unwrap());",
     },
     Driver {
         name: "json-syntax",
@@ -78,7 +79,15 @@ pub const DRIVERS: [Driver; 13] = [
         parser: None,
         language: Language::Rust,
         setup: "json-syntax = { version = \"=0.12.5\", features = [\"canonicalize\"] }",
-        body: "use json_syntax::{Parse, Print};\n    let (mut value, _) = json_syntax::Value::parse_str(text).unwrap();\n    value.canonicalize();\n    println!(\"{}\", value.compact_print());",
+        body: "use json_syntax::{Parse, Print};\n    let text = std::str::from_utf8(input).unwrap();\n    let (mut value, _) = json_syntax::Value::parse_str(text).unwrap();\n    value.canonicalize();\n    println!(\"{}\", value.compact_print());",
+    },
+    Driver {
+        name: "jcs-admit",
+        how: "the bytes, to jcs_admit::admit (its own reader, then serde_json_canonicalizer 0.3)",
+        parser: None,
+        language: Language::Rust,
+        setup: "jcs-admit = \"=0.1.3\"",
+        body: "println!(\"{}\", String::from_utf8(jcs_admit::admit(input).unwrap()).unwrap());",
     },
     Driver {
         name: "acdp-jcs",
@@ -86,7 +95,7 @@ pub const DRIVERS: [Driver; 13] = [
         parser: Some("serde_json"),
         language: Language::Rust,
         setup: "acdp-jcs = \"=0.21.0\"",
-        body: "let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(acdp_jcs::try_canonicalize_value(&value).unwrap()).unwrap());",
+        body: "let text = std::str::from_utf8(input).unwrap();\n    let value: serde_json::Value = serde_json::from_str(text).unwrap();\n    println!(\"{}\", String::from_utf8(acdp_jcs::try_canonicalize_value(&value).unwrap()).unwrap());",
     },
     Driver {
         name: "node-canonicalize",
@@ -170,31 +179,34 @@ impl Driver {
     /// A program in the library's language that feeds it `input` exactly as canonfuzz does and
     /// prints what it answers.
     pub fn reproduction(&self, input: &[u8]) -> String {
-        let hex = crate::vector::to_hex(input);
+        use crate::runs;
         let mut out = String::new();
         match self.language {
             Language::Rust => {
-                let bytes: Vec<String> = input.iter().map(|b| format!("0x{b:02x}")).collect();
                 let _ = write!(
                     out,
-                    "// Cargo.toml [dependencies]:\n//   {}\n//   {SERDE_DEPS}\nfn main() {{\n    let input: &[u8] = &[{}];\n    let text = std::str::from_utf8(input).unwrap();\n    {}\n}}\n",
+                    "// Cargo.toml [dependencies]:\n//   {}\n//   {SERDE_DEPS}\nfn main() {{\n    {}\n    {}\n}}\n",
                     self.setup,
-                    bytes.join(", "),
+                    runs::rust(input),
                     self.body
                 );
             }
             Language::Node => {
                 let _ = write!(
                     out,
-                    "// {}; run as an ES module (repro.mjs) with Node 20\nconst text = new TextDecoder('utf-8', {{ fatal: true, ignoreBOM: true }})\n  .decode(Buffer.from('{hex}', 'hex'));\n{}\n",
-                    self.setup, self.body
+                    "// {}; run as an ES module (repro.mjs) with Node 20\nconst text = new TextDecoder('utf-8', {{ fatal: true, ignoreBOM: true }})\n  .decode({});\n{}\n",
+                    self.setup,
+                    runs::node(input),
+                    self.body
                 );
             }
             Language::Python => {
                 let _ = write!(
                     out,
-                    "# {}; run with Python 3.11\nimport json\n\n\ndef refuse(name):\n    raise ValueError(f\"{{name}} is not JSON\")\n\n\ntext = bytes.fromhex(\"{hex}\").decode(\"utf-8\")\n{}\n",
-                    self.setup, self.body
+                    "# {}; run with Python 3.11\nimport json\n\n\ndef refuse(name):\n    raise ValueError(f\"{{name}} is not JSON\")\n\n\ntext = {}.decode(\"utf-8\")\n{}\n",
+                    self.setup,
+                    runs::python(input),
+                    self.body
                 );
             }
         }

@@ -20,7 +20,9 @@ use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
-use canonfuzz_props::impls::jcs::{rust_crates, CoreImpl, JsonSyntaxImpl, RUST_SERDE_JSON_GROUP};
+use canonfuzz_props::impls::jcs::{
+    rust_crates, CoreImpl, JcsAdmitImpl, JsonSyntaxImpl, RUST_SERDE_JSON_GROUP,
+};
 
 /// The JCS family, as registered.
 /// The schema name every JCS vector file carries.
@@ -85,6 +87,7 @@ impl Spec for Jcs {
         let mut every: Vec<Box<dyn Implementation>> = vec![Box::new(CoreImpl)];
         every.extend(rust_crates());
         every.push(Box::new(JsonSyntaxImpl));
+        every.push(Box::new(JcsAdmitImpl));
         every.push(Box::new(worker::rust(
             "acdp-jcs",
             "acdp-jcs",

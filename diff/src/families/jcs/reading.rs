@@ -43,10 +43,6 @@ type Open = (
 /// resolve them, the root's index, and whether any was; `None` when the input is not shaped
 /// like JSON.
 fn read(input: &[u8]) -> Option<(Vec<Value>, usize, bool)> {
-    enum Frame {
-        Array(Vec<usize>),
-        Object(Open),
-    }
     let mut nodes: Vec<Value> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut repeated = false;
@@ -56,13 +52,7 @@ fn read(input: &[u8]) -> Option<(Vec<Value>, usize, bool)> {
     loop {
         skip_ws(input, &mut pos);
         let next = input.get(pos)?;
-        let closing = matches!(next, b']' | b'}');
-        if !stack.is_empty() && (after_value || closing) {
-            let empty = match stack.last() {
-                Some(Frame::Array(items)) => items.is_empty(),
-                Some(Frame::Object((members, _))) => members.is_empty(),
-                None => true,
-            };
+        if !stack.is_empty() && (after_value || matches!(next, b']' | b'}')) {
             // A comma after a value; an end after a value or in an empty container.
             match (after_value, next) {
                 (true, b',') => {
@@ -70,65 +60,14 @@ fn read(input: &[u8]) -> Option<(Vec<Value>, usize, bool)> {
                     after_value = false;
                     continue;
                 }
-                (false, _) if !empty => return None,
+                (false, _) if stack.last().is_some_and(|f| !f.is_empty()) => return None,
                 (_, b']' | b'}') => {}
                 _ => return None,
             }
         }
-        after_value = true;
-        // Inside an object with no name pending, a name (or the end) comes next.
-        if let Some(Frame::Object((members, pending @ None))) = stack.last_mut() {
-            match next {
-                b'}' => {
-                    pos += 1;
-                    let kept = members.drain(..).map(|(_, name, v)| (name, v)).collect();
-                    stack.pop();
-                    nodes.push(Value::Object(kept));
-                }
-                b'"' => {
-                    let start = pos;
-                    let token = string_token(input, &mut pos)?;
-                    skip_ws(input, &mut pos);
-                    (input.get(pos) == Some(&b':')).then_some(())?;
-                    pos += 1;
-                    *pending = Some((units(&token), (start, start + token.len())));
-                    after_value = false;
-                    continue;
-                }
-                _ => return None,
-            }
-        } else {
-            match next {
-                b'[' => {
-                    pos += 1;
-                    stack.push(Frame::Array(Vec::new()));
-                    after_value = false;
-                    continue;
-                }
-                b'{' => {
-                    pos += 1;
-                    stack.push(Frame::Object((Vec::new(), None)));
-                    after_value = false;
-                    continue;
-                }
-                b']' if matches!(stack.last(), Some(Frame::Array(_))) => {
-                    pos += 1;
-                    let Some(Frame::Array(items)) = stack.pop() else {
-                        return None;
-                    };
-                    nodes.push(Value::Array(items));
-                }
-                b'"' => {
-                    let start = pos;
-                    string_token(input, &mut pos)?;
-                    nodes.push(Value::Scalar(start, pos));
-                }
-                _ => {
-                    let start = pos;
-                    scalar_token(input, &mut pos)?;
-                    nodes.push(Value::Scalar(start, pos));
-                }
-            }
+        after_value = opens(input, &mut pos, &mut stack, &mut nodes)?;
+        if !after_value {
+            continue;
         }
         // A value is complete: it joins its container, or is the document.
         let value = nodes.len() - 1;
@@ -150,6 +89,83 @@ fn read(input: &[u8]) -> Option<(Vec<Value>, usize, bool)> {
             }
         }
     }
+}
+
+/// A container being read.
+enum Frame {
+    Array(Vec<usize>),
+    Object(Open),
+}
+
+impl Frame {
+    fn is_empty(&self) -> bool {
+        match self {
+            Frame::Array(items) => items.is_empty(),
+            Frame::Object((members, _)) => members.is_empty(),
+        }
+    }
+}
+
+/// Reads what starts at `pos`: a container opened or a member's name (`false`: no value is
+/// complete yet), or a scalar or a container's end, pushed to `nodes` (`true`); `None` where
+/// the text is not shaped like JSON.
+fn opens(
+    input: &[u8],
+    pos: &mut usize,
+    stack: &mut Vec<Frame>,
+    nodes: &mut Vec<Value>,
+) -> Option<bool> {
+    let next = input.get(*pos)?;
+    // Inside an object with no name pending, a name (or the end) comes next.
+    if let Some(Frame::Object((members, pending @ None))) = stack.last_mut() {
+        return match next {
+            b'}' => {
+                *pos += 1;
+                let kept = members.drain(..).map(|(_, name, v)| (name, v)).collect();
+                stack.pop();
+                nodes.push(Value::Object(kept));
+                Some(true)
+            }
+            b'"' => {
+                let start = *pos;
+                let token = string_token(input, pos)?;
+                skip_ws(input, pos);
+                (input.get(*pos) == Some(&b':')).then_some(())?;
+                *pos += 1;
+                *pending = Some((units(&token), (start, start + token.len())));
+                Some(false)
+            }
+            _ => None,
+        };
+    }
+    match next {
+        b'[' | b'{' => {
+            *pos += 1;
+            stack.push(if *next == b'[' {
+                Frame::Array(Vec::new())
+            } else {
+                Frame::Object((Vec::new(), None))
+            });
+            return Some(false);
+        }
+        b']' => {
+            *pos += 1;
+            let Some(Frame::Array(items)) = stack.pop() else {
+                return None;
+            };
+            nodes.push(Value::Array(items));
+        }
+        _ => {
+            let start = *pos;
+            if *next == b'"' {
+                string_token(input, pos)?;
+            } else {
+                scalar_token(input, pos)?;
+            }
+            nodes.push(Value::Scalar(start, *pos));
+        }
+    }
+    Some(true)
 }
 
 /// The values from `root` as compact JSON text, tokens as `input` spells them.

@@ -74,8 +74,28 @@ fn past_the_doubles(rng: &mut Rng) -> String {
     s
 }
 
+/// A number of ordinary size written with a run of half a million to a million zeros that
+/// its exponent offsets: `0.000…01e1000002` is 100. A reader that caps the exponents it reads
+/// (Rust's `str::parse::<f64>` stops adding digits past 65,536) misreads it.
+fn offset_by_zeros(rng: &mut Rng) -> String {
+    let run = (1 << 19) + rng.index(1 << 19);
+    let digit = 1 + rng.index(9);
+    let value = rng.index(21) as i64 - 10;
+    if rng.chance(50) {
+        format!("0.{}{digit}e{}", "0".repeat(run), run as i64 + 1 + value)
+    } else {
+        format!("{digit}{}e-{}", "0".repeat(run), run as i64 - value)
+    }
+}
+
+/// One in this many numbers is [`offset_by_zeros`]: each is most of a megabyte.
+const OFFSET_BY_ZEROS: usize = 10_000;
+
 /// One number as JSON text, in one of many textual forms of the same kind of value.
 pub fn number(rng: &mut Rng) -> String {
+    if rng.index(OFFSET_BY_ZEROS) == 0 {
+        return offset_by_zeros(rng);
+    }
     match rng.index(12) {
         10 => rng.pick(&NEGATIVE_ZEROS).to_string(),
         11 => past_the_doubles(rng),
