@@ -61,6 +61,7 @@ fn a_campaign_saves_vectors_that_the_corpus_replays() {
             "json-canon",
             "canon-json",
             "json-syntax",
+            "jcs-admit",
             "acdp-jcs",
             "node-canonicalize",
             "node-json-canonicalize",
@@ -683,6 +684,11 @@ fn each_bugs_example_is_minimized_for_the_implementation_it_is_shown_for() {
     }
     let mut shorter = 0;
     for bug in summary["bugs"].as_array().unwrap() {
+        // A bug merged with others of its cause holds their vectors too, whose examples show
+        // another label.
+        if !bug["also"].as_array().unwrap().is_empty() {
+            continue;
+        }
         let example = bug["example"]["input_hex"].as_str().unwrap().len() / 2;
         let smallest_finding = bug["vectors"]
             .as_array()

@@ -242,6 +242,9 @@ pub fn shape(input: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Numbers of an example tried alone, at most.
+const ALONE: usize = 64;
+
 /// Numbers of an example this pass rewrites, at most.
 const NUMBERS: usize = 4;
 
@@ -253,7 +256,7 @@ pub fn refine(input: &[u8], keeps: &mut dyn FnMut(&[u8]) -> bool) -> (Vec<u8>, O
     let mut found = None;
     // A number's bug shows on the number alone, which cutting bytes out of a document of a
     // megabyte may never reach.
-    for (from, to) in number_spans(input).into_iter().take(NUMBERS) {
+    for (from, to) in number_spans(input).into_iter().take(ALONE) {
         let alone = input.get(from..to).unwrap_or_default();
         if alone.len() < current.len() && keeps(alone) {
             current = alone.to_vec();
