@@ -378,7 +378,7 @@ const BUDGET: usize = 2_000;
 /// The smallest input on which the implementation of `bug`'s example still shows that bug,
 /// found with `harness` (of the bug's family), the core's answer standing for the expected
 /// one: the example a person fixing that implementation reads, its numbers the shortest
-/// literals that show it ([`crate::numbers`]). The example as it is when the core's answer
+/// literals that show it where the family asks ([`crate::numbers`]). The example as it is when the core's answer
 /// to it is not the one expected there (then there is nothing to judge candidates by).
 pub fn smallest(harness: &Harness, bug: &Bug) -> Smallest {
     let family = harness.family();
@@ -438,7 +438,8 @@ pub fn smallest(harness: &Harness, bug: &Bug) -> Smallest {
     // Cut by bytes, then by the parts of its numbers, and cut again where that made room.
     let mut input = minimize(&bug.example.input, &mut judge, BUDGET);
     let mut exponents = None;
-    for _ in 0..2 {
+    let rounds = if family.numbers_by_parts() { 2 } else { 0 };
+    for _ in 0..rounds {
         let (refined, found) =
             crate::numbers::refine(&input, &mut |c| judge(&[c.to_vec()]).contains(&true));
         exponents = found.or(exponents);

@@ -305,6 +305,13 @@ pub trait Spec: Sync {
         None
     }
 
+    /// Whether a bug's example has its numbers rewritten by their parts once minimized
+    /// ([`crate::numbers`]): for a family whose bugs are about how numbers are read and
+    /// written, at the cost of some dozens of questions a number to the implementation.
+    fn numbers_by_parts(&self) -> bool {
+        false
+    }
+
     /// How the family's vector tests are read and run against the core.
     fn vectors(&self) -> &dyn CheckTest;
 

@@ -76,6 +76,10 @@ impl Spec for Jcs {
         reading::host_reading(implementation, input)
     }
 
+    fn numbers_by_parts(&self) -> bool {
+        true
+    }
+
     fn category_of(&self, _input: &[u8], core: &Outcome) -> Option<Category> {
         Some(match core {
             Outcome::Rejected(_) => gen::REJECTIONS,
