@@ -102,7 +102,8 @@ impl<'de> Visitor<'de> for PlainValue {
             let value = map.next_value_seed(self)?;
             if self.0 == Repeats::Refused && members.contains_key(&name) {
                 return Err(A::Error::custom(format!(
-                    "an object names the member {name:?} twice, which I-JSON forbids"
+                    "an object names the member {} twice, which I-JSON forbids",
+                    crate::shown::quoted(&name)
                 )));
             }
             members.insert(name, value);

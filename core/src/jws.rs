@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 
 use crate::ed25519::{self, Ed25519Error, VerifyingKey};
 use crate::jcs;
+use crate::shown::quoted;
 
 /// Why a token, key or key set was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +81,7 @@ impl std::fmt::Display for JwsError {
                 f.write_str("alg is \"none\": an unsigned token is never accepted")
             }
             JwsError::UnsupportedAlg(Some(alg)) => {
-                write!(f, "alg {alg:?} is not EdDSA or Ed25519")
+                write!(f, "alg {} is not EdDSA or Ed25519", quoted(alg))
             }
             JwsError::UnsupportedAlg(None) => f.write_str("the header has no alg"),
             JwsError::Critical(why) => write!(f, "crit: {why}"),
@@ -88,15 +89,17 @@ impl std::fmt::Display for JwsError {
                 f.write_str("b64 other than true (RFC 7797 unencoded payload) is not supported")
             }
             JwsError::Typ { want, got } => {
-                write!(f, "typ is {got:?}, the profile requires {want:?}")
+                let got = got.as_deref().map_or_else(|| "absent".to_string(), quoted);
+                write!(f, "typ is {got}, the profile requires {}", quoted(want))
             }
-            JwsError::UnknownKey(Some(kid)) => write!(f, "no key in the set has kid {kid:?}"),
+            JwsError::UnknownKey(Some(kid)) => write!(f, "no key in the set has kid {}", quoted(kid)),
             JwsError::UnknownKey(None) => f.write_str(
                 "the token names no kid; a key set is searched by kid only, never by position",
             ),
             JwsError::DuplicateKid(kid) => write!(
                 f,
-                "two keys in the set share kid {kid:?}; give each key its own kid"
+                "two keys in the set share kid {}; give each key its own kid",
+                quoted(kid)
             ),
             JwsError::KeyMismatch(why) => write!(f, "the key cannot verify this token: {why}"),
             JwsError::Signature(e) => write!(f, "signature: {e}"),
@@ -154,8 +157,7 @@ pub fn base64url_decode(text: &str, part: &'static str) -> Result<Vec<u8>, JwsEr
         for (i, &c) in chunk.iter().enumerate() {
             let v = value(c).ok_or_else(|| {
                 err(format!(
-                    "character {:?} at position {} is outside the base64url alphabet (no padding, whitespace, '+' or '/')",
-                    char::from(c),
+                    "the byte 0x{c:02x} at position {} is outside the base64url alphabet (no padding, whitespace, '+' or '/')",
                     n * 4 + i
                 ))
             })?;
@@ -214,7 +216,8 @@ fn string_member<'a>(
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
         Some(_) => Err(JwsError::Shape(format!(
-            "{what} member {name:?} is not a string"
+            "{what} member {} is not a string",
+            quoted(name)
         ))),
     }
 }
@@ -274,14 +277,15 @@ impl Jwk {
             "oct" => &["k", "kty"],
             other => {
                 return Err(JwsError::Shape(format!(
-                    "kty {other:?} has no RFC 7638 thumbprint"
+                    "kty {} has no RFC 7638 thumbprint",
+                    quoted(other)
                 )))
             }
         };
         let mut subset = Map::new();
         for name in required {
             let value = string_member(&self.members, name, "JWK")?.ok_or_else(|| {
-                JwsError::Shape(format!("a {kty} JWK needs {name:?} for its thumbprint"))
+                JwsError::Shape(format!("a {kty} JWK needs \"{name}\" for its thumbprint"))
             })?;
             subset.insert((*name).to_string(), Value::String(value.to_string()));
         }
@@ -297,31 +301,34 @@ impl Jwk {
         let field = |name: &str| string_member(m, name, "JWK");
         if field("kty")? != Some("OKP") || field("crv")? != Some("Ed25519") {
             return Err(JwsError::KeyMismatch(format!(
-                "an EdDSA token needs kty OKP and crv Ed25519, the key has kty {:?} and crv {:?}",
-                field("kty")?,
-                field("crv")?
+                "an EdDSA token needs kty OKP and crv Ed25519, the key has kty {} and crv {}",
+                field("kty")?.map_or_else(|| "absent".to_string(), quoted),
+                field("crv")?.map_or_else(|| "absent".to_string(), quoted)
             )));
         }
         if let Some(key_alg) = field("alg")? {
             if !is_eddsa(key_alg) || (key_alg != alg && key_alg != "EdDSA" && alg != "EdDSA") {
                 return Err(JwsError::KeyMismatch(format!(
-                    "the key is for alg {key_alg}, the token says {alg}"
+                    "the key is for alg {}, the token says {}",
+                    quoted(key_alg),
+                    quoted(alg)
                 )));
             }
         }
         if let Some(use_) = field("use")? {
             if use_ != "sig" {
                 return Err(JwsError::KeyMismatch(format!(
-                    "the key's use is {use_:?}, not \"sig\""
+                    "the key's use is {}, not \"sig\"",
+                    quoted(use_)
                 )));
             }
         }
         if let Some(ops) = m.get("key_ops") {
             let verify = matches!(ops, Value::Array(list) if list.iter().any(|op| op == "verify"));
             if !verify {
-                return Err(JwsError::KeyMismatch(format!(
-                    "the key's key_ops {ops} do not include \"verify\""
-                )));
+                return Err(JwsError::KeyMismatch(
+                    "the key's key_ops do not include \"verify\"".into(),
+                ));
             }
         }
         if m.contains_key("d") {
@@ -453,13 +460,12 @@ fn verify_selected<'k>(
         if names.is_empty() {
             return Err(JwsError::Critical("must not be empty".into()));
         }
-        let first = names
-            .first()
-            .map(|n| {
-                n.as_str()
-                    .map_or_else(|| n.to_string(), |s| format!("{s:?}"))
-            })
-            .unwrap_or_default();
+        let Some(Value::String(first)) = names.first() else {
+            return Err(JwsError::Critical(
+                "must list parameter names, as strings".into(),
+            ));
+        };
+        let first = quoted(first);
         return Err(JwsError::Critical(format!(
             "{first} is an extension this verifier does not understand"
         )));

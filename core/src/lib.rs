@@ -21,4 +21,5 @@ pub mod ink;
 pub mod jcs;
 pub mod json;
 pub mod jws;
+pub mod shown;
 pub mod vmcp;

@@ -45,6 +45,7 @@ use crate::jcs;
 use crate::jcs::exact;
 use crate::jcs::view::{compact, Object, Type, View};
 use crate::jws::{self, Jwks, Profile};
+use crate::shown::{quoted, Excerpt};
 
 /// Members of one kind a refusal or a listing names before it counts the rest.
 pub const LISTED: usize = 8;
@@ -235,8 +236,9 @@ pub struct Unsigned {
     pub place: String,
     /// What it is, and why the signature does not cover it.
     pub what: &'static str,
-    /// The first [`LISTED`] names there (for `kind`, the kind it was read as), as written.
-    pub names: Vec<String>,
+    /// The first [`LISTED`] names there (for `kind`, the kind it was read as), each cut to
+    /// what a message shows of it.
+    pub names: Vec<Excerpt>,
     /// How many more there are.
     pub more: usize,
 }
@@ -248,17 +250,17 @@ impl Unsigned {
             0 => String::new(),
             n => format!(" and {n} more"),
         };
-        let names: Vec<String> = self.names.iter().map(|n| format!("{n:?}")).collect();
+        let names: Vec<String> = self.names.iter().map(ToString::to_string).collect();
         format!("{}: {}{more} — {}", self.place, names.join(", "), self.what)
     }
 }
 
-/// The first [`LISTED`] of `names`, and how many more there are.
-fn listed(names: impl Iterator<Item = String>) -> (Vec<String>, usize) {
+/// The first [`LISTED`] of `names`, as messages show them, and how many more there are.
+fn listed(names: impl Iterator<Item = String>) -> (Vec<Excerpt>, usize) {
     let (mut first, mut more) = (Vec::new(), 0);
     for name in names {
         if first.len() < LISTED {
-            first.push(name);
+            first.push(Excerpt::of(&name));
         } else {
             more += 1;
         }
@@ -349,16 +351,7 @@ impl Clock {
 }
 
 fn sha256_label(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::from("sha256:");
-    for b in Sha256::digest(bytes) {
-        for nibble in [b >> 4, b & 15] {
-            out.push(char::from(
-                HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
-            ));
-        }
-    }
-    out
+    format!("sha256:{}", crate::ekl::to_hex(&Sha256::digest(bytes)))
 }
 
 /// Compares two digests in time independent of where they differ.
@@ -454,7 +447,10 @@ fn check_wrapper(v: &mut Verification, wrapper: &Object, served: &Served, clock:
     {
         v.fail(
             Rule::WrapperShape,
-            format!("the wrapper carries the v0.1 key {stale:?}, which v0.2.1 bans"),
+            format!(
+                "the wrapper carries the v0.1 key {}, which v0.2.1 bans",
+                quoted(&stale)
+            ),
         );
     }
     let payload = wrapper.get("payload");
@@ -606,7 +602,7 @@ fn refuse_unlisted(
         refusals.push(failure(
             Rule::UnsignedMember,
             format!(
-                "{place}[{name:?}]: a client of a {} may read this member, and the signature does not cover it",
+                "{place}[{name}]: a client of a {} may read this member, and the signature does not cover it",
                 kind.name()
             ),
         ));
@@ -726,7 +722,8 @@ fn check_frame(root: &Object, refusals: &mut Vec<Failure>) {
         let name = member.name();
         if !RESPONSE_MEMBERS.contains(&name.as_str()) {
             refusals.push(shape(format!(
-                "{name:?}: not a member of a JSON-RPC 2.0 response (§5)"
+                "{}: not a member of a JSON-RPC 2.0 response (§5)",
+                quoted(&name)
             )));
         }
     }
@@ -962,7 +959,7 @@ fn served_resource(
     found.unsigned.push(Unsigned {
         place: "kind".into(),
         what: SHARED_SHAPE,
-        names: vec![kind.name().to_string()],
+        names: vec![Excerpt::of(kind.name())],
         more: 0,
     });
     let mut payload = b"{\"contents\":".to_vec();
@@ -1020,7 +1017,7 @@ fn served_tool(result: &Object<'_>, written: &[u8], framed: bool, mut found: Ser
         found.unsigned.push(Unsigned {
             place: "kind".into(),
             what: SHARED_SHAPE,
-            names: vec![kind.name().to_string()],
+            names: vec![Excerpt::of(kind.name())],
             more: 0,
         });
     }
@@ -1257,7 +1254,7 @@ mod tests {
             .map(|u| {
                 (
                     u.place.as_str(),
-                    u.names.iter().map(String::as_str).collect(),
+                    u.names.iter().map(|n| n.start.as_str()).collect(),
                 )
             })
             .collect();
@@ -1286,6 +1283,7 @@ mod tests {
             .into_iter()
             .filter(|u| u.place == "kind")
             .flat_map(|u| u.names)
+            .map(|n| n.plain())
             .collect();
         assert_eq!(kinds, ["tools/call result"]);
         let resource = format!(

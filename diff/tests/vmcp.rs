@@ -52,7 +52,7 @@ fn served_tool_results_verify_and_name_the_key() {
         let (code, out) = verify(&tool_response(&case(name)), &[]);
         assert_eq!(code, Some(0), "{name}: {out}");
         assert!(
-            out.contains("kid: vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4"),
+            out.contains("kid: \"vDGVZHcIh5irseqRr1yIYo2IsyYckjLowPLc5VT5nP4\"\n"),
             "{out}"
         );
     }

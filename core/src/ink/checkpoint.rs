@@ -5,6 +5,7 @@
 //! code units. A body that parses is already its canonical form.
 
 use super::{merkle, utf16_len, InkError, MAX_SAFE_INTEGER};
+use crate::shown::quoted;
 
 /// The longest body, in UTF-16 code units.
 pub const MAX_BODY: usize = 1024;
@@ -57,14 +58,15 @@ impl Checkpoint {
             .chars()
             .find(|c| c.is_whitespace() || c.is_control() || *c == '+')
         {
-            return Err(bad(format!("the origin contains {c:?}")));
+            return Err(bad(format!("the origin contains {}", quoted(&c.to_string()))));
         }
         if size.is_empty()
             || !size.bytes().all(|b| b.is_ascii_digit())
             || (size.len() > 1 && size.starts_with('0'))
         {
             return Err(bad(format!(
-                "the tree size {size:?} is not a decimal integer without sign or leading zero"
+                "the tree size {} is not a decimal integer without sign or leading zero",
+                quoted(size)
             )));
         }
         let size: u64 = size

@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use super::InkError;
+use crate::shown::quoted;
 
 /// The members of a redacted card, all required, no others allowed.
 pub const REDACTED_FIELDS: [&str; 6] = [
@@ -63,7 +64,10 @@ pub fn gate(
         other => {
             return Err(InkError::new(
                 "visibility",
-                format!("{other:?} is not public, network_only, capability_gated or private"),
+                format!(
+                    "{} is not public, network_only, capability_gated or private",
+                    quoted(other)
+                ),
             ))
         }
     })
@@ -80,13 +84,13 @@ pub fn check_redacted(card: &Value) -> Result<(), InkError> {
     {
         return Err(InkError::new(
             "redacted_card",
-            format!("the redacted card leaks {extra:?}"),
+            format!("the redacted card leaks {}", quoted(extra)),
         ));
     }
     if let Some(missing) = REDACTED_FIELDS.iter().find(|f| !members.contains_key(**f)) {
         return Err(InkError::new(
             "redacted_card",
-            format!("the redacted card lacks {missing:?}"),
+            format!("the redacted card lacks \"{missing}\""),
         ));
     }
     Ok(())

@@ -17,6 +17,7 @@
 use serde_json::Value;
 
 use super::{profile, time, InkError};
+use crate::shown::quoted;
 use crate::ed25519;
 use crate::jws::base64url_decode;
 
@@ -123,7 +124,7 @@ fn usable(entry: &Value, at_ms: i64) -> Result<[u8; 32], String> {
         .ok_or_else(|| "not a key entry object".to_string())?;
     match entry.get("status").and_then(Value::as_str) {
         Some("active" | "retired") => {}
-        Some(other) => return Err(format!("status {other:?} is not active or retired")),
+        Some(other) => return Err(format!("status {} is not active or retired", quoted(other))),
         None => return Err("no status string".into()),
     }
     if entry.contains_key("revokedAt") {
@@ -134,8 +135,8 @@ fn usable(entry: &Value, at_ms: i64) -> Result<[u8; 32], String> {
             None => Ok(None),
             Some(Value::String(s)) => time::parse(s)
                 .map(Some)
-                .map_err(|_| format!("{name} {s:?} is not an INK timestamp")),
-            Some(other) => Err(format!("{name} {other} is not an INK timestamp")),
+                .map_err(|_| format!("{name} {} is not an INK timestamp", quoted(s))),
+            Some(_) => Err(format!("{name} is not a string, so not an INK timestamp")),
         }
     };
     let (from, until) = (bound("validFrom")?, bound("validUntil")?);

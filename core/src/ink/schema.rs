@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{time, utf16_len, InkError, MAX_SAFE_INTEGER};
+use crate::shown::quoted;
 
 pub(crate) fn bad(why: impl Into<String>) -> InkError {
     InkError::new("schema", why)
@@ -74,7 +75,7 @@ pub(crate) fn strings(
 
 fn only(m: &Object, allowed: &[&str], what: &str) -> Result<(), InkError> {
     match m.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(bad(format!("{what} has the unknown member {k:?}"))),
+        Some(k) => Err(bad(format!("{what} has the unknown member {}", quoted(k)))),
         None => Ok(()),
     }
 }
@@ -160,7 +161,7 @@ pub fn handshake_message(value: &Value) -> Result<(), InkError> {
             }
             Ok(())
         }
-        other => Err(bad(format!("{other:?} is not a handshake message type"))),
+        other => Err(bad(format!("{} is not a handshake message type", quoted(other)))),
     }
 }
 
@@ -239,6 +240,6 @@ pub fn connection_payload(kind: &str, value: &Value) -> Result<(), InkError> {
             optional(m, "note", 1000)?;
             m.get("profileSnapshot").map_or(Ok(()), profile_snapshot)
         }
-        other => Err(bad(format!("{other:?} is not a connection payload kind"))),
+        other => Err(bad(format!("{} is not a connection payload kind", quoted(other)))),
     }
 }

@@ -130,7 +130,7 @@ pub fn verify_request(req: &Request) -> Result<Accepted, InkError> {
         .map_err(|e| InkError::new("invalid_body", format!("the body is not JSON: {e}")))?;
     let field = |name: &str| {
         body.get(name).and_then(Value::as_str).ok_or_else(|| {
-            InkError::new("invalid_body", format!("the body has no string {name:?}"))
+            InkError::new("invalid_body", format!("the body has no string \"{name}\""))
         })
     };
     let from = field("from")?;

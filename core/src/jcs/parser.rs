@@ -606,9 +606,9 @@ fn sort_members(
                 ErrorKind::DuplicateKey,
                 second,
                 format!(
-                    "duplicate member name {:?} (first at byte {first}); I-JSON requires \
+                    "duplicate member name {} (first at byte {first}); I-JSON requires \
                      unique names after unescaping: remove or rename one of them",
-                    String::from_utf8_lossy(name_of(&member))
+                    crate::shown::quoted(&String::from_utf8_lossy(name_of(&member)))
                 ),
             ));
         }

@@ -8,25 +8,13 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use canonfuzz_core::shown::invisible;
+
 /// Whether a character is one a terminal or a reader takes for layout or control rather than
-/// text: C0 and C1 controls and DEL (line breaks, escape sequences, the one-byte CSI), the line
-/// and paragraph separators, the byte order mark, the invisible marks and overrides that
-/// reorder what is shown, and the two noncharacters no XML document may hold.
+/// text, or one that shows as nothing or as a blank: the core's [`invisible`], which every
+/// message of the core escapes too.
 fn hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{2028}'
-                | '\u{2029}'
-                | '\u{feff}'
-                | '\u{061c}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{fffe}'
-                | '\u{ffff}'
-        )
+    invisible(c)
 }
 
 /// `text` for a terminal: every hidden character written as its escape (`\n`, `\t`, `\r`,
@@ -106,6 +94,30 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// JSON text for a reader that splits lines wherever a Unicode line break stands: every
+/// hidden character (which takes in U+2028, U+2029, U+0085 and the other C1 controls) written
+/// as a `\u` escape. JSON text holds such characters only inside strings, where the escape
+/// reads as the character itself, so the value is unchanged; the whitespace between tokens is
+/// kept.
+pub fn json_lines(json: &str) -> Cow<'_, str> {
+    let escaped = |c: char| hidden(c) && !matches!(c, '\n' | '\r' | '\t');
+    if !json.chars().any(escaped) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if escaped(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `text` as a name for a file or an anchor: ASCII letters and digits in lower case, every
 /// other run of characters one hyphen.
 pub fn slug(text: &str) -> String {
@@ -174,6 +186,26 @@ mod tests {
         safe_for_a_terminal(&page, 1);
         assert!(!page.contains('<') && !page.contains('>') && !page.contains('"'));
         assert!(page.contains("&lt;script&gt;") && page.contains("&amp;amp;"));
+    }
+
+    #[test]
+    fn json_for_line_readers_keeps_its_value_and_its_lines() {
+        let value = serde_json::json!({"name": format!("{HOSTILE}\u{85}\u{2029}\u{3164}\u{1f600}"), "n": [1]});
+        for text in [
+            serde_json::to_string(&value).unwrap(),
+            serde_json::to_string_pretty(&value).unwrap(),
+        ] {
+            let safe = json_lines(&text);
+            let lines = text.lines().count();
+            // Python's str.splitlines() breaks at these besides \n and \r.
+            let breaks = ['\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}', '\u{2029}'];
+            assert!(!safe.contains(breaks), "{safe}");
+            assert_eq!(safe.lines().count(), lines, "{safe}");
+            assert!(!safe.chars().any(|c| hidden(c) && !matches!(c, '\n')), "{safe}");
+            assert_eq!(serde_json::from_str::<serde_json::Value>(&safe).unwrap(), value);
+        }
+        assert!(json_lines("{\"a\":\"\u{2028}\"}").contains("\\u2028"));
+        assert!(json_lines("[\"\u{e0041}\"]").contains("\\udb40\\udc41"));
     }
 
     #[test]

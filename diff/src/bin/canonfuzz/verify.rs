@@ -8,7 +8,8 @@ use clap::Subcommand;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use canonfuzz_diff::escape::terminal;
+use canonfuzz_core::shown::{quoted, Excerpt};
+use canonfuzz_diff::escape::{json_lines, terminal};
 
 use crate::exit::{read_or_exit, rejected, usage_error, Failure};
 
@@ -130,13 +131,21 @@ pub(crate) fn ed25519_verify(key: &str, sig: &str, message: Option<&Path>) -> Ex
     }
 }
 
-/// Reads a key set (or, pinned, one key) file.
+/// Reads a key set (or, pinned, one key) file. A key set is what a server serves, so one the
+/// core refuses is a rejected input (exit 1), as a refused response is.
 pub(crate) fn read_keys<T>(
     path: &Path,
     parse: fn(&[u8]) -> Result<T, jws::JwsError>,
 ) -> Result<T, ExitCode> {
     let bytes = read_or_exit(Some(path))?;
-    parse(&bytes).map_err(|e| usage_error(format!("{}: error[{}] {e}", path.display(), e.kind())))
+    parse(&bytes).map_err(|e| {
+        Failure::Rejected(Some(format!(
+            "canonfuzz: {}: error[{}] {e}; the keys cannot be used, so nothing was verified",
+            path.display(),
+            e.kind()
+        )))
+        .exit()
+    })
 }
 
 /// The keys a token is checked with: a set searched by kid, or one pinned key.
@@ -198,7 +207,10 @@ pub(crate) fn jws_verify(
                 k.thumbprint().unwrap_or_else(|e| format!("(none: {e})"))
             });
             println!("valid");
-            println!("kid: {}", terminal(v.kid.as_deref().unwrap_or("(none)")));
+            match v.kid.as_deref() {
+                Some(kid) => println!("kid: {}", terminal(&quoted(kid))),
+                None => println!("kid: (none)"),
+            }
             match keys {
                 Keys::Set(_) => println!(
                     "key: #{} in the set, RFC 7638 thumbprint {thumbprint}",
@@ -239,45 +251,14 @@ pub(crate) fn vmcp_verify(
     let v = vmcp::verify_response(&response, &set, vmcp::Clock { now, max_age });
     let v = if strict { v.strict() } else { v };
     if json {
-        let report = VmcpReport {
-            failures: v
-                .failures
-                .iter()
-                .map(|f| RuleFailure {
-                    message: &f.message,
-                    rule: f.rule.name(),
-                })
-                .collect(),
-            key_index: v.key_index,
-            kid: v.kid.as_deref(),
-            kind: v.kind.map(vmcp::Kind::name),
-            payload: v
-                .payload
-                .as_deref()
-                .and_then(|p| serde_json::from_slice::<&RawValue>(p).ok()),
-            unsigned: v
-                .unsigned
-                .iter()
-                .map(|u| UnsignedReport {
-                    more: u.more,
-                    names: &u.names,
-                    place: &u.place,
-                    what: u.what,
-                })
-                .collect(),
-            valid: v.is_valid(),
-        };
-        match serde_json::to_string(&report) {
-            Ok(out) => println!("{out}"),
-            Err(e) => return Err(usage_error(format!("cannot write the report as JSON: {e}"))),
-        }
+        println!("{}", vmcp_json(&v)?);
     } else {
         println!("{}", if v.is_valid() { "valid" } else { "invalid" });
         if let Some(kind) = v.kind {
             println!("kind: {}", kind.name());
         }
         if let Some(kid) = &v.kid {
-            println!("kid: {}", terminal(kid));
+            println!("kid: {}", terminal(&quoted(kid)));
         }
         if let (Some(i), Some(key)) = (v.key_index, v.key_index.and_then(|i| set.keys.get(i))) {
             println!(
@@ -293,8 +274,15 @@ pub(crate) fn vmcp_verify(
                 println!("unsigned: {}", terminal(&u.describe()));
             }
         }
-        if let Some(p) = &v.payload {
-            println!("payload: {}", terminal(&String::from_utf8_lossy(p)));
+        match &v.payload {
+            Some(p) if v.is_valid() => {
+                println!("payload: {}", terminal(&String::from_utf8_lossy(p)))
+            }
+            Some(p) => println!(
+                "signed payload, shown cut as the response is invalid: {}",
+                terminal(&quoted(&String::from_utf8_lossy(p)))
+            ),
+            None => {}
         }
     }
     Ok(if v.is_valid() {
@@ -304,14 +292,52 @@ pub(crate) fn vmcp_verify(
     })
 }
 
-/// `vmcp verify --json`'s report, members in the order of their names. The payload is the
-/// signed text itself, not a reading of it: serde_json's `Value` would read a payload led by a
-/// member named `$serde_json::private::RawValue` as another document than the one signed.
+/// A verification as `vmcp verify --json` writes it: one line, whatever line breaks the input
+/// held, and every string from the input cut as messages cut it.
+fn vmcp_json(v: &vmcp::Verification) -> Result<String, ExitCode> {
+    let report = VmcpReport {
+        failures: v
+            .failures
+            .iter()
+            .map(|f| RuleFailure {
+                message: &f.message,
+                rule: f.rule.name(),
+            })
+            .collect(),
+        key_index: v.key_index,
+        kid: v.kid.as_deref().map(|k| Excerpt::of(k).plain()),
+        kind: v.kind.map(vmcp::Kind::name),
+        payload: v
+            .payload
+            .as_deref()
+            .filter(|_| v.is_valid())
+            .and_then(|p| serde_json::from_slice::<&RawValue>(p).ok()),
+        unsigned: v
+            .unsigned
+            .iter()
+            .map(|u| UnsignedReport {
+                more: u.more,
+                names: u.names.iter().map(Excerpt::plain).collect(),
+                place: &u.place,
+                what: u.what,
+            })
+            .collect(),
+        valid: v.is_valid(),
+    };
+    serde_json::to_string(&report)
+        .map(|out| json_lines(&out).into_owned())
+        .map_err(|e| usage_error(format!("cannot write the report as JSON: {e}")))
+}
+
+/// `vmcp verify --json`'s report, members in the order of their names. The payload, given
+/// for a valid response alone, is the signed text itself, not a reading of it: serde_json's
+/// `Value` would read a payload led by a member named `$serde_json::private::RawValue` as
+/// another document than the one signed.
 #[derive(Serialize)]
 struct VmcpReport<'a> {
     failures: Vec<RuleFailure<'a>>,
     key_index: Option<usize>,
-    kid: Option<&'a str>,
+    kid: Option<String>,
     kind: Option<&'static str>,
     payload: Option<&'a RawValue>,
     unsigned: Vec<UnsignedReport<'a>>,
@@ -329,7 +355,7 @@ struct RuleFailure<'a> {
 #[derive(Serialize)]
 struct UnsignedReport<'a> {
     more: usize,
-    names: &'a [String],
+    names: Vec<String>,
     place: &'a str,
     what: &'static str,
 }
