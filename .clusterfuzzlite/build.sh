@@ -13,7 +13,7 @@ built=fuzz/target/x86_64-unknown-linux-gnu/release
   "$WORK/tools/release/canonfuzz" seeds --corpus corpus --out "$WORK/seeds"
 )
 
-for target in jcs jcs_diff jws vmcp merkle ekl ink_header; do
+for target in jcs jcs_diff jws jwks vmcp merkle ekl ink_header; do
   cp "$built/$target" "$OUT/"
   (cd "$WORK/seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
   cp fuzz/jcs.dict "$OUT/$target.dict"

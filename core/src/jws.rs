@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 
 use crate::ed25519::{self, Ed25519Error, VerifyingKey};
 use crate::jcs;
+use crate::jcs::view::{Type, View};
 use crate::shown::quoted;
 
 /// Why a token, key or key set was refused.
@@ -66,6 +67,62 @@ pub enum JwsError {
     KeyMismatch(String),
     /// The signature does not verify.
     Signature(Ed25519Error),
+    /// A key set, key or header is larger than the verifier reads.
+    Limit(Bound),
+}
+
+/// A bound on what the verifier reads of a key set, key or header, so that what a server
+/// serves cannot make a client hold more than a few times its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// [`MAX_KEY_SET_BYTES`]: bytes of a key set or of one key.
+    KeySetBytes,
+    /// [`MAX_KEYS`]: keys in a set.
+    Keys,
+    /// [`MAX_KEY_MEMBERS`]: members of one key.
+    KeyMembers,
+    /// [`MAX_HEADER_BYTES`]: bytes of a token's protected header.
+    HeaderBytes,
+}
+
+/// Bytes a JWK set, or one JWK, may have: a set of [`MAX_KEYS`] keys, each with an X.509
+/// chain, fits with room to spare.
+pub const MAX_KEY_SET_BYTES: usize = 1 << 20;
+/// Keys a JWK set may hold; a server publishes the few it signs with and those it rotates.
+pub const MAX_KEYS: usize = 256;
+/// Members one JWK may have: RFC 7517 and RFC 7518 register 24 parameters.
+pub const MAX_KEY_MEMBERS: usize = 32;
+/// Bytes a token's protected header may have, decoded.
+pub const MAX_HEADER_BYTES: usize = 1 << 16;
+
+impl Bound {
+    /// The bound's value.
+    pub fn limit(self) -> usize {
+        match self {
+            Bound::KeySetBytes => MAX_KEY_SET_BYTES,
+            Bound::Keys => MAX_KEYS,
+            Bound::KeyMembers => MAX_KEY_MEMBERS,
+            Bound::HeaderBytes => MAX_HEADER_BYTES,
+        }
+    }
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let limit = self.limit();
+        match self {
+            Bound::KeySetBytes => write!(
+                f,
+                "the key set or key is longer than {limit} bytes (MAX_KEY_SET_BYTES)"
+            ),
+            Bound::Keys => write!(f, "the key set holds more than {limit} keys (MAX_KEYS)"),
+            Bound::KeyMembers => write!(f, "a key has more than {limit} members (MAX_KEY_MEMBERS)"),
+            Bound::HeaderBytes => write!(
+                f,
+                "the protected header is longer than {limit} bytes (MAX_HEADER_BYTES)"
+            ),
+        }
+    }
 }
 
 impl std::fmt::Display for JwsError {
@@ -92,7 +149,9 @@ impl std::fmt::Display for JwsError {
                 let got = got.as_deref().map_or_else(|| "absent".to_string(), quoted);
                 write!(f, "typ is {got}, the profile requires {}", quoted(want))
             }
-            JwsError::UnknownKey(Some(kid)) => write!(f, "no key in the set has kid {}", quoted(kid)),
+            JwsError::UnknownKey(Some(kid)) => {
+                write!(f, "no key in the set has kid {}", quoted(kid))
+            }
             JwsError::UnknownKey(None) => f.write_str(
                 "the token names no kid; a key set is searched by kid only, never by position",
             ),
@@ -103,6 +162,11 @@ impl std::fmt::Display for JwsError {
             ),
             JwsError::KeyMismatch(why) => write!(f, "the key cannot verify this token: {why}"),
             JwsError::Signature(e) => write!(f, "signature: {e}"),
+            JwsError::Limit(bound) => write!(
+                f,
+                "{bound}; a verifier reads no more, so that what a server serves cannot make \
+                 it hold more than a few times its size"
+            ),
         }
     }
 }
@@ -126,6 +190,7 @@ impl JwsError {
             JwsError::DuplicateKid(_) => "duplicate_kid",
             JwsError::KeyMismatch(_) => "key_mismatch",
             JwsError::Signature(_) => "signature",
+            JwsError::Limit(_) => "limit",
         }
     }
 }
@@ -256,9 +321,16 @@ impl Jwk {
             .filter(|checked| checked.as_bytes().as_slice() == key)
     }
 
-    /// Parses one JWK.
+    /// Parses one JWK, within [`MAX_KEY_SET_BYTES`] and [`MAX_KEY_MEMBERS`].
     pub fn parse(bytes: &[u8]) -> Result<Jwk, JwsError> {
-        Ok(Jwk::new(object(bytes, "JWK")?))
+        if bytes.len() > MAX_KEY_SET_BYTES {
+            return Err(JwsError::Limit(Bound::KeySetBytes));
+        }
+        let members = object(bytes, "JWK")?;
+        if members.len() > MAX_KEY_MEMBERS {
+            return Err(JwsError::Limit(Bound::KeyMembers));
+        }
+        Ok(Jwk::new(members))
     }
 
     /// The key's `kid`, if it has one (a key set refuses a `kid` that is not a string).
@@ -361,31 +433,50 @@ pub struct Jwks {
 
 impl Jwks {
     /// Parses `{"keys":[...]}`: every key an object whose `kid`, if any, is a string that no
-    /// other key of the set has.
+    /// other key of the set has; within [`MAX_KEY_SET_BYTES`], [`MAX_KEYS`] and
+    /// [`MAX_KEY_MEMBERS`], each counted before anything is read into values.
     pub fn parse(bytes: &[u8]) -> Result<Jwks, JwsError> {
-        let set = object(bytes, "JWK set")?;
-        let Some(Value::Array(keys)) = set.get("keys") else {
-            return Err(JwsError::Shape("a JWK set needs a \"keys\" array".into()));
-        };
+        if bytes.len() > MAX_KEY_SET_BYTES {
+            return Err(JwsError::Limit(Bound::KeySetBytes));
+        }
+        let canonical = jcs::canonicalize(bytes).map_err(|error| JwsError::Json {
+            what: "JWK set",
+            error,
+        })?;
+        let keys = View::new(&canonical)
+            .filter(|set| set.kind() == Type::Object)
+            .ok_or_else(|| JwsError::Shape("the JWK set is not a JSON object".into()))?
+            .get("keys")
+            .filter(|keys| keys.kind() == Type::Array)
+            .ok_or_else(|| JwsError::Shape("a JWK set needs a \"keys\" array".into()))?;
+        if keys.items().nth(MAX_KEYS).is_some() {
+            return Err(JwsError::Limit(Bound::Keys));
+        }
         let mut kids = std::collections::BTreeSet::new();
-        let keys = keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                let Value::Object(members) = k else {
-                    return Err(JwsError::Shape(format!(
-                        "keys[{i}] is not a JWK object; every member of \"keys\" must be one"
-                    )));
-                };
-                if let Some(kid) = string_member(members, "kid", "JWK")? {
-                    if !kids.insert(kid) {
-                        return Err(JwsError::DuplicateKid(kid.to_string()));
-                    }
+        let mut set = Vec::new();
+        for (i, key) in keys.items().enumerate() {
+            let not_a_key = || {
+                JwsError::Shape(format!(
+                    "keys[{i}] is not a JWK object; every member of \"keys\" must be one"
+                ))
+            };
+            if key.kind() != Type::Object {
+                return Err(not_a_key());
+            }
+            if key.members().nth(MAX_KEY_MEMBERS).is_some() {
+                return Err(JwsError::Limit(Bound::KeyMembers));
+            }
+            let Ok(Value::Object(members)) = crate::json::read(key.bytes()) else {
+                return Err(not_a_key());
+            };
+            if let Some(kid) = string_member(&members, "kid", "JWK")? {
+                if !kids.insert(kid.to_string()) {
+                    return Err(JwsError::DuplicateKid(kid.to_string()));
                 }
-                Ok(Jwk::new(members.clone()))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Jwks { keys })
+            }
+            set.push(Jwk::new(members));
+        }
+        Ok(Jwks { keys: set })
     }
 }
 
@@ -443,6 +534,10 @@ fn verify_selected<'k>(
             parts.len()
         )));
     };
+    // Unpadded base64url writes n bytes in ceil(4n/3) characters.
+    if header_b64.len() > (MAX_HEADER_BYTES * 4).div_ceil(3) {
+        return Err(JwsError::Limit(Bound::HeaderBytes));
+    }
     let header = object(&base64url_decode(header_b64, "header")?, "header")?;
     let alg = string_member(&header, "alg", "header")?.ok_or(JwsError::UnsupportedAlg(None))?;
     if alg.eq_ignore_ascii_case("none") {
@@ -598,6 +693,104 @@ mod tests {
             "\"kid\":7",
         );
         assert_eq!(set(&[&mistyped]).unwrap_err().kind(), "shape");
+    }
+
+    #[test]
+    fn key_sets_are_bounded_by_keys_members_and_bytes() {
+        let empty = |n: usize| vec!["{}"; n];
+        assert_eq!(set(&empty(MAX_KEYS)).unwrap().keys.len(), MAX_KEYS);
+        assert_eq!(set(&empty(MAX_KEYS + 1)), Err(JwsError::Limit(Bound::Keys)));
+        // A set of a million empty keys is refused before a value is built for any.
+        let million = format!(r#"{{"keys":[{}{MCP_KEY}]}}"#, "{},".repeat(349_000));
+        assert_eq!(
+            Jwks::parse(million.as_bytes()),
+            Err(JwsError::Limit(Bound::Keys))
+        );
+        let members = |n: usize| {
+            let extra: Vec<String> = (0..n).map(|i| format!(r#""p{i}":0"#)).collect();
+            format!(r#"{{{}}}"#, extra.join(","))
+        };
+        assert!(set(&[&members(MAX_KEY_MEMBERS)]).is_ok());
+        for too_many in [
+            set(&[&members(MAX_KEY_MEMBERS + 1)]),
+            Jwk::parse(members(MAX_KEY_MEMBERS + 1).as_bytes()).map(|_| Jwks { keys: Vec::new() }),
+        ] {
+            assert_eq!(too_many, Err(JwsError::Limit(Bound::KeyMembers)));
+        }
+        let long = format!(
+            r#"{{"kty":"OKP","pad":"{}"}}"#,
+            "a".repeat(MAX_KEY_SET_BYTES)
+        );
+        assert_eq!(set(&[&long]), Err(JwsError::Limit(Bound::KeySetBytes)));
+        assert_eq!(
+            Jwk::parse(long.as_bytes()),
+            Err(JwsError::Limit(Bound::KeySetBytes))
+        );
+        let error = set(&empty(MAX_KEYS + 1)).unwrap_err();
+        assert_eq!(error.kind(), "limit");
+        assert!(
+            error.to_string().contains("more than 256 keys (MAX_KEYS)"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_header_longer_than_the_bound_is_refused_unread() {
+        let header = |len: usize| {
+            let pad = "a".repeat(len - r#"{"alg":"EdDSA","x":""}"#.len());
+            base64url_encode(format!(r#"{{"alg":"EdDSA","x":"{pad}"}}"#).as_bytes())
+        };
+        let at_bound = format!("{}.e30.AA", header(MAX_HEADER_BYTES));
+        let error = verify_with_key(&at_bound, &rfc_key(), &Profile::default()).unwrap_err();
+        assert_eq!(error.kind(), "signature", "{error}");
+        let past = format!("{}.e30.AA", header(MAX_HEADER_BYTES + 1));
+        assert_eq!(
+            verify_with_key(&past, &rfc_key(), &Profile::default()),
+            Err(JwsError::Limit(Bound::HeaderBytes))
+        );
+    }
+
+    #[test]
+    fn errors_quote_what_a_token_chose_in_the_projects_words() {
+        let token = |header: &str| format!("{}.e30.AA", base64url_encode(header.as_bytes()));
+        let profile = Profile {
+            typ: Some("verifiable-mcp+jws".into()),
+        };
+        let error = verify_with_key(
+            &token(r#"{"alg":"EdDSA","typ":"JWT"}"#),
+            &rfc_key(),
+            &profile,
+        );
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            r#"typ is "JWT", the profile requires "verifiable-mcp+jws""#
+        );
+        let error = verify_with_key(&token(r#"{"alg":"EdDSA"}"#), &rfc_key(), &profile);
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            r#"typ is absent, the profile requires "verifiable-mcp+jws""#
+        );
+        let alg = "E".repeat(20_000_000);
+        let error = verify_with_key(
+            &token(&format!(r#"{{"alg":"{alg}"}}"#)),
+            &rfc_key(),
+            &profile,
+        );
+        assert_eq!(error, Err(JwsError::Limit(Bound::HeaderBytes)));
+        let kid = format!("\u{3164}{}", "k".repeat(60_000));
+        let error = verify(
+            &token(&format!(r#"{{"alg":"EdDSA","kid":"{kid}"}}"#)),
+            &set(&[RFC_KEY]).unwrap(),
+            &Profile::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(error.len() < 300, "{error}");
+        assert!(
+            error.starts_with(r#"no key in the set has kid "\u{3164}kkk"#),
+            "{error}"
+        );
+        assert!(error.contains("…\" (60003 bytes, sha256:"), "{error}");
     }
 
     #[test]

@@ -148,12 +148,26 @@ mod tests {
         // Default_Ignorable_Code_Point (DerivedCoreProperties.txt): COMBINING GRAPHEME JOINER,
         // HANGUL CHOSEONG FILLER, KHMER VOWEL INHERENT AQ, HALFWIDTH HANGUL FILLER, U+E0FFF.
         for c in [
-            '\u{600}', '\u{ad}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{fff9}', '\u{e0001}',
-            '\u{34f}', '\u{115f}', '\u{17b4}', '\u{ffa0}', '\u{e0fff}', '\u{85}', '\u{7f}',
+            '\u{600}',
+            '\u{ad}',
+            '\u{200d}',
+            '\u{2060}',
+            '\u{feff}',
+            '\u{fff9}',
+            '\u{e0001}',
+            '\u{34f}',
+            '\u{115f}',
+            '\u{17b4}',
+            '\u{ffa0}',
+            '\u{e0fff}',
+            '\u{85}',
+            '\u{7f}',
         ] {
             assert!(invisible(c), "U+{:04X}", u32::from(c));
         }
-        for c in ['a', 'é', 'ㄱ', '가', '\u{2010}', '\u{2030}', '\u{2070}', '😀', '\u{1100}'] {
+        for c in [
+            'a', 'é', 'ㄱ', '가', '\u{2010}', '\u{2030}', '\u{2070}', '😀', '\u{1100}',
+        ] {
             assert!(!invisible(c), "U+{:04X}", u32::from(c));
         }
     }

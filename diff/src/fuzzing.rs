@@ -36,7 +36,7 @@ impl Target {
 }
 
 /// The fuzz targets.
-pub const TARGETS: [Target; 8] = [
+pub const TARGETS: [Target; 9] = [
     Target::as_is(
         "jcs",
         crate::properties::check_canonical,
@@ -54,6 +54,7 @@ pub const TARGETS: [Target; 8] = [
         Some(crate::families::jcs::FAMILY),
     ),
     Target::as_is("jws", jws_check, None),
+    Target::as_is("jwks", jwks_check, None),
     Target::as_is("vmcp", vmcp_check, None),
     Target::as_is(
         "merkle",
@@ -87,7 +88,7 @@ pub const SEED_LIMIT: usize = 64 << 10;
 
 /// Writes a seed corpus per target from the vectors in `corpus`: `<out>/<target>/<digest>`,
 /// each seed in the shape its target reads (documents for the JCS targets and `vmcp`, tokens
-/// for `jws`, whole responses too for `vmcp`), documents of at most [`SEED_LIMIT`] bytes.
+/// for `jws`, key sets for `jwks`, whole responses too for `vmcp`), documents of at most [`SEED_LIMIT`] bytes.
 /// Returns the number of documents.
 pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     let manifest = crate::manifest::Manifest::read(corpus)?;
@@ -121,10 +122,16 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
         for token in tests.iter().filter_map(|t| t.token.as_deref()) {
             write("jws", token.as_bytes())?;
         }
+        for set in tests.iter().filter_map(|t| t.jwks.as_ref()) {
+            write("jwks", set.to_string().as_bytes())?;
+        }
     }
     for entry in manifest.files_of(crate::families::vmcp::SCHEMA) {
         let file = crate::vector::VectorFile::read(&corpus.join(&entry.path))?;
         for test in file.typed_tests::<crate::families::vmcp::VmcpTest>()? {
+            if let Some(set) = &test.jwks {
+                write("jwks", set.to_string().as_bytes())?;
+            }
             match (&test.input, &test.response) {
                 (Some(text), _) => write("vmcp", text.as_bytes())?,
                 (None, Some(response)) => write("vmcp", response.to_string().as_bytes())?,

@@ -210,6 +210,44 @@ fn the_jws_check_fails_a_verifier_that_returns_or_accepts_what_was_not_signed() 
 }
 
 #[test]
+fn the_jwks_check_fails_a_reader_that_is_unbounded_or_ambiguous() {
+    use canonfuzz_core::jws::{Jwk, Jwks, JwsError, MAX_KEYS};
+    use canonfuzz_diff::fuzzing::{jwks_check, jwks_check_with};
+    const KEY: &str = r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"a"}"#;
+    /// Each key read by itself, in the order `order` puts them, with no bound and no check
+    /// across keys.
+    fn lax(data: &[u8], order: fn(&mut Vec<serde_json::Value>)) -> Result<Jwks, JwsError> {
+        let set: serde_json::Value =
+            serde_json::from_slice(data).map_err(|e| JwsError::Shape(e.to_string()))?;
+        let mut keys = set["keys"].as_array().cloned().unwrap_or_default();
+        order(&mut keys);
+        let keys = keys
+            .iter()
+            .map(|k| Jwk::parse(k.to_string().as_bytes()))
+            .collect::<Result<_, _>>()?;
+        Ok(Jwks { keys })
+    }
+    let unbounded: fn(&[u8]) -> Result<Jwks, JwsError> = |d| lax(d, |_| {});
+    let reversed: fn(&[u8]) -> Result<Jwks, JwsError> = |d| lax(d, |k| k.reverse());
+    let many = format!(r#"{{"keys":[{}{KEY}]}}"#, "{},".repeat(MAX_KEYS));
+    assert_eq!(jwks_check(many.as_bytes()), Ok(()));
+    let why = jwks_check_with(many.as_bytes(), unbounded).unwrap_err();
+    assert!(why.contains("past the bounds"), "{why}");
+    let twins = format!(r#"{{"keys":[{KEY},{KEY}]}}"#);
+    assert_eq!(jwks_check(twins.as_bytes()), Ok(()));
+    let why = jwks_check_with(twins.as_bytes(), unbounded).unwrap_err();
+    assert!(why.contains("two keys share"), "{why}");
+    let two = format!(
+        r#"{{"keys":[{KEY},{}]}}"#,
+        KEY.replace(r#""kid":"a""#, r#""kid":"b""#)
+    );
+    assert!(Jwks::parse(two.as_bytes()).is_ok());
+    assert_eq!(jwks_check(two.as_bytes()), Ok(()));
+    let why = jwks_check_with(two.as_bytes(), reversed).unwrap_err();
+    assert!(why.contains("not the one serde_json reads"), "{why}");
+}
+
+#[test]
 fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
     use canonfuzz_diff::fuzzing::{vmcp_check, vmcp_check_with};
     // A signed error frame from the corpus with an unsigned result beside it: a verifier that

@@ -110,6 +110,58 @@ pub fn jws_check_with(data: &[u8], verifier: &JwsVerifier) -> Result<(), String>
     Ok(())
 }
 
+/// The `jwks` target's property: reading a key set never panics, and a set read is one a
+/// verifier can trust to be bounded and unambiguous — within the core's bounds on bytes, keys
+/// and members, its keys those serde_json reads from the same text, in order, no two under one
+/// `kid`, and each `kid` finding its own key.
+pub fn jwks_check(data: &[u8]) -> Result<(), String> {
+    jwks_check_with(data, canonfuzz_core::jws::Jwks::parse)
+}
+
+/// [`jwks_check`] of another reader, so that a planted bug can be shown to break it.
+pub fn jwks_check_with(
+    data: &[u8],
+    parse: fn(&[u8]) -> Result<Jwks, canonfuzz_core::jws::JwsError>,
+) -> Result<(), String> {
+    use canonfuzz_core::jws::{MAX_KEYS, MAX_KEY_MEMBERS, MAX_KEY_SET_BYTES};
+    let Ok(set) = parse(data) else {
+        return Ok(());
+    };
+    if data.len() > MAX_KEY_SET_BYTES || set.keys.len() > MAX_KEYS {
+        return Err(format!(
+            "read a set of {} bytes and {} keys, past the bounds of {MAX_KEY_SET_BYTES} bytes \
+             and {MAX_KEYS} keys",
+            data.len(),
+            set.keys.len()
+        ));
+    }
+    let read: serde_json::Value = serde_json::from_slice(data)
+        .map_err(|e| format!("read a set serde_json does not read as JSON: {e}"))?;
+    let theirs = read["keys"].as_array().map_or(&[][..], Vec::as_slice);
+    if theirs.len() != set.keys.len() {
+        return Err(format!(
+            "read {} keys where serde_json reads {}",
+            set.keys.len(),
+            theirs.len()
+        ));
+    }
+    let mut kids = std::collections::BTreeSet::new();
+    for (i, (key, their)) in set.keys.iter().zip(theirs).enumerate() {
+        if key.members.len() > MAX_KEY_MEMBERS {
+            return Err(format!("keys[{i}] has {} members", key.members.len()));
+        }
+        if key.kid() != their["kid"].as_str() {
+            return Err(format!("keys[{i}]'s kid is not the one serde_json reads"));
+        }
+        if let Some(kid) = key.kid() {
+            if !kids.insert(kid) {
+                return Err(format!("two keys share the kid of keys[{i}]"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The `vmcp` target's property: verification never panics, and a response called valid
 /// shows its client only what was signed — every member a client reads, read by
 /// [`crate::client_view`] apart from the verifier, is covered by the signed wrapper.

@@ -58,7 +58,10 @@ impl Checkpoint {
             .chars()
             .find(|c| c.is_whitespace() || c.is_control() || *c == '+')
         {
-            return Err(bad(format!("the origin contains {}", quoted(&c.to_string()))));
+            return Err(bad(format!(
+                "the origin contains {}",
+                quoted(&c.to_string())
+            )));
         }
         if size.is_empty()
             || !size.bytes().all(|b| b.is_ascii_digit())

@@ -17,9 +17,9 @@
 use serde_json::Value;
 
 use super::{profile, time, InkError};
-use crate::shown::quoted;
 use crate::ed25519;
 use crate::jws::base64url_decode;
+use crate::shown::quoted;
 
 /// The protocol line of the signature base.
 pub const PROTOCOL: &str = "ink/0.1";

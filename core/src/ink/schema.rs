@@ -161,7 +161,10 @@ pub fn handshake_message(value: &Value) -> Result<(), InkError> {
             }
             Ok(())
         }
-        other => Err(bad(format!("{} is not a handshake message type", quoted(other)))),
+        other => Err(bad(format!(
+            "{} is not a handshake message type",
+            quoted(other)
+        ))),
     }
 }
 
@@ -240,6 +243,9 @@ pub fn connection_payload(kind: &str, value: &Value) -> Result<(), InkError> {
             optional(m, "note", 1000)?;
             m.get("profileSnapshot").map_or(Ok(()), profile_snapshot)
         }
-        other => Err(bad(format!("{} is not a connection payload kind", quoted(other)))),
+        other => Err(bad(format!(
+            "{} is not a connection payload kind",
+            quoted(other)
+        ))),
     }
 }

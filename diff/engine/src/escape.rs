@@ -198,11 +198,19 @@ mod tests {
             let safe = json_lines(&text);
             let lines = text.lines().count();
             // Python's str.splitlines() breaks at these besides \n and \r.
-            let breaks = ['\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}', '\u{2029}'];
+            let breaks = [
+                '\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}', '\u{2029}',
+            ];
             assert!(!safe.contains(breaks), "{safe}");
             assert_eq!(safe.lines().count(), lines, "{safe}");
-            assert!(!safe.chars().any(|c| hidden(c) && !matches!(c, '\n')), "{safe}");
-            assert_eq!(serde_json::from_str::<serde_json::Value>(&safe).unwrap(), value);
+            assert!(
+                !safe.chars().any(|c| hidden(c) && !matches!(c, '\n')),
+                "{safe}"
+            );
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&safe).unwrap(),
+                value
+            );
         }
         assert!(json_lines("{\"a\":\"\u{2028}\"}").contains("\\u2028"));
         assert!(json_lines("[\"\u{e0041}\"]").contains("\\udb40\\udc41"));
