@@ -21,7 +21,10 @@
 //! A served value is compared with the signed one as the strictest client reads it
 //! ([`jcs::exact`]): numbers by their exact decimal value, so a served `12345678901234567891`
 //! is not a signed `12345678901234567000` though both round to one double, while `1e2` is
-//! `100`; strings by their decoded text; objects by their members. A JSON-RPC `id` or error
+//! `100`; and written in the same form (an integer literal for an integer literal) where no
+//! double holds the value, as Python's `json` reads an integer literal as an exact integer and
+//! any other number as a double, so a served `100000000000000000000000` is not a signed
+//! `1e+23`; strings by their decoded text; objects by their members. A JSON-RPC `id` or error
 //! `code` is read as an integer, so one written with a fraction or an exponent (`7.0`, `7e0`)
 //! is refused ([`Rule::ResponseShape`]).
 //!

@@ -8,7 +8,8 @@
 //! protocol furniture. Every member read must be what the signed wrapper says, and the wrapper's
 //! times must hold at `now`. The client is the strictest reader there is: it keeps every number
 //! exactly as written ([`crate::literal`]), so a served number is covered only when it is the
-//! signed number's exact value, and it reads a JSON-RPC `id` or `code` as an integer, so one
+//! signed number's exact value and Python's `json` reads it as the same `int` or `float`
+//! value as the signed one, and it reads a JSON-RPC `id` or `code` as an integer, so one
 //! written with a fraction or an exponent is not the signed one.
 
 use sha2::{Digest, Sha256};
@@ -89,7 +90,7 @@ fn same(
 /// reads doubles reads it as the double it names.
 fn integer_where_read(what: &str, value: Option<&Literal>, numbers: Numbers) -> Result<(), String> {
     match value {
-        Some(Literal::Number(text)) if numbers == Numbers::Exact => {
+        Some(Literal::Number(text)) if numbers != Numbers::Doubles => {
             let digits = text.strip_prefix('-').unwrap_or(text);
             if digits.bytes().all(|b| b.is_ascii_digit()) {
                 Ok(())
@@ -128,7 +129,7 @@ fn time(wrapper: &Literal, name: &str) -> Option<u64> {
 /// wrapper, and that the wrapper's times hold at `now`. `Ok` means a client sees only signed
 /// data.
 pub fn covered(text: &[u8], now: u64) -> Result<(), String> {
-    covered_by(text, now, Numbers::Exact)
+    covered_by(text, now, Numbers::Every)
 }
 
 /// [`covered`], for a client that reads numbers as `numbers` says: a `JSON.parse` client

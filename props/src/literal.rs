@@ -59,6 +59,10 @@ pub enum Numbers {
     Exact,
     /// As the doubles they round to, as `JSON.parse` reads them.
     Doubles,
+    /// As every client reads them: by exact decimal value, and as Python's `json` reads them
+    /// (an integer literal as an exact integer, any other number as a double), which tells
+    /// `1e+23` from `100000000000000000000000`: no double holds that integer.
+    Every,
 }
 
 impl Numbers {
@@ -74,7 +78,30 @@ impl Numbers {
                 (serde_json::from_str::<f64>(a), serde_json::from_str::<f64>(b)),
                 (Ok(x), Ok(y)) if x == y
             ),
+            Numbers::Every => Numbers::Exact.same(a, b) && python_reads_alike(a, b),
         }
+    }
+}
+
+/// Whether Python's `json` reads two number literals of one decimal value as equal values:
+/// an integer literal is an exact `int`, any other a `float`, and an `int` equals a `float`
+/// only when the float is exactly that integer.
+fn python_reads_alike(a: &str, b: &str) -> bool {
+    let integer = |t: &str| {
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    let (int, float) = match (integer(a), integer(b)) {
+        (true, false) => (a, b),
+        (false, true) => (b, a),
+        _ => return true,
+    };
+    match serde_json::from_str::<f64>(float) {
+        Ok(x) if x.is_finite() && x.fract() == 0.0 => matches!(
+            (BigDecimal::from_str(int), BigDecimal::from_str(&format!("{x:.0}"))),
+            (Ok(i), Ok(f)) if i == f
+        ),
+        _ => false,
     }
 }
 
@@ -343,5 +370,25 @@ mod tests {
         assert!(!same(r#"["1"]"#, "[1]", Numbers::Exact));
         assert!(!same("[[]]", "[{}]", Numbers::Exact));
         assert!(same(r#""\u0061""#, r#""a""#, Numbers::Exact));
+        // One decimal value, an integer literal against another form: Python 3.11's
+        // json.loads reads 1e+23 as 99999999999999991611392.0 and 1.2345678901234567e19 as
+        // 12345678901234567168.0, so neither equals the integer; 1e2 == 100 and
+        // 1e+21 == 1000000000000000000000 hold.
+        for (a, b) in [
+            ("[100000000000000000000000]", "[1e+23]"),
+            ("[1.2345678901234567e19]", "[12345678901234567000]"),
+        ] {
+            assert!(
+                same(a, b, Numbers::Exact) && !same(a, b, Numbers::Every),
+                "{a} {b}"
+            );
+        }
+        for (a, b) in [
+            ("[1e2]", "[100]"),
+            ("[1e+21]", "[1000000000000000000000]"),
+            ("[-0.0]", "[0]"),
+        ] {
+            assert!(same(a, b, Numbers::Every), "{a} {b}");
+        }
     }
 }

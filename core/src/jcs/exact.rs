@@ -23,6 +23,37 @@ struct Decimal {
     point: i64,
 }
 
+impl Decimal {
+    /// Whether a double holds this value exactly, for an integer value: its odd part
+    /// (digits × 5^k for digits × 10^k, factors of two set aside) is below 2^53. A value
+    /// with a fraction is answered no, which fails closed; such a value is never compared
+    /// here, as no integer literal writes it.
+    fn is_a_double(&self) -> bool {
+        if self.digits.is_empty() {
+            return true;
+        }
+        let Ok(count) = i64::try_from(self.digits.len()) else {
+            return false;
+        };
+        let Some(k) = self
+            .point
+            .checked_sub(count)
+            .and_then(|k| u32::try_from(k).ok())
+        else {
+            return false;
+        };
+        if count > 19 || k > 22 {
+            return false;
+        }
+        let digits = self.digits.iter().fold(0u64, |n, d| {
+            n.wrapping_mul(10)
+                .wrapping_add(u64::from(d.wrapping_sub(b'0')))
+        });
+        let odd = u128::from(digits >> digits.trailing_zeros());
+        odd.checked_mul(5u128.pow(k)).is_some_and(|m| m < 1 << 53)
+    }
+}
+
 /// Reads a JSON number literal; `None` for text that is not one, or whose exponent is past
 /// [`EXPONENT_DIGITS`].
 fn decimal(literal: &[u8]) -> Option<Decimal> {
@@ -128,6 +159,15 @@ pub enum Mismatch {
         /// The signed number, as RFC 8785 writes it.
         signed: String,
     },
+    /// The same decimal value, but one of `served` and `signed` is written as an integer and
+    /// the other is not, and that value is no double: a client that reads integer literals as
+    /// exact integers and other numbers as doubles (Python's `json`) reads two values.
+    Reading {
+        /// The served literal as written, cut short when long.
+        served: String,
+        /// The signed number, as RFC 8785 writes it.
+        signed: String,
+    },
 }
 
 /// How much of a long served number a [`Mismatch`] keeps.
@@ -141,6 +181,13 @@ impl std::fmt::Display for Mismatch {
                 f,
                 "it serves the number {served} where {signed} was signed: they round to one \
                  double, but a client that reads numbers exactly reads another value"
+            ),
+            Mismatch::Reading { served, signed } => write!(
+                f,
+                "it serves the number {served} where {signed} was signed: one decimal value, \
+                 but no double holds it, and a client that reads an integer literal as an exact \
+                 integer and any other number as a double (Python's json) reads the one as \
+                 an integer and the other as the nearest double, another value"
             ),
         }
     }
@@ -156,16 +203,22 @@ pub fn same_value(served: &[u8], signed: &[u8]) -> Result<(), Mismatch> {
     }
     for literal in number_literals(served) {
         let shortest = super::canonicalize(literal).map_err(|_| Mismatch::Value)?;
-        if !same_number(literal, &shortest) {
+        let exact = same_number(literal, &shortest);
+        let read_alike = written_as_integer(literal) == written_as_integer(&shortest)
+            || decimal(literal).is_some_and(|d| d.is_a_double());
+        if !exact || !read_alike {
             let shown = literal.get(..SHOWN_DIGITS).unwrap_or(literal);
             let cut = if shown.len() < literal.len() {
                 "…"
             } else {
                 ""
             };
-            return Err(Mismatch::Number {
-                served: format!("{}{cut}", String::from_utf8_lossy(shown)),
-                signed: String::from_utf8_lossy(&shortest).into_owned(),
+            let served = format!("{}{cut}", String::from_utf8_lossy(shown));
+            let signed = String::from_utf8_lossy(&shortest).into_owned();
+            return Err(if exact {
+                Mismatch::Reading { served, signed }
+            } else {
+                Mismatch::Number { served, signed }
             });
         }
     }
@@ -263,6 +316,60 @@ mod tests {
         ));
         assert!(same(r#"[0.1, 1e21, -0, 5e-324]"#, "[0.1,1e21,0,5e-324]"));
         assert!(!same("[0.1000000000000000055511151231257827]", "[0.1]"));
+    }
+
+    #[test]
+    fn an_integer_literal_and_another_form_agree_only_where_a_double_holds_the_value() {
+        // Python 3.11: json.loads('12345678901234567000') == json.loads('1.2345678901234567e19')
+        // is False (12345678901234567000 against 12345678901234567168.0), and
+        // json.loads('100000000000000000000000') == json.loads('1e+23') is False (against
+        // 99999999999999991611392.0); json.loads('100') == json.loads('1e2'),
+        // json.loads('1e+21') == json.loads('1000000000000000000000') (5^21 < 2^53),
+        // json.loads('9007199254740992') == json.loads('9.007199254740992e15') and
+        // json.loads('0') == json.loads('-0.0') are True.
+        for (served, signed) in [
+            ("1.2345678901234567e19", "12345678901234567000"),
+            ("100000000000000000000000", "1e+23"),
+            ("-100000000000000000000000", "-1e+23"),
+            ("12345678901234567e3", "12345678901234567000"),
+            ("1000000000000000000000000", "1e+24"),
+        ] {
+            let mismatch = same_value(
+                format!("[{served}]").as_bytes(),
+                format!("[{signed}]").as_bytes(),
+            );
+            assert_eq!(
+                mismatch,
+                Err(Mismatch::Reading {
+                    served: served.into(),
+                    signed: signed.into()
+                }),
+                "{served}"
+            );
+        }
+        for (served, signed) in [
+            ("1e2", "100"),
+            ("1000000000000000000000", "1e+21"),
+            ("9.007199254740992e15", "9007199254740992"),
+            ("-0.0", "0"),
+            ("1.0", "1"),
+            ("15e-1", "1.5"),
+            ("12345678901234567000", "12345678901234567000"),
+            ("4.5e15", "4500000000000000"),
+        ] {
+            assert!(
+                same(&format!("[{served}]"), &format!("[{signed}]")),
+                "{served}"
+            );
+        }
+        let deep = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        assert!(matches!(
+            same_value(
+                deep(3_000, "1.2345678901234567e19").as_bytes(),
+                deep(3_000, "12345678901234567000").as_bytes()
+            ),
+            Err(Mismatch::Reading { .. })
+        ));
     }
 
     #[test]

@@ -314,7 +314,7 @@ fn exact_and_unsigned(s: &Signer, tests: &mut Vec<VmcpTest>) -> Result<(), Strin
             }
         };
     // Numbers a client that reads them exactly reads otherwise than signed.
-    let numbers = json!({"count": 12345678901234567000u64, "floor": 0, "hundred": 100, "ratio": 1.0000000000000002});
+    let numbers = json!({"big": 1e23, "count": 12345678901234567000u64, "floor": 0, "hundred": 100, "ratio": 1.0000000000000002});
     let text = String::from_utf8_lossy(&jcs(&numbers)).into_owned();
     let served = serde_json::to_string(&tool_response(
         s,
@@ -340,6 +340,14 @@ fn exact_and_unsigned(s: &Signer, tests: &mut Vec<VmcpTest>) -> Result<(), Strin
     add(
         "1e2 served for a signed 100: the same number, written another way",
         Err(bent(r#""hundred":100"#, r#""hundred":1e2"#)?),
+        &[],
+        &[],
+    );
+    add("1.2345678901234567e19 served for a signed 12345678901234567000: one decimal value, but Python's json reads the served float 12345678901234567168.0 against the signed int", Err(bent(r#""count":12345678901234567000"#, r#""count":1.2345678901234567e19"#)?), &["served_payload"], &[]);
+    add("100000000000000000000000 served for a signed 1e+23: one decimal value, but Python's json reads the served int against the signed float 99999999999999991611392.0", Err(bent(r#""big":1e+23"#, r#""big":100000000000000000000000"#)?), &["served_payload"], &[]);
+    add(
+        "1E23 served for a signed 1e+23: both read as the one double by every client",
+        Err(bent(r#""big":1e+23"#, r#""big":1E23"#)?),
         &[],
         &[],
     );
