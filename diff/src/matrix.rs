@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bugs;
 use crate::campaign::{Harness, Missing};
-use crate::escape::{html, markdown};
+use crate::escape::{code_cell, html, markdown};
 use crate::harness::family_table;
 use crate::impls::External;
 use crate::manifest::Manifest;
@@ -352,7 +352,7 @@ impl Matrix {
     pub fn markdown(&self) -> String {
         let mut out = String::from("# canonfuzz conformance matrix\n\n");
         for (key, value) in self.header_lines() {
-            let _ = writeln!(out, "- {key}: {value}");
+            let _ = writeln!(out, "- {}: {}", markdown(&key), markdown(&value));
         }
         out.push_str(
             "\n| family | implementation | version | computes with | group | driven as |\n|---|---|---|---|---|---|\n",
@@ -360,11 +360,12 @@ impl Matrix {
         for (family, c) in self.every_implementation() {
             let _ = writeln!(
                 out,
-                "| {family} | {} | {} | {} | {} | {} |",
-                c.name,
+                "| {} | {} | {} | {} | {} | {} |",
+                markdown(family),
+                markdown(&c.name),
                 markdown(&c.version),
                 markdown(&c.uses),
-                c.group,
+                markdown(&c.group),
                 markdown(&c.driven)
             );
         }
@@ -380,20 +381,21 @@ impl Matrix {
             for ((name, category), misses) in &scores.misses {
                 let _ = write!(
                     out,
-                    "\n<a id=\"{}\"></a>\n### {title}: {name}, {category} ({} failed)\n\n| file | tcId | flags | input | expected | got |\n|---|---|---|---|---|---|\n",
+                    "\n<a id=\"{}\"></a>\n### {title}: {}, {category} ({} failed)\n\n| file | tcId | flags | input | expected | got |\n|---|---|---|---|---|---|\n",
                     anchor(key, name, category),
+                    markdown(name),
                     misses.len()
                 );
                 for m in misses.iter().take(LISTED_MISSES_MARKDOWN) {
                     let _ = writeln!(
                         out,
-                        "| {} | {} | {} | `{}` | `{}` | `{}` |",
-                        m.file,
+                        "| {} | {} | {} | {} | {} | {} |",
+                        markdown(&m.file),
                         m.tc_id,
-                        m.flags.join(" "),
-                        markdown(&m.input),
-                        markdown(&m.expected),
-                        markdown(&m.got)
+                        markdown(&m.flags.join(" ")),
+                        code_cell(&m.input),
+                        code_cell(&m.expected),
+                        code_cell(&m.got)
                     );
                 }
                 if misses.len() > LISTED_MISSES_MARKDOWN {
@@ -667,6 +669,68 @@ mod tests {
         assert_eq!(cell["failures"].as_array().unwrap().len(), misses.len());
         assert_eq!(cell["failures"][0]["tcId"], first.tc_id);
         assert!(matrix.markdown().contains(&format!("](#{id})")));
+    }
+
+    #[test]
+    fn a_hostile_file_name_flag_and_input_change_no_row_or_line_of_any_report() {
+        use crate::escape::hostile::HOSTILE;
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mutant = crate::mutants::find(crate::families::jcs::FAMILY, "utf8-member-order")
+            .unwrap()
+            .implementation();
+        let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(mutant)]);
+        let plain = build(&jcs, Vec::new(), &dir).unwrap();
+        let mut hostile = plain.clone();
+        let file =
+            "x\n12 passed, 0 failed\n| a | b |<img src=x onerror=alert(1)>\u{1b}[2J\u{2028}`.json";
+        for misses in hostile.parts[0].misses.values_mut() {
+            for m in misses.iter_mut() {
+                m.file = file.to_string();
+                for flag in &mut m.flags {
+                    *flag = format!("{HOSTILE}``|``");
+                }
+                m.input = format!("{HOSTILE}``` `");
+                m.got = "\\`|".to_string();
+            }
+        }
+        let rows = |md: &str| -> Vec<usize> {
+            md.lines()
+                .filter(|l| l.starts_with('|'))
+                .map(|l| l.matches('|').count() - l.matches("\\|").count())
+                .collect()
+        };
+        let (before, after) = (plain.markdown(), hostile.markdown());
+        assert_eq!(after.lines().count(), before.lines().count(), "{after}");
+        assert_eq!(rows(&after), rows(&before), "{after}");
+        assert!(
+            !after.lines().any(|l| l.trim() == "12 passed, 0 failed"),
+            "{after}"
+        );
+        assert!(!after.contains('\u{1b}') && !after.contains('\u{2028}'));
+        let escaped = |opener: &str| {
+            after
+                .match_indices(opener)
+                .all(|(i, _)| after[..i].ends_with('\\'))
+        };
+        assert!(escaped("<img") && escaped("| a | b |"), "{after}");
+        // Inside code, the text as it is: no backslash but the pipe's.
+        assert!(after.contains("```` x\\nvalid"), "{after}");
+        assert!(after.contains("| ``\\`\\|`` |"), "{after}");
+        let (before, after) = (plain.html(), hostile.html());
+        assert_eq!(after.lines().count(), before.lines().count());
+        assert_eq!(
+            after.matches("<tr>").count(),
+            before.matches("<tr>").count()
+        );
+        assert!(!after.contains("<img") && !after.contains('\u{2028}'));
+        let json = serde_json::to_string_pretty(&hostile.json()).unwrap();
+        assert_eq!(
+            json.lines().count(),
+            serde_json::to_string_pretty(&plain.json())
+                .unwrap()
+                .lines()
+                .count()
+        );
     }
 
     #[test]

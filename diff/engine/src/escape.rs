@@ -66,6 +66,23 @@ pub fn markdown(text: &str) -> String {
     out
 }
 
+/// `text` as inline code in a Markdown table cell: hidden characters escaped as for a
+/// terminal, a fence of backticks longer than any run of them in the text (with a space
+/// inside each end where the text starts or ends with a backtick or a space, which CommonMark
+/// takes off again), and each `|` written `\|`, which a table reads as the pipe itself inside
+/// code too. No other backslash is added: inside code it would show.
+pub fn code_cell(text: &str) -> String {
+    let text = terminal(text).replace('|', "\\|");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 /// `text` as a fenced Markdown code block with the info string `info`: hidden characters
 /// escaped as for a terminal, and a fence longer than any run of backticks in the text, so
 /// that nothing in it closes the block.
@@ -182,6 +199,13 @@ mod tests {
         assert_eq!(block.lines().count(), 7, "{block}");
         assert_eq!(block.lines().filter(|l| l.starts_with("`````")).count(), 2);
         assert!(!block.chars().any(|c| hidden(c) && c != '\n'), "{block}");
+        // Inline code in a cell: no backslash but the pipe's, and no backtick run of the
+        // text as long as the fence.
+        let cell = code_cell("a`b``c|d\\e*f");
+        assert_eq!(cell, "```a`b``c\\|d\\e*f```");
+        assert_eq!(code_cell("`x`"), "`` `x` ``");
+        assert_eq!(code_cell("plain"), "`plain`");
+        safe_for_a_terminal(&code_cell(HOSTILE), 1);
         let page = html(HOSTILE);
         safe_for_a_terminal(&page, 1);
         assert!(!page.contains('<') && !page.contains('>') && !page.contains('"'));
