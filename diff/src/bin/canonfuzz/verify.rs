@@ -250,41 +250,12 @@ pub(crate) fn vmcp_verify(
     });
     let v = vmcp::verify_response(&response, &set, vmcp::Clock { now, max_age });
     let v = if strict { v.strict() } else { v };
-    if json {
-        println!("{}", vmcp_json(&v)?);
+    let out = if json {
+        vmcp_json(&v).map_err(usage_error)?
     } else {
-        println!("{}", if v.is_valid() { "valid" } else { "invalid" });
-        if let Some(kind) = v.kind {
-            println!("kind: {}", kind.name());
-        }
-        if let Some(kid) = &v.kid {
-            println!("kid: {}", terminal(&quoted(kid)));
-        }
-        if let (Some(i), Some(key)) = (v.key_index, v.key_index.and_then(|i| set.keys.get(i))) {
-            println!(
-                "key: #{i} in the set, RFC 7638 thumbprint {}",
-                key.thumbprint().unwrap_or_default()
-            );
-        }
-        for f in &v.failures {
-            println!("failed [{}]: {}", f.rule.name(), terminal(&f.message));
-        }
-        if !strict {
-            for u in &v.unsigned {
-                println!("unsigned: {}", terminal(&u.describe()));
-            }
-        }
-        match &v.payload {
-            Some(p) if v.is_valid() => {
-                println!("payload: {}", terminal(&String::from_utf8_lossy(p)))
-            }
-            Some(p) => println!(
-                "signed payload, shown cut as the response is invalid: {}",
-                terminal(&quoted(&String::from_utf8_lossy(p)))
-            ),
-            None => {}
-        }
-    }
+        vmcp_text(&v, &set, strict)
+    };
+    println!("{out}");
     Ok(if v.is_valid() {
         ExitCode::SUCCESS
     } else {
@@ -292,9 +263,51 @@ pub(crate) fn vmcp_verify(
     })
 }
 
+/// A verification as `vmcp verify` prints it: the verdict alone on the first line, then one
+/// line for each fact, every text from the input quoted and escaped for a terminal.
+fn vmcp_text(v: &vmcp::Verification, set: &jws::Jwks, strict: bool) -> String {
+    let mut lines = vec![if v.is_valid() { "valid" } else { "invalid" }.to_string()];
+    if let Some(kind) = v.kind {
+        lines.push(format!("kind: {}", kind.name()));
+    }
+    if let Some(kid) = &v.kid {
+        lines.push(format!("kid: {}", terminal(&quoted(kid))));
+    }
+    if let (Some(i), Some(key)) = (v.key_index, v.key_index.and_then(|i| set.keys.get(i))) {
+        lines.push(format!(
+            "key: #{i} in the set, RFC 7638 thumbprint {}",
+            key.thumbprint().unwrap_or_default()
+        ));
+    }
+    for f in &v.failures {
+        lines.push(format!(
+            "failed [{}]: {}",
+            f.rule.name(),
+            terminal(&f.message)
+        ));
+    }
+    if !strict {
+        for u in &v.unsigned {
+            lines.push(format!("unsigned: {}", terminal(&u.describe())));
+        }
+    }
+    match &v.payload {
+        Some(p) if v.is_valid() => lines.push(format!(
+            "payload: {}",
+            terminal(&String::from_utf8_lossy(p))
+        )),
+        Some(p) => lines.push(format!(
+            "signed payload, shown cut as the response is invalid: {}",
+            terminal(&quoted(&String::from_utf8_lossy(p)))
+        )),
+        None => {}
+    }
+    lines.join("\n")
+}
+
 /// A verification as `vmcp verify --json` writes it: one line, whatever line breaks the input
 /// held, and every string from the input cut as messages cut it.
-fn vmcp_json(v: &vmcp::Verification) -> Result<String, ExitCode> {
+fn vmcp_json(v: &vmcp::Verification) -> Result<String, String> {
     let report = VmcpReport {
         failures: v
             .failures
@@ -326,7 +339,7 @@ fn vmcp_json(v: &vmcp::Verification) -> Result<String, ExitCode> {
     };
     serde_json::to_string(&report)
         .map(|out| json_lines(&out).into_owned())
-        .map_err(|e| usage_error(format!("cannot write the report as JSON: {e}")))
+        .map_err(|e| format!("cannot write the report as JSON: {e}"))
 }
 
 /// `vmcp verify --json`'s report, members in the order of their names. The payload, given
@@ -369,5 +382,209 @@ pub(crate) fn thumbprint(file: Option<&Path>) -> ExitCode {
         }
         Ok(Err(e)) => Failure::Rejected(Some(format!("canonfuzz: error[{}] {e}", e.kind()))).exit(),
         Err(code) => code,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canonfuzz_core::shown::invisible;
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    /// A refusal's output stays under this, whatever the response.
+    const REFUSAL_BOUND: usize = 64 << 10;
+
+    /// A genuine signed tool result, its key set and a clock it is valid at: the corpus's
+    /// forgeries file, test 10 (`exp` within the skew).
+    fn genuine() -> (Value, jws::Jwks, u64) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/vmcp/forgeries.json");
+        let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let test = file["testGroups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["tests"].as_array().unwrap())
+            .find(|t| t["tcId"] == 10)
+            .unwrap();
+        assert_eq!(test["result"], "valid");
+        let set = jws::Jwks::parse(test["jwks"].to_string().as_bytes()).unwrap();
+        (test["response"].clone(), set, test["now"].as_u64().unwrap())
+    }
+
+    /// Where a hostile text goes: a member name in `_meta`, the envelope, `result` or the
+    /// response, or a value of the envelope or of a forged protected header.
+    #[derive(Debug, Clone, Copy)]
+    enum Place {
+        MetaName,
+        EnvelopeName,
+        ResultName,
+        ResponseName,
+        EnvelopeKid,
+        HeaderAlg,
+        HeaderKid,
+        HeaderTyp,
+    }
+
+    /// Text that tries to leave its place: line breaks of every kind, terminal controls,
+    /// invisible and blank characters, a verdict, quotes; sometimes a megabyte of it.
+    fn hostile() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("\n".to_string()),
+            Just("\r\n".to_string()),
+            Just("\u{2028}".to_string()),
+            Just("\u{2029}".to_string()),
+            Just("\u{85}".to_string()),
+            Just("\u{9b}31m".to_string()),
+            Just("\u{1b}]0;owned\u{7}".to_string()),
+            Just("\u{3164}".to_string()),
+            Just("\u{200b}".to_string()),
+            Just("\u{202e}".to_string()),
+            Just("valid".to_string()),
+            Just("\"\\".to_string()),
+            "[a-z]{1,4}",
+            any::<char>().prop_map(String::from),
+        ];
+        (prop::collection::vec(piece, 1..10), any::<bool>()).prop_map(|(pieces, long)| {
+            let text = pieces.concat();
+            let times = if long {
+                (1 << 20) / text.len().max(1)
+            } else {
+                1
+            };
+            text.repeat(times)
+        })
+    }
+
+    fn place() -> impl Strategy<Value = Place> {
+        prop_oneof![
+            Just(Place::MetaName),
+            Just(Place::EnvelopeName),
+            Just(Place::ResultName),
+            Just(Place::ResponseName),
+            Just(Place::EnvelopeKid),
+            Just(Place::HeaderAlg),
+            Just(Place::HeaderKid),
+            Just(Place::HeaderTyp),
+        ]
+    }
+
+    /// `response` with `text` put at `place`.
+    fn plant(response: &mut Value, place: Place, text: &str) {
+        let envelope = &mut response["result"]["_meta"][vmcp::META_KEY];
+        let header = |name: &str, envelope: &Value| {
+            let jws = envelope["jws"].as_str().unwrap_or_default().to_string();
+            let (_, rest) = jws.split_once('.').unwrap_or_default();
+            let mut header = json!({"alg": "EdDSA", "typ": vmcp::TYP, "kid": "k"});
+            header[name] = json!(text);
+            format!(
+                "{}.{rest}",
+                jws::base64url_encode(header.to_string().as_bytes())
+            )
+        };
+        match place {
+            Place::MetaName => response["result"]["_meta"][text] = json!(1),
+            Place::EnvelopeName => envelope[text] = json!(1),
+            Place::ResultName => response["result"][text] = json!(1),
+            Place::ResponseName => response[text] = json!(1),
+            Place::EnvelopeKid => envelope["kid"] = json!(text),
+            Place::HeaderAlg => envelope["jws"] = json!(header("alg", envelope)),
+            Place::HeaderKid => envelope["jws"] = json!(header("kid", envelope)),
+            Place::HeaderTyp => envelope["jws"] = json!(header("typ", envelope)),
+        }
+    }
+
+    /// Characters a reader that splits lines at any Unicode break splits at (Python's
+    /// `str.splitlines()`).
+    const BREAKS: [char; 10] = [
+        '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}',
+        '\u{2029}',
+    ];
+
+    /// Line starts `vmcp verify` writes; no other line may appear.
+    const LINES: [&str; 8] = [
+        "valid",
+        "invalid",
+        "kind: ",
+        "kid: ",
+        "key: #",
+        "failed [",
+        "unsigned: ",
+        "payload: ",
+    ];
+
+    fn check_outputs(response: &Value, set: &jws::Jwks, now: u64) -> Result<(), TestCaseError> {
+        let v = vmcp::verify_response(response.to_string().as_bytes(), set, vmcp::Clock::at(now));
+        for strict in [false, true] {
+            let v = if strict {
+                v.clone().strict()
+            } else {
+                v.clone()
+            };
+            let text = vmcp_text(&v, set, strict);
+            if !v.is_valid() {
+                prop_assert!(text.len() < REFUSAL_BOUND, "{} bytes", text.len());
+            }
+            let mut lines = text.split('\n');
+            prop_assert_eq!(
+                lines.next(),
+                Some(if v.is_valid() { "valid" } else { "invalid" })
+            );
+            for line in lines {
+                prop_assert!(
+                    LINES.iter().any(|start| line.starts_with(start))
+                        || line.starts_with("signed payload, shown cut"),
+                    "a line from the input: {:?}",
+                    line
+                );
+                prop_assert!(!line.chars().any(invisible), "{:?}", line);
+            }
+            let json = vmcp_json(&v).unwrap();
+            if !v.is_valid() {
+                prop_assert!(json.len() < REFUSAL_BOUND, "{} bytes", json.len());
+            }
+            prop_assert!(
+                !json.contains(BREAKS) && !json.chars().any(invisible),
+                "{}",
+                json
+            );
+            let read: Value = serde_json::from_str(&json).unwrap();
+            prop_assert_eq!(&read["valid"], &json!(v.is_valid()));
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn no_response_makes_a_refusal_long_or_forges_a_line(
+            planted in prop::collection::vec((place(), hostile()), 1..4)
+        ) {
+            let (mut response, set, now) = genuine();
+            for (place, text) in &planted {
+                plant(&mut response, *place, text);
+            }
+            check_outputs(&response, &set, now)?;
+        }
+    }
+
+    #[test]
+    fn the_genuine_response_is_valid_and_a_planted_long_name_is_cut() {
+        let (mut response, set, now) = genuine();
+        let v = vmcp::verify_response(response.to_string().as_bytes(), &set, vmcp::Clock::at(now));
+        assert!(v.is_valid(), "{:?}", v.failures);
+        let name = format!("x\nvalid\u{2028}{}", "n".repeat(3_500_000));
+        for place in [Place::MetaName, Place::EnvelopeName, Place::ResultName] {
+            plant(&mut response, place, &name);
+        }
+        let v = vmcp::verify_response(response.to_string().as_bytes(), &set, vmcp::Clock::at(now));
+        assert!(!v.is_valid());
+        let text = vmcp_text(&v, &set, false);
+        assert!(text.len() < 4096, "{text}");
+        assert_eq!(text.matches("(3500010 bytes, sha256:").count(), 3, "{text}");
+        let json = vmcp_json(&v).unwrap();
+        assert!(json.len() < 4096, "{json}");
+        assert!(json.contains("x\\nvalid\\u2028nnn"), "{json}");
     }
 }
