@@ -15,6 +15,16 @@ fn every_subcommand_exits_by_the_one_rule() {
     let (key, keys, credential) = (path("key.json"), path("keys.json"), path("credential"));
     std::fs::write(&key, KEY).unwrap();
     std::fs::write(&keys, format!(r#"{{"keys":[{KEY}]}}"#)).unwrap();
+    // Key sets a server serves that the core refuses: two keys under one kid, and past the
+    // bound on keys. Both are the server's input, not a usage error.
+    let (twins, many) = (path("twins.json"), path("many.json"));
+    let named = KEY.replace('}', r#","kid":"a"}"#);
+    std::fs::write(&twins, format!(r#"{{"keys":[{named},{named}]}}"#)).unwrap();
+    std::fs::write(
+        &many,
+        format!(r#"{{"keys":[{}{KEY}]}}"#, "{},".repeat(1000)),
+    )
+    .unwrap();
     std::fs::write(&credential, "secret\n").unwrap();
     let zeros = "0".repeat(64);
     let out = path("out");
@@ -48,6 +58,18 @@ fn every_subcommand_exits_by_the_one_rule() {
         (vec!["jwk", "thumbprint"], r#"{"kty":"OKP"}"#, 1),
         (vec!["fingerprint", "--salt", &zeros], r#"{"a":1,"a":2}"#, 1),
         (vec!["jws", "verify", "--jwk", &key], "e30.e30.AA", 1),
+        (vec!["jws", "verify", "--jwks", &twins], "e30.e30.AA", 1),
+        (vec!["jws", "verify", "--jwks", &many], "e30.e30.AA", 1),
+        (
+            vec!["vmcp", "verify", "--jwks", &twins, "--now", "0"],
+            "{}",
+            1,
+        ),
+        (
+            vec!["vmcp", "verify", "--jwks", &many, "--now", "0"],
+            "{}",
+            1,
+        ),
         (
             vec!["vmcp", "verify", "--jwks", &keys, "--now", "0"],
             "{}",
@@ -178,5 +200,29 @@ fn every_subcommand_exits_by_the_one_rule() {
                 args.join(" ")
             );
         }
+    }
+}
+
+#[test]
+fn a_key_set_past_its_bounds_is_refused_naming_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let many = dir.path().join("many.json");
+    std::fs::write(
+        &many,
+        format!(r#"{{"keys":[{}{KEY}]}}"#, "{},".repeat(4000)),
+    )
+    .unwrap();
+    let many = many.to_str().unwrap();
+    for args in [
+        vec!["jws", "verify", "--jwks", many, "e30.e30.AA"],
+        vec!["vmcp", "verify", "--jwks", many, "--now", "0"],
+    ] {
+        let run = canonfuzz(&args, b"{}");
+        let said = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("error[limit] the key set holds more than 256 keys (MAX_KEYS)"),
+            "{said}"
+        );
     }
 }

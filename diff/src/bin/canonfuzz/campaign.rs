@@ -195,7 +195,9 @@ pub(crate) fn selftest(json: bool, seed: u64, families: &[String]) -> ExitCode {
             if json {
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(&run.to_json()).unwrap_or_default()
+                    canonfuzz_diff::escape::json_lines(
+                        &serde_json::to_string_pretty(&run.to_json()).unwrap_or_default()
+                    )
                 );
             } else {
                 print!("{}", run.render());

@@ -186,8 +186,10 @@ pub(crate) fn jws_verify(
         (None, Some(path)) => read_token(Some(path))?,
         (Some(t), _) if !token_shaped(t) && Path::new(t).is_file() => {
             return Err(usage_error(format!(
-                "{t:?} is not a compact token (three segments joined by dots) but names a \
-                 file; to read the token from it, give --file {t}"
+                "{} is not a compact token (three segments joined by dots) but names a \
+                 file; to read the token from it, give --file {}",
+                quoted(t),
+                terminal(t)
             )))
         }
         (Some(t), _) => t.to_string(),
