@@ -6,11 +6,16 @@ cd "$SRC/canonfuzz"
 cargo fuzz build -O --debug-assertions
 built=fuzz/target/x86_64-unknown-linux-gnu/release
 
-# The seed tool is an ordinary build: keep the fuzzing flags and directories out of it.
+# The seed tool is an ordinary build: keep the fuzzing flags and directories out of it. A
+# caller that has built it already names it in CANONFUZZ_SEEDS_TOOL.
 (
   unset RUSTFLAGS CFLAGS CXXFLAGS LIB_FUZZING_ENGINE
-  cargo build --release --locked --bin canonfuzz --target-dir "$WORK/tools"
-  "$WORK/tools/release/canonfuzz" seeds --corpus corpus --out "$WORK/seeds"
+  tool=${CANONFUZZ_SEEDS_TOOL:-}
+  if [ -z "$tool" ]; then
+    cargo build --release --locked --bin canonfuzz --target-dir "$WORK/tools"
+    tool="$WORK/tools/release/canonfuzz"
+  fi
+  "$tool" seeds --corpus corpus --out "$WORK/seeds"
 )
 
 for target in jcs jcs_diff jws jwks vmcp merkle ekl ink_header; do

@@ -39,6 +39,6 @@ pub const POLICIES: [Policy; 5] = [
         core: Expect::RejectsAny,
         excuses: Excuse::ACCEPTING,
         applies: gen::served_number_read_otherwise,
-        reason: "a client that reads numbers exactly (Python with Decimal, Go's json.Number, a Rust u64) reads a served number that only rounds to the signed double as a value nobody signed, and reads a JSON-RPC id or code as the integer it is written as; the core compares served numbers with the signed ones by exact decimal value and refuses ids and codes not written as integers, where a verifier that compares doubles accepts",
+        reason: "a client that reads numbers exactly (Python with Decimal, Go's json.Number, a Rust u64) reads a served number that only rounds to the signed double as a value nobody signed, Python's json reads an integer literal as an exact int and any other number as a float, so 1.2345678901234567e19 and 12345678901234567000 as two values, and a client reads a JSON-RPC id or code as the integer it is written as; the core compares served numbers with the signed ones by exact decimal value and by that reading, and refuses ids and codes not written as integers, where a verifier that compares doubles or decimals alone accepts",
     },
 ];
