@@ -466,8 +466,14 @@ impl Jwks {
             if key.members().nth(MAX_KEY_MEMBERS).is_some() {
                 return Err(JwsError::Limit(Bound::KeyMembers));
             }
-            let Ok(Value::Object(members)) = crate::json::read(key.bytes()) else {
-                return Err(not_a_key());
+            let members = match crate::json::read(key.bytes()) {
+                Ok(Value::Object(members)) => members,
+                Ok(_) => return Err(not_a_key()),
+                Err(e) => {
+                    return Err(JwsError::Shape(format!(
+                        "keys[{i}] cannot be read as a JWK: {e}"
+                    )))
+                }
             };
             if let Some(kid) = string_member(&members, "kid", "JWK")? {
                 if !kids.insert(kid.to_string()) {
@@ -725,6 +731,17 @@ mod tests {
         assert_eq!(
             Jwk::parse(long.as_bytes()),
             Err(JwsError::Limit(Bound::KeySetBytes))
+        );
+        // A key nested past what a key reader reads is refused, saying so.
+        let deep = format!(
+            r#"{{"kty":"OKP","ext":{}1{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let error = set(&[&deep]).unwrap_err().to_string();
+        assert!(
+            error.starts_with("keys[0] cannot be read as a JWK"),
+            "{error}"
         );
         let error = set(&empty(MAX_KEYS + 1)).unwrap_err();
         assert_eq!(error.kind(), "limit");

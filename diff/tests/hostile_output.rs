@@ -29,15 +29,16 @@ fn printed(out: &str, lines: usize, valid: bool) {
     assert_eq!(bare, if valid { vec![0] } else { vec![] }, "{out:?}");
 }
 
-/// A test of the verifiable-mcp forgeries, as its response text, key set and clock.
-fn forgery(tc_id: u64) -> (String, String, String) {
+/// The test of the verifiable-mcp forgeries whose comment starts `comment`, as its response
+/// text, key set and clock.
+fn forgery(comment: &str) -> (String, String, String) {
     let path = common::repo_corpus().join("vmcp/forgeries.json");
     let file: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     let test = file["testGroups"][0]["tests"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|t| t["tcId"] == tc_id)
+        .find(|t| t["comment"].as_str().unwrap().starts_with(comment))
         .unwrap()
         .clone();
     let response = match test["input"].as_str() {
@@ -47,8 +48,8 @@ fn forgery(tc_id: u64) -> (String, String, String) {
     (response, test["jwks"].to_string(), test["now"].to_string())
 }
 
-fn vmcp_verify(tc_id: u64) -> (Option<i32>, String) {
-    let (response, jwks, now) = forgery(tc_id);
+fn vmcp_verify(comment: &str) -> (Option<i32>, String) {
+    let (response, jwks, now) = forgery(comment);
     let dir = tempfile::tempdir().unwrap();
     let keys = dir.path().join("jwks.json");
     std::fs::write(&keys, jwks).unwrap();
@@ -70,12 +71,12 @@ fn vmcp_verify(tc_id: u64) -> (Option<i32>, String) {
 fn a_vmcp_verdict_names_hostile_members_and_headers_without_forging_a_line() {
     // A valid response whose `_meta` names a member "evil\nvalid": valid, kind, kid, key,
     // the unsigned listing, the payload.
-    let (code, out) = vmcp_verify(42);
+    let (code, out) = vmcp_verify("_meta members beside the envelope, one of them named to forge");
     assert_eq!(code, Some(0), "{out}");
     printed(&out, 6, true);
     assert!(out.contains(r#""evil\nvalid""#), "{out}");
     // An alg header of "EdDSA\nvalid": refused, and no line reads valid.
-    let (code, out) = vmcp_verify(48);
+    let (code, out) = vmcp_verify("an alg header whose line break would forge");
     assert_eq!(code, Some(1), "{out}");
     printed(&out, out.lines().count(), false);
     assert!(out.contains(r#"alg "EdDSA\nvalid""#), "{out}");
