@@ -11,9 +11,11 @@ pub mod import;
 pub mod judge;
 pub mod matrix;
 pub mod merge;
+pub mod provenance;
 pub mod runs;
 pub mod triage;
 pub mod upstream;
+pub mod vector_check;
 
 pub use canonfuzz_engine::{
     bugs, campaign, client_view, compare, difference, escape, family, findings, harness, impls,

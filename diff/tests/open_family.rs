@@ -6,7 +6,6 @@
 
 use canonfuzz_diff::campaign::{self, Config, Status};
 use canonfuzz_diff::compare::{Excuse, Expect, Policy, Rules};
-use canonfuzz_diff::conformance::{check_with_core, lint_output_test};
 use canonfuzz_diff::family::{Category, CheckTest, Facts, Family, Field, Spec, Vectors};
 use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::in_process::InProcess;
@@ -16,6 +15,7 @@ use canonfuzz_diff::outcome::Outcome;
 use canonfuzz_diff::replay::{output_replay, Replay};
 use canonfuzz_diff::selftest::hunt;
 use canonfuzz_diff::vector::{Head, OutputTest, Test, VectorFile};
+use canonfuzz_diff::vector_check::{check_with_core, lint_output_test};
 use canonfuzz_props::values::Unreadable;
 use canonfuzz_rng::Rng;
 

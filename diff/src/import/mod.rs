@@ -10,7 +10,6 @@ use crate::families::{
     ed25519::import as ed25519, ekl::import as ekl, jcs::import as jcs, vmcp::envelopes as vmcp,
 };
 use crate::manifest::Manifest;
-use crate::vector::{Note, Source};
 
 /// A source of third-party vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -56,26 +55,6 @@ impl SourceKind {
             SourceKind::VmcpForgeries => "vmcp/forgeries.json",
         }
     }
-}
-
-pub fn note(bug_type: &str, description: &str) -> Note {
-    Note {
-        bug_type: bug_type.to_string(),
-        description: description.to_string(),
-    }
-}
-
-pub fn source(name: &str, url: &str, version: &str, license: &str) -> Source {
-    Source {
-        name: name.to_string(),
-        url: Some(url.to_string()),
-        version: Some(version.to_string()),
-        license: Some(license.to_string()),
-    }
-}
-
-pub fn read_text(path: &Path) -> Result<String, String> {
-    crate::input::read_text(path)
 }
 
 /// Converts `path` (ignored for Appendix B) into the source's vector file under `corpus`, then

@@ -22,8 +22,8 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::Deserialize;
 
-use super::Implementation;
 use crate::outcome::{classify_message, Outcome};
+use canonfuzz_props::impls::Implementation;
 
 /// How long a worker may take over one input before it is restarted.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -1119,7 +1119,8 @@ impl Implementation for WorkerImpl {
         } = &self.launch
         {
             let lock = std::fs::read_to_string(Runtime::Rust.dir().join("Cargo.lock")).ok()?;
-            let crates = crate::impls::crypto_dependencies(&lock, rust_crate(library), None);
+            let crates =
+                canonfuzz_props::impls::crypto_dependencies(&lock, rust_crate(library), None);
             return (!crates.is_empty()).then(|| crates.join(", "));
         }
         self.available().ok()?;

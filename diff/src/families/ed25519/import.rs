@@ -10,7 +10,7 @@ use canonfuzz_core::ed25519::{policy_accepts, Flag};
 use serde::Deserialize;
 
 use super::Ed25519Test;
-use crate::import::{note, read_text, source};
+use crate::provenance::{note, read_text, source};
 use crate::vector::{tests_of, to_hex, Expectation, Note, TestGroup, VectorFile};
 
 fn file(header: &str, notes: BTreeMap<String, Note>, groups: Vec<TestGroup>) -> VectorFile {

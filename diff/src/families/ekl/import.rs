@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::EklTest;
-use crate::import::{note, read_text};
+use crate::provenance::{note, read_text};
 use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile};
 
 #[derive(Deserialize)]

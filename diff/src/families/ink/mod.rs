@@ -25,7 +25,6 @@ pub mod transported;
 pub mod witnessed;
 
 use crate::compare::Rules;
-use crate::conformance::{check_with_core, lint_output_test};
 use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{worker, Implementation};
@@ -33,6 +32,7 @@ use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{Head, OutputTest, Test};
+use crate::vector_check::{check_with_core, lint_output_test};
 
 /// INK's leaf hashes and signature bases.
 pub struct Ink;

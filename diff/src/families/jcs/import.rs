@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::import::{note, read_text, source};
+use crate::provenance::{note, read_text, source};
 use crate::vector::{tests_of, Expectation, Note, OutputTest, Source, TestGroup, VectorFile};
 
 /// RFC 8785 Appendix B: IEEE-754 bits and the serialization the RFC gives for them. The two

@@ -12,7 +12,6 @@ pub mod reading;
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::compare::{Rules, JCS_RULES};
-use crate::conformance::lint_output_test;
 use crate::family::{Answer, Category, CheckTest, Facts, Family, HostReading, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{hosted, worker, Implementation};
@@ -20,6 +19,7 @@ use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
+use crate::vector_check::lint_output_test;
 use canonfuzz_props::impls::jcs::{
     rust_crates, CoreImpl, JcsAdmitImpl, JsonSyntaxImpl, RUST_SERDE_JSON_GROUP,
 };

@@ -5,7 +5,6 @@ pub mod gen;
 pub mod mutants;
 
 use crate::compare::Rules;
-use crate::conformance::{check_with_core, lint_output_test};
 use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{worker, Implementation};
@@ -13,6 +12,7 @@ use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{Head, OutputTest, Test};
+use crate::vector_check::{check_with_core, lint_output_test};
 use canonfuzz_props::impls::merkle;
 use canonfuzz_props::merkle_case::MerkleCase;
 

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use crate::families::vmcp::gen::server::{
     jcs, provenance, sha256_label, signer, Signer, IAT, TEST_KEY_SEED,
 };
-use crate::import::note;
+use crate::provenance::note;
 
 /// The clock a test is checked at unless it says otherwise: ten seconds after `IAT`.
 const NOW: u64 = IAT + 10;
