@@ -1,5 +1,5 @@
 //! The verdict by family: the comparison of `canonfuzz_props::verdict` under the family's
-//! registered rules, and the tests that pin every family's policies on both sides.
+//! registered rules and quorum.
 
 pub use canonfuzz_props::verdict::*;
 

@@ -1,4 +1,5 @@
-//! The conformance-vector format (schema `canonfuzz_jcs_v1`), shaped like Wycheproof's files:
+//! The conformance-vector format, one schema per family (`canonfuzz_<family>_v1`, such as
+//! `canonfuzz_jcs_v1`), shaped like Wycheproof's files:
 //! a header naming the algorithm and schema, notes explaining each flag, groups that say where
 //! their tests come from, and tests with an id, a comment, flags and an expected result.
 //!
