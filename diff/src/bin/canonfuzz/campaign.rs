@@ -8,7 +8,8 @@ use canonfuzz_diff::campaign::{self, Config, Status};
 use canonfuzz_diff::family::Family;
 use canonfuzz_diff::{selftest, summary};
 
-use crate::exit::{corpus_dir, rejected, usage_error};
+use crate::exit::{rejected, usage_error};
+use crate::inputs::corpus_dir;
 use canonfuzz_diff::impls::External;
 use canonfuzz_diff::mutants::{self, Mutant};
 use clap::builder::PossibleValuesParser;

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use canonfuzz_core::jcs::{Canonicalizer, Options};
 use canonfuzz_diff::input;
 
-use crate::exit::{open_input, print_bytes, read_or_exit, reader_gone, usage_error, Failure};
+use crate::exit::{print_bytes, read_or_exit, reader_gone, usage_error, Failure};
+use crate::inputs::open_input;
 use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
 
 /// The arguments of `canonfuzz canon`.

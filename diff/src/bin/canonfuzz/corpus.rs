@@ -15,7 +15,8 @@ use canonfuzz_diff::summary::{write_bugs, Detail, Paint, SHOWN_BUGS};
 use canonfuzz_diff::vector::excerpt;
 use canonfuzz_diff::{fuzzing, junit, matrix, merge, replay, triage, upstream};
 
-use crate::exit::{corpus_dir, rejected, usage_error};
+use crate::exit::{rejected, usage_error};
+use crate::inputs::corpus_dir;
 use canonfuzz_diff::summary;
 use clap::builder::PossibleValuesParser;
 

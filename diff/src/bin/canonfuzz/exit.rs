@@ -1,10 +1,10 @@
 //! The one place a command's exit status is chosen: 0 success, 1 rejected input or a failed
 //! check, 2 usage, I/O or harness failure (a campaign's, from its status, by
-//! `campaign::Status::exit_code`, which the self-test holds each mutant to); and the readers
-//! every command shares.
+//! `campaign::Status::exit_code`, which the self-test holds each mutant to); and reading an
+//! input with its failure's exit status.
 
-use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::Path;
 use std::process::ExitCode;
 
 use canonfuzz_diff::escape::terminal;
@@ -58,29 +58,6 @@ pub(crate) fn read_or_exit(file: Option<&Path>) -> Result<Vec<u8>, ExitCode> {
             Failure::Usage(e.to_string()).exit()
         }
     })
-}
-
-/// The corpus directory: the one given, else `$CANONFUZZ_CORPUS`, else `./corpus`, else the
-/// build tree's while it exists.
-pub(crate) fn corpus_dir(dir: Option<PathBuf>) -> PathBuf {
-    dir.or_else(|| std::env::var_os("CANONFUZZ_CORPUS").map(PathBuf::from))
-        .unwrap_or_else(|| {
-            let local = PathBuf::from("corpus");
-            let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-            if local.is_dir() || !repo.is_dir() {
-                local
-            } else {
-                repo
-            }
-        })
-}
-
-pub(crate) fn open_input(file: Option<&Path>) -> io::Result<Box<dyn Read>> {
-    match file {
-        None => Ok(Box::new(io::stdin().lock())),
-        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin().lock())),
-        Some(p) => Ok(Box::new(std::fs::File::open(p)?)),
-    }
 }
 
 /// Ends the command quietly, with exit 0, when what it prints to stdout has no reader any

@@ -9,6 +9,7 @@ mod corpus;
 mod docs;
 mod exit;
 mod ink;
+mod inputs;
 mod list;
 mod profile;
 mod verify;
