@@ -577,6 +577,17 @@ mod tests {
     use crate::families::{ed25519, jws};
     use canonfuzz_props::impls::jcs::CoreImpl;
 
+    /// The matrix of the repository's corpus run by a core that orders members by UTF-8
+    /// bytes: failures in the ordering cells, each with its rows.
+    fn utf8_order_matrix() -> Matrix {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mutant = crate::mutants::find(crate::families::jcs::FAMILY, "utf8-member-order")
+            .unwrap()
+            .implementation();
+        let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(mutant)]);
+        build(&jcs, Vec::new(), &dir).unwrap()
+    }
+
     #[test]
     fn nothing_in_a_cell_can_leave_it() {
         use crate::escape::hostile::{safe_for_a_terminal, HOSTILE};
@@ -636,12 +647,7 @@ mod tests {
 
     #[test]
     fn a_cell_with_failures_leads_to_each_of_them() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let mutant = crate::mutants::find(crate::families::jcs::FAMILY, "utf8-member-order")
-            .unwrap()
-            .implementation();
-        let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(mutant)]);
-        let matrix = build(&jcs, Vec::new(), &dir).unwrap();
+        let matrix = utf8_order_matrix();
         let (key, misses) = matrix.parts[0]
             .misses
             .iter()
@@ -674,12 +680,7 @@ mod tests {
     #[test]
     fn a_hostile_file_name_flag_and_input_change_no_row_or_line_of_any_report() {
         use crate::escape::hostile::HOSTILE;
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let mutant = crate::mutants::find(crate::families::jcs::FAMILY, "utf8-member-order")
-            .unwrap()
-            .implementation();
-        let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(mutant)]);
-        let plain = build(&jcs, Vec::new(), &dir).unwrap();
+        let plain = utf8_order_matrix();
         let mut hostile = plain.clone();
         let file =
             "x\n12 passed, 0 failed\n| a | b |<img src=x onerror=alert(1)>\u{1b}[2J\u{2028}`.json";
@@ -745,12 +746,7 @@ mod tests {
         // Failures of no known severity are taken for the worst.
         assert_eq!(cell(Some(&score(50)), None).class, "wrong");
         // Over the corpus, a core ordering members by UTF-8 bytes writes wrong bytes.
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let mutant = crate::mutants::find(crate::families::jcs::FAMILY, "utf8-member-order")
-            .unwrap()
-            .implementation();
-        let jcs = Harness::with(crate::families::jcs::FAMILY, vec![Box::new(mutant)]);
-        let matrix = build(&jcs, Vec::new(), &dir).unwrap();
+        let matrix = utf8_order_matrix();
         let ordering = matrix.tables()[0]
             .rows
             .iter()

@@ -139,7 +139,7 @@ fn paths(code: &str) -> Vec<String> {
             let tree = tail[..end].split_whitespace().collect::<Vec<_>>().join(" ");
             found.extend(expand(&tree));
         }
-        rest = &tail[end.min(tail.len())..];
+        rest = &tail[end..];
     }
     let bytes: Vec<char> = code.chars().collect();
     let mut i = 0;
@@ -240,7 +240,6 @@ fn resolve(module: &str, path: &str, known: &BTreeSet<String>) -> Option<String>
         .rev()
         .map(|n| base[..n].join("::"))
         .find(|m| known.contains(m))
-        .filter(|m| m != module || base.len() <= module.split("::").count())
 }
 
 /// The groups of two or more modules that import each other, directly or through others.
