@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use canonfuzz_core::jcs::Canonicalizer;
-use canonfuzz_props::properties::check_canonical;
+use canonfuzz_props::jcs::properties::check_canonical;
 
 /// Every file directly in `dir`, read.
 fn inputs(dir: &Path) -> std::io::Result<Vec<Vec<u8>>> {

@@ -1,9 +1,14 @@
-//! The cargo-fuzz targets: what each checks (`canonfuzz_props::fuzz`, re-exported here for
-//! triage), the family whose vectors hold its inputs, and their seed corpora.
+//! The cargo-fuzz targets: what each checks (each family's `fuzz` module in `canonfuzz_props`),
+//! the family whose vectors hold its inputs, and their seed corpora.
 
 use std::path::Path;
 
-pub use canonfuzz_props::fuzz::*;
+use canonfuzz_props::ekl::fuzz::ekl_check;
+use canonfuzz_props::ink::fuzz::ink_header_check;
+use canonfuzz_props::jcs::fuzz::{jcs_diff_check, jcs_diff_document, jcs_diff_seed};
+use canonfuzz_props::jws::fuzz::{jwks_check, jws_check};
+use canonfuzz_props::merkle::fuzz::merkle_check;
+use canonfuzz_props::vmcp::fuzz::vmcp_check;
 
 use crate::family::Family;
 
@@ -39,7 +44,7 @@ impl Target {
 pub const TARGETS: [Target; 9] = [
     Target::as_is(
         "jcs",
-        crate::properties::check_canonical,
+        canonfuzz_props::jcs::properties::check_canonical,
         Some(crate::families::jcs::FAMILY),
     ),
     Target {

@@ -575,7 +575,7 @@ mod tests {
     use super::*;
     use crate::bugs::Severity;
     use crate::families::{ed25519, jws};
-    use canonfuzz_props::impls::jcs::CoreImpl;
+    use canonfuzz_props::jcs::impls::CoreImpl;
 
     /// The matrix of the repository's corpus run by a core that orders members by UTF-8
     /// bytes: failures in the ordering cells, each with its rows.

@@ -417,7 +417,7 @@ mod tests {
     use crate::campaign::Harness;
     use crate::families::jcs;
     use crate::impls::worker;
-    use canonfuzz_props::impls::jcs::CoreImpl;
+    use canonfuzz_props::jcs::impls::CoreImpl;
 
     fn code(text: &str, fence: &str) -> String {
         let open = format!("```{fence}\n");
@@ -660,7 +660,7 @@ mod tests {
             jcs::FAMILY,
             vec![
                 Box::new(CoreImpl),
-                Box::new(canonfuzz_props::impls::jcs::JcsAdmitImpl),
+                Box::new(canonfuzz_props::jcs::impls::JcsAdmitImpl),
             ],
         );
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");

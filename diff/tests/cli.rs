@@ -557,7 +557,7 @@ fn ink_verify_proof_reproduces_inks_decisions() {
 
 #[test]
 fn vmcp_verify_json_reports_the_payload_as_it_was_signed() {
-    use canonfuzz_props::test_server::{provenance, sha256_label, signer, IAT};
+    use canonfuzz_props::vmcp::test_server::{provenance, sha256_label, signer, IAT};
     use serde_json::json;
     // A payload led by serde_json's marker name, which serde_json's Value reads as the
     // document its member holds as text: {"a":1}, not what was signed.

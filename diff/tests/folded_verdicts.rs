@@ -13,7 +13,7 @@ use common::{canonfuzz, text};
 use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::compare::{Policy, Rules, Verdict};
 use canonfuzz_diff::families::vmcp;
-use canonfuzz_props::values::Unreadable;
+use canonfuzz_props::read::for_judgment::Unreadable;
 
 /// Runs a default-size campaign of `family` with `mutant` planted, and checks it is red and
 /// that its findings account for every diverging case.
@@ -115,7 +115,10 @@ static NARROW: [Policy; 4] = [
 fn a_response_past_serde_json_s_depth_is_judged_by_the_policy_whose_reason_holds() {
     let input = deep_case();
     let response = vmcp::gen::VmcpCase::parse(&input).unwrap().response;
-    assert_eq!(canonfuzz_props::values::nesting(response.as_bytes()), 130);
+    assert_eq!(
+        canonfuzz_props::read::for_judgment::nesting(response.as_bytes()),
+        130
+    );
     let (harness, missing) = Harness::new(vmcp::FAMILY, &[]).unwrap();
     assert!(missing.is_empty(), "{missing:?}");
     let (outcomes, evaluation) = harness.run(&[&input]).remove(0);

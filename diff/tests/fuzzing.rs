@@ -59,10 +59,10 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
     for (target, check) in [
         (
             "merkle",
-            canonfuzz_diff::fuzzing::merkle_check as fn(&[u8]) -> Result<(), String>,
+            canonfuzz_props::merkle::fuzz::merkle_check as fn(&[u8]) -> Result<(), String>,
         ),
-        ("ekl", canonfuzz_diff::fuzzing::ekl_check),
-        ("ink_header", canonfuzz_diff::fuzzing::ink_header_check),
+        ("ekl", canonfuzz_props::ekl::fuzz::ekl_check),
+        ("ink_header", canonfuzz_props::ink::fuzz::ink_header_check),
     ] {
         assert!(count(target) >= 3, "{target}");
         for entry in std::fs::read_dir(out.path().join(target)).unwrap() {
@@ -80,7 +80,7 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
 #[test]
 fn the_ink_header_check_fails_a_parser_that_accepts_outside_the_pattern() {
     use canonfuzz_core::ink::transport::parse_authorization;
-    use canonfuzz_diff::fuzzing::{ink_header_check, ink_header_check_with};
+    use canonfuzz_props::ink::fuzz::{ink_header_check, ink_header_check_with};
     let sig = "A".repeat(86);
     let hinted = format!("INK-Ed25519 {sig} keyId=sig-2026-03");
     let broken = format!("INK-Ed25519 {sig}\r\n");
@@ -110,7 +110,7 @@ fn the_ink_header_check_fails_a_parser_that_accepts_outside_the_pattern() {
 #[test]
 fn the_ekl_check_fails_fingerprints_that_take_more_than_the_body() {
     use canonfuzz_core::ekl;
-    use canonfuzz_diff::fuzzing::{ekl_check, ekl_check_with, Fingerprinter, CORE_EKL};
+    use canonfuzz_props::ekl::fuzz::{ekl_check, ekl_check_with, Fingerprinter, CORE_EKL};
     let result = br#"{"content":[{"type":"text","text":"x"}],"isError":true}"#;
     assert_eq!(ekl_check(result), Ok(()));
     assert_eq!(ekl_check(b"[1,2]"), Ok(()));
@@ -171,7 +171,7 @@ fn corpus_token() -> String {
 #[test]
 fn the_jws_check_fails_a_verifier_that_returns_or_accepts_what_was_not_signed() {
     use canonfuzz_core::jws;
-    use canonfuzz_diff::fuzzing::{fuzz_jwks, jws_check, jws_check_with, JwsVerifier, CORE_JWS};
+    use canonfuzz_props::jws::fuzz::{fuzz_jwks, jws_check, jws_check_with, JwsVerifier, CORE_JWS};
     let token = corpus_token();
     assert!(jws::verify(&token, fuzz_jwks(), &jws::Profile::default()).is_ok());
     assert_eq!(jws_check(token.as_bytes()), Ok(()));
@@ -212,7 +212,7 @@ fn the_jws_check_fails_a_verifier_that_returns_or_accepts_what_was_not_signed() 
 #[test]
 fn the_jwks_check_fails_a_reader_that_is_unbounded_or_ambiguous() {
     use canonfuzz_core::jws::{Jwk, Jwks, JwsError, MAX_KEYS};
-    use canonfuzz_diff::fuzzing::{jwks_check, jwks_check_with};
+    use canonfuzz_props::jws::fuzz::{jwks_check, jwks_check_with};
     const KEY: &str = r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"a"}"#;
     /// Each key read by itself, in the order `order` puts them, with no bound and no check
     /// across keys.
@@ -249,7 +249,7 @@ fn the_jwks_check_fails_a_reader_that_is_unbounded_or_ambiguous() {
 
 #[test]
 fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
-    use canonfuzz_diff::fuzzing::{vmcp_check, vmcp_check_with};
+    use canonfuzz_props::vmcp::fuzz::{vmcp_check, vmcp_check_with};
     // A signed error frame from the corpus with an unsigned result beside it: a verifier that
     // reads only the error branch calls it valid, yet the client reads a result nobody signed.
     let file = canonfuzz_diff::vector::VectorFile::read(&repo_corpus().join("vmcp/forgeries.json"))
@@ -301,14 +301,15 @@ fn the_vmcp_property_fails_a_verifier_that_checks_less_than_its_client_reads() {
 #[test]
 fn the_merkle_and_jcs_diff_checks_fail_every_planted_core() {
     use canonfuzz_diff::families::{jcs, merkle};
-    use canonfuzz_diff::fuzzing::{jcs_diff_panel, merkle_panel};
+    use canonfuzz_props::jcs::fuzz::jcs_diff_panel;
+    use canonfuzz_props::merkle::fuzz::merkle_panel;
     // Each Merkle mutant diverges on some generated case within the self-test's budget, with
     // ct-merkle alone beside it as in the target; the core on none.
     let budget = merkle::FAMILY.selftest_budget();
     let seeds: Vec<Vec<u8>> = (0..budget)
         .map(|i| merkle::FAMILY.generate(1, i).1)
         .collect();
-    let core = merkle_panel(Box::new(canonfuzz_props::impls::merkle::core()));
+    let core = merkle_panel(Box::new(canonfuzz_props::merkle::impls::core()));
     for s in &seeds {
         assert_eq!(core.diverges(s), Ok(()), "{}", String::from_utf8_lossy(s));
     }
@@ -384,7 +385,7 @@ fn an_artifact_becomes_a_replayed_vector() {
 /// A planted `merkle` property that fails on any consistency proof with a node shorter than a
 /// hash, which no JCS check notices.
 fn short_node(input: &[u8]) -> Result<(), String> {
-    use canonfuzz_props::merkle_case::MerkleCase;
+    use canonfuzz_props::merkle::case::MerkleCase;
     match MerkleCase::parse(input) {
         Some(MerkleCase::Consistency { proof, .. }) if proof.iter().any(|n| n.len() < 32) => {
             Err("a short node".to_string())
@@ -459,15 +460,15 @@ fn an_artifact_outside_a_target_directory_needs_target() {
 #[test]
 fn vmcp_seeds_reach_a_valid_verdict_and_the_property_holds_on_them() {
     let out = seeds();
-    let clock = canonfuzz_core::vmcp::Clock::at(canonfuzz_diff::fuzzing::FUZZ_NOW);
+    let clock = canonfuzz_core::vmcp::Clock::at(canonfuzz_props::jws::fuzz::FUZZ_NOW);
     let mut valid = 0;
     for entry in std::fs::read_dir(out.path().join("vmcp")).unwrap() {
         let data = std::fs::read(entry.unwrap().path()).unwrap();
-        let jwks = canonfuzz_diff::fuzzing::fuzz_jwks();
+        let jwks = canonfuzz_props::jws::fuzz::fuzz_jwks();
         if canonfuzz_core::vmcp::verify_response(&data, jwks, clock).is_valid() {
             valid += 1;
         }
-        assert_eq!(canonfuzz_diff::fuzzing::vmcp_check(&data), Ok(()));
+        assert_eq!(canonfuzz_props::vmcp::fuzz::vmcp_check(&data), Ok(()));
     }
     // The published vectors' four positives and the corpus's own valid responses.
     assert!(valid >= 10, "only {valid} seeds verify");
@@ -487,7 +488,8 @@ fn the_client_view_agrees_with_every_vmcp_vector_on_what_is_signed() {
                 continue;
             };
             let text = response.to_string();
-            let verdict = canonfuzz_diff::client_view::covered(text.as_bytes(), test.now.unwrap());
+            let verdict =
+                canonfuzz_props::vmcp::client_view::covered(text.as_bytes(), test.now.unwrap());
             if test
                 .failed_rules
                 .iter()
@@ -526,9 +528,9 @@ fn every_jcs_diff_seed_passes_its_check() {
     let mut checked = 0;
     for entry in std::fs::read_dir(out.path().join("jcs_diff")).unwrap() {
         let data = std::fs::read(entry.unwrap().path()).unwrap();
-        let document = canonfuzz_diff::fuzzing::jcs_diff_document(&data);
+        let document = canonfuzz_props::jcs::fuzz::jcs_diff_document(&data);
         assert_eq!(
-            canonfuzz_diff::fuzzing::jcs_diff_check(&document),
+            canonfuzz_props::jcs::fuzz::jcs_diff_check(&document),
             Ok(()),
             "{}",
             String::from_utf8_lossy(&document)

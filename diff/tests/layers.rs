@@ -274,7 +274,7 @@ fn cycles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
 
 #[test]
 fn no_import_cycle_spans_two_modules() {
-    let found: Vec<(&str, Vec<BTreeSet<String>>)> = ["diff/engine/src", "diff/src"]
+    let found: Vec<(&str, Vec<BTreeSet<String>>)> = ["props/src", "diff/engine/src", "diff/src"]
         .into_iter()
         .map(|crate_src| {
             let edges = imports(&root().join(crate_src));
@@ -356,7 +356,7 @@ fn paths_in_use_groups_inline_and_relative_to_the_module_are_read() {
 
 #[test]
 fn the_engine_names_no_family() {
-    let families = ["jcs", "ed25519", "jws", "vmcp", "ekl", "merkle", "ink"];
+    let families = canonfuzz_diff::families::names();
     let manifest = std::fs::read_to_string(root().join("diff/engine/Cargo.toml")).unwrap();
     assert!(!manifest.contains("canonfuzz-diff"));
     for file in sources(&root().join("diff/engine/src"), &[]) {
@@ -369,6 +369,30 @@ fn the_engine_names_no_family() {
             );
         }
     }
+}
+
+#[test]
+fn props_judges_any_family_outside_the_family_folders() {
+    // Modules of props outside a family's folder (the verdict, the readers, the panel) name no
+    // family's module, so a family's policies and properties live in its folder alone.
+    let families = canonfuzz_diff::families::names();
+    let edges = imports(&root().join("props/src"));
+    let family_of = |module: &str| {
+        let top = module.split("::").next().unwrap_or_default().to_string();
+        families.contains(&top.as_str()).then_some(top)
+    };
+    assert!(edges.keys().any(|m| family_of(m).is_some()), "{edges:?}");
+    let crossing: Vec<String> = edges
+        .iter()
+        .filter(|(module, _)| family_of(module).is_none())
+        .flat_map(|(module, named)| {
+            named
+                .iter()
+                .filter(|n| family_of(n).is_some())
+                .map(move |n| format!("{module} names {n}"))
+        })
+        .collect();
+    assert!(crossing.is_empty(), "{crossing:#?}");
 }
 
 /// Each function of `file` longer than [`MOST_LINES`]: its name and length.

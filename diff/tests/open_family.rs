@@ -16,7 +16,7 @@ use canonfuzz_diff::replay::{output_replay, Replay};
 use canonfuzz_diff::selftest::hunt;
 use canonfuzz_diff::vector::{Head, OutputTest, Test, VectorFile};
 use canonfuzz_diff::vector_check::{check_with_core, lint_output_test};
-use canonfuzz_props::values::Unreadable;
+use canonfuzz_props::read::for_judgment::Unreadable;
 use canonfuzz_rng::Rng;
 
 const WELL_FORMED: Category = Category::new("hex_well_formed", "Hex text of random bytes.");

@@ -3,8 +3,8 @@
 
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::vector::{OutputTest, VectorFile};
-use canonfuzz_props::properties::check_canonical;
-use canonfuzz_props::reading::read;
+use canonfuzz_props::jcs::properties::check_canonical;
+use canonfuzz_props::read::problems::read;
 
 #[test]
 fn the_reading_and_the_core_agree_on_generated_documents() {
@@ -46,8 +46,8 @@ fn every_corpus_input_keeps_the_properties() {
 
 #[test]
 fn both_trees_accept_and_root_alike() {
-    use canonfuzz_props::impls::merkle::{core, ct_merkle};
     use canonfuzz_props::impls::Implementation;
+    use canonfuzz_props::merkle::impls::{core, ct_merkle};
     use canonfuzz_props::outcome::Outcome;
     let mut accepted = 0;
     for i in 0..300 {
@@ -64,8 +64,8 @@ fn both_trees_accept_and_root_alike() {
 
 #[test]
 fn a_proof_node_split_in_two_is_refused_though_the_pieces_join_into_an_honest_proof() {
-    use canonfuzz_props::impls::merkle::{core, ct_merkle};
     use canonfuzz_props::impls::Implementation;
+    use canonfuzz_props::merkle::impls::{core, ct_merkle};
     use canonfuzz_props::outcome::Outcome;
     // An honest proof with one node written as two strings of 12 and 20 bytes: joined, the
     // bytes are the same, but no node of a proof is shorter than a hash.

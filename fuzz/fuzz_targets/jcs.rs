@@ -1,5 +1,5 @@
 //! Any bytes into the canonicalizer: it must never panic, and whatever it accepts must come
-//! out canonical (see `canonfuzz_props::properties::check_canonical`).
+//! out canonical (see `canonfuzz_props::jcs::properties::check_canonical`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 mod asan_options;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(violation) = canonfuzz_props::properties::check_canonical(data) {
+    if let Err(violation) = canonfuzz_props::jcs::properties::check_canonical(data) {
         panic!("{violation}");
     }
 });

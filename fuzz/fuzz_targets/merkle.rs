@@ -1,6 +1,6 @@
 //! Any bytes as a Merkle case (root, inclusion or consistency proof): the core must never
 //! panic and must agree with ct-merkle wherever no registered policy says otherwise (see
-//! `canonfuzz_props::fuzz::merkle_check`).
+//! `canonfuzz_props::merkle::fuzz::merkle_check`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 mod asan_options;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(signature) = canonfuzz_props::fuzz::merkle_check(data) {
+    if let Err(signature) = canonfuzz_props::merkle::fuzz::merkle_check(data) {
         panic!("{signature}");
     }
 });

@@ -101,7 +101,7 @@ impl Field {
         if let Some(values) = self.values {
             return values(input);
         }
-        let Ok(case) = canonfuzz_props::values::case(input) else {
+        let Ok(case) = canonfuzz_props::read::for_judgment::case(input) else {
             return Vec::new();
         };
         let path: Vec<String> = self

@@ -30,7 +30,7 @@ pub mod tree;
 pub mod vector;
 pub mod without_vector;
 
-pub use canonfuzz_props::{client_view, outcome, properties, reading};
+pub use canonfuzz_props::outcome;
 
 /// Cases a campaign runs when given neither `--cases` nor `--duration`.
 pub const DEFAULT_CASES: u64 = 100_000;

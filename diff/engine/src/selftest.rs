@@ -59,7 +59,7 @@ impl MutantReport {
 /// its nesting, and all but one digit of a run of more than 308, such as an integer written in
 /// full past the double range (none shorter is past it).
 pub fn beyond_shape(minimized: &[u8]) -> usize {
-    let depth = crate::reading::read(minimized).depth;
+    let depth = canonfuzz_props::read::problems::read(minimized).depth;
     let long_digits: usize = minimized
         .split(|b| !b.is_ascii_digit())
         .filter(|run| run.len() > 308)

@@ -32,7 +32,7 @@ pub fn skip_ws(input: &[u8], pos: &mut usize) {
     }
 }
 
-pub use canonfuzz_props::values::nesting;
+pub use canonfuzz_props::read::for_judgment::nesting;
 
 /// The string token at `pos` (quotes included), with `pos` moved past it.
 pub fn string_token(input: &[u8], pos: &mut usize) -> Option<Vec<u8>> {

@@ -25,7 +25,7 @@ thread_local! {
 
 /// `text` read as I-JSON; [`Refusal::Deep`] when it nests past what this thread reads.
 pub fn read(text: &[u8]) -> Result<Value, Refusal> {
-    let depth = canonfuzz_props::values::nesting(text);
+    let depth = canonfuzz_props::read::for_judgment::nesting(text);
     must(depth <= DEEPEST, "the text nests past 10,000 levels")?;
     if depth > SHALLOW && !DEEP.with(Cell::get) {
         return Err(Refusal::Deep);
@@ -295,7 +295,7 @@ mod tests {
         ];
         for a in written {
             for b in written {
-                let same = canonfuzz_props::literal::Numbers::Exact.same(a, b);
+                let same = canonfuzz_props::read::exact_numbers::Numbers::Exact.same(a, b);
                 assert_eq!(exact(a) == exact(b), same, "{a} {b}");
             }
         }

@@ -53,7 +53,7 @@ impl Judge {
         let result = match guarded(input) {
             Err(Refusal::Deep) => {
                 let owned = input.to_vec();
-                canonfuzz_props::deep::on_deep_stack(move || {
+                canonfuzz_props::read::any_depth::on_deep_stack(move || {
                     json::DEEP.with(|deep| deep.set(true));
                     let result = guarded(&owned);
                     json::DEEP.with(|deep| deep.set(false));

@@ -1,9 +1,7 @@
-//! Implementations under comparison, behind one trait: the core's JCS and Merkle answers and
-//! the in-process libraries the fuzz targets compare them with. The harness adds the rest.
+//! Implementations under comparison, behind one trait; each family's folder holds its own
+//! in-process ones, and the harness adds the rest.
 
 pub mod in_process;
-pub mod jcs;
-pub mod merkle;
 
 use crate::outcome::Outcome;
 use crate::verdict::Member;

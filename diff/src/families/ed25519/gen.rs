@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use canonfuzz_props::values::{self, Unreadable};
+use canonfuzz_props::read::for_judgment::{self, Unreadable};
 use curve25519_dalek::constants::EIGHT_TORSION;
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::Scalar;
@@ -99,7 +99,7 @@ impl Ed25519Case {
     /// Reads a campaign case as a policy judges it: `Ok(None)` for a case without the three
     /// fields in hex, `Err` when the input cannot be read as a case at all.
     pub fn read(input: &[u8]) -> Result<Option<Ed25519Case>, Unreadable> {
-        let value = values::case(input)?;
+        let value = for_judgment::case(input)?;
         let field = |name: &str| from_hex(value.get(name)?.as_str()?).ok();
         Ok((|| {
             Some(Ed25519Case {

@@ -6,7 +6,7 @@
 //! in either case of hex, or one wrong in a single byte anywhere, cut short, lengthened, not
 //! hex, or made for another endpoint.
 
-use canonfuzz_props::values::{self, Unreadable};
+use canonfuzz_props::read::for_judgment::{self, Unreadable};
 use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
@@ -30,20 +30,22 @@ fn hex(rng: &mut Rng, bytes: usize) -> String {
 }
 
 /// Whether the case's value (or result) has a problem RFC 8785 and I-JSON refuse, by an
-/// independent reading ([`crate::reading`], not the core); the JCS family's policies cover
+/// independent reading ([`canonfuzz_props::read::problems`], not the core); the JCS family's policies cover
 /// those.
 pub fn value_refused_by_jcs(input: &[u8]) -> Result<bool, Unreadable> {
-    let case = values::case(input)?;
+    let case = for_judgment::case(input)?;
     Ok(["value", "result"].iter().any(|name| {
-        case.get(*name)
-            .and_then(Value::as_str)
-            .is_some_and(|text| !crate::reading::read(text.as_bytes()).problems.is_empty())
+        case.get(*name).and_then(Value::as_str).is_some_and(|text| {
+            !canonfuzz_props::read::problems::read(text.as_bytes())
+                .problems
+                .is_empty()
+        })
     }))
 }
 
 /// Whether a challenge case's challenge is not lowercase hex.
 pub fn challenge_not_lowercase_hex(input: &[u8]) -> Result<bool, Unreadable> {
-    let case = values::case(input)?;
+    let case = for_judgment::case(input)?;
     Ok(case
         .get("challenge")
         .and_then(Value::as_str)

@@ -77,7 +77,7 @@ pub const MUTANTS: [Mutant; 4] = [
             let deep = ["value", "result"].iter().any(|name| {
                 case[*name]
                     .as_str()
-                    .is_some_and(|t| canonfuzz_props::values::nesting(t.as_bytes()) > 128)
+                    .is_some_and(|t| canonfuzz_props::read::for_judgment::nesting(t.as_bytes()) > 128)
             });
             match core(input) {
                 Outcome::Ok(_) if deep => Outcome::Rejected("json".to_string()),

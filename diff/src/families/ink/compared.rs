@@ -73,7 +73,8 @@ mod tests {
     fn ops_of(family: crate::family::Family) -> std::collections::BTreeSet<String> {
         (0..5_000)
             .filter_map(|i| {
-                let case = canonfuzz_props::values::case(&family.generate(1, i).1).ok()?;
+                let case =
+                    canonfuzz_props::read::for_judgment::case(&family.generate(1, i).1).ok()?;
                 let op = case.get("op")?.as_str()?;
                 Some(match case.get("decision").and_then(|d| d.as_str()) {
                     Some(decision) => format!("{op} {decision}"),

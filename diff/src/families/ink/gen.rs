@@ -10,7 +10,7 @@
 //! several DID methods, timestamps with and without fractions or offsets — and sometimes with
 //! the line breaks INK refuses.
 
-use canonfuzz_props::values::{self, Unreadable};
+use canonfuzz_props::read::for_judgment::{self, Unreadable};
 use serde_json::{json, Value};
 
 use canonfuzz_rng::Rng;
@@ -423,7 +423,7 @@ pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
 
 /// Whether a request field carries a line break, which INK refuses in its signature base.
 pub fn field_has_line_break(input: &[u8]) -> Result<bool, Unreadable> {
-    let case = values::case(input)?;
+    let case = for_judgment::case(input)?;
     Ok(["method", "path", "recipientDid", "timestamp"]
         .iter()
         .any(|f| {
@@ -436,9 +436,9 @@ pub fn field_has_line_break(input: &[u8]) -> Result<bool, Unreadable> {
 /// Whether the event or body breaks INK's JSON profile as serde_json reads it: a number that
 /// is not a safe integer (or is -0), nesting past 32, more than 10,000 values, a canonical form
 /// (serde_json_canonicalizer's) past 1 MiB, or a text with a problem RFC 8785 and I-JSON refuse
-/// ([`crate::reading`], not the core). The text is read at any depth the core reads.
+/// ([`canonfuzz_props::read::problems`], not the core). The text is read at any depth the core reads.
 pub fn outside_ink_profile(input: &[u8]) -> Result<bool, Unreadable> {
-    let case = values::case(input)?;
+    let case = for_judgment::case(input)?;
     let Some(text) = case
         .get("event")
         .or(case.get("body"))
@@ -446,10 +446,13 @@ pub fn outside_ink_profile(input: &[u8]) -> Result<bool, Unreadable> {
     else {
         return Ok(false);
     };
-    if !crate::reading::read(text.as_bytes()).problems.is_empty() {
+    if !canonfuzz_props::read::problems::read(text.as_bytes())
+        .problems
+        .is_empty()
+    {
         return Ok(true);
     }
-    let outside = values::judge(text.as_bytes(), |value| {
+    let outside = for_judgment::judge(text.as_bytes(), |value| {
         let canonical = serde_json_canonicalizer::to_vec(&value).map_or(0, |c| c.len());
         if canonical > canonfuzz_core::ink::profile::MAX_CANONICAL_BYTES {
             return true;

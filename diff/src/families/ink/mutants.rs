@@ -284,7 +284,7 @@ pub const MUTANTS: [Mutant; 22] = [
                 case.get("event")
                     .or(case.get("body"))
                     .and_then(Value::as_str)
-                    .is_some_and(|text| canonfuzz_props::values::nesting(text.as_bytes()) > 16)
+                    .is_some_and(|text| canonfuzz_props::read::for_judgment::nesting(text.as_bytes()) > 16)
             });
             match core(input) {
                 Outcome::Ok(_) if deep => Outcome::Rejected("json".to_string()),

@@ -11,7 +11,7 @@ pub mod reading;
 
 use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
-use crate::compare::{Rules, JCS_RULES};
+use crate::compare::Rules;
 use crate::family::{Answer, Category, CheckTest, Facts, Family, HostReading, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::{hosted, worker, Implementation};
@@ -20,9 +20,10 @@ use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
 use crate::vector_check::lint_output_test;
-use canonfuzz_props::impls::jcs::{
+use canonfuzz_props::jcs::impls::{
     rust_crates, CoreImpl, JcsAdmitImpl, JsonSyntaxImpl, RUST_SERDE_JSON_GROUP,
 };
+use canonfuzz_props::jcs::policies::JCS_RULES;
 
 /// The JCS family, as registered.
 /// The schema name every JCS vector file carries.

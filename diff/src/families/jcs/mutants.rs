@@ -10,10 +10,10 @@ use canonfuzz_core::jcs::{canonicalize, Canonicalizer};
 
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
-use crate::reading;
 use crate::tree::{parse, Node};
-use canonfuzz_props::impls::jcs::{answer as core_answer, RUST_CRATES};
 use canonfuzz_props::impls::Implementation;
+use canonfuzz_props::jcs::impls::{answer as core_answer, RUST_CRATES};
+use canonfuzz_props::read::problems;
 
 /// The core's answer.
 fn core(input: &[u8]) -> Outcome {
@@ -178,7 +178,7 @@ pub const MUTANTS: [Mutant; 24] = [
         family: super::FAMILY,
         name: "shallow-depth-limit",
         bug: "valid documents nested past 20 levels refused as depth_limit (a depth counter that never goes down)",
-        answer: |input| refuses_valid(input, "depth_limit", |input, _| reading::read(input).depth > 20),
+        answer: |input| refuses_valid(input, "depth_limit", |input, _| problems::read(input).depth > 20),
     },
     Mutant {
         family: super::FAMILY,

@@ -9,9 +9,9 @@
 
 use base64::engine::general_purpose::STANDARD_NO_PAD;
 use base64::engine::Engine;
-pub use canonfuzz_props::base64url::lax_decode;
-use canonfuzz_props::base64url::{strict, STRICT};
-use canonfuzz_props::values::{self, Unreadable};
+pub use canonfuzz_props::jws::base64url::lax_decode;
+use canonfuzz_props::jws::base64url::{strict, STRICT};
+use canonfuzz_props::read::for_judgment::{self, Unreadable};
 use serde_json::{json, Map, Value};
 
 use crate::families::ed25519::gen::{add_order, edge_flags, scalar, sign, Part};
@@ -165,7 +165,7 @@ impl JwsCase {
     /// Reads a campaign case as a policy judges it: `Ok(None)` for a case without a token
     /// and a key, `Err` when the input cannot be read as a case at all.
     pub fn read(input: &[u8]) -> Result<Option<JwsCase>, Unreadable> {
-        let case = values::case(input)?;
+        let case = for_judgment::case(input)?;
         Ok((|| {
             Some(JwsCase {
                 token: case.get("token")?.as_str()?.to_string(),
@@ -186,7 +186,7 @@ impl JwsCase {
         let Some(bytes) = self.header_text() else {
             return Ok(None);
         };
-        let header = values::judge(without_boms(&bytes), |value| match value {
+        let header = for_judgment::judge(without_boms(&bytes), |value| match value {
             Value::Object(map) => Some(map),
             _ => None,
         })?;
@@ -253,7 +253,7 @@ pub fn header_has_duplicates(input: &[u8]) -> Result<bool, Unreadable> {
         let Some(bytes) = case.header_text() else {
             return false;
         };
-        let reading = crate::reading::read(without_boms(&bytes));
+        let reading = canonfuzz_props::read::problems::read(without_boms(&bytes));
         reading.problems.contains("duplicate_key")
             && !reading.problems.contains("syntax")
             && !reading.problems.contains("invalid_utf8")
@@ -295,7 +295,9 @@ fn verifies_apart_from_the_core(case: &JwsCase) -> bool {
     };
     let decoded = |part: &str| strict(part).then(|| STRICT.decode(part).ok()).flatten();
     let header_is_object = decoded(header).is_some_and(|text| {
-        crate::reading::read(&text).problems.is_empty()
+        canonfuzz_props::read::problems::read(&text)
+            .problems
+            .is_empty()
             && serde_json::from_slice::<Value>(&text).is_ok_and(|v| v.is_object())
     });
     let key = case.jwk.get("x").and_then(Value::as_str).and_then(decoded);

@@ -14,7 +14,7 @@ use crate::family::{Category, Field};
 /// A SHA-256 digest.
 pub type Hash = [u8; 32];
 
-pub use canonfuzz_props::merkle_case::{empty_prefix, size_past_safe_integers, MerkleCase};
+pub use canonfuzz_props::merkle::case::{empty_prefix, size_past_safe_integers, MerkleCase};
 
 /// A tree's root.
 pub const MERKLE_ROOT: Category = Category::new("merkle_root", "The root of a random tree.");

@@ -13,8 +13,8 @@ use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{Head, OutputTest, Test};
 use crate::vector_check::{check_with_core, lint_output_test};
-use canonfuzz_props::impls::merkle;
-use canonfuzz_props::merkle_case::MerkleCase;
+use canonfuzz_props::merkle::case::MerkleCase;
+use canonfuzz_props::merkle::impls;
 
 /// RFC 9162 tree roots and proofs.
 pub struct Merkle;
@@ -59,14 +59,14 @@ impl Spec for Merkle {
 
     fn implementations(&self) -> Vec<Box<dyn Implementation>> {
         vec![
-            Box::new(merkle::core()),
-            Box::new(merkle::ct_merkle()),
+            Box::new(impls::core()),
+            Box::new(impls::ct_merkle()),
             Box::new(worker::python("pymerkle", "pymerkle", "pymerkle")),
         ]
     }
 
     fn rules(&self) -> Rules {
-        crate::compare::MERKLE_RULES
+        canonfuzz_props::merkle::policies::MERKLE_RULES
     }
 
     fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {

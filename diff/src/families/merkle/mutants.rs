@@ -9,7 +9,7 @@ use crate::families::merkle::gen::MerkleCase;
 use crate::mutants::Mutant;
 use crate::outcome::{Outcome, VALID};
 use crate::vector::to_hex;
-use canonfuzz_props::impls::merkle as verifiers;
+use canonfuzz_props::merkle::impls as verifiers;
 
 fn core(input: &[u8]) -> Outcome {
     (verifiers::core().answer)(input)

@@ -96,7 +96,7 @@ fn a_host_answers_its_implementations_when_all_of_them_are_asked() {
     let harness = Harness::with(
         jcs::FAMILY,
         vec![
-            Box::new(canonfuzz_props::impls::jcs::CoreImpl),
+            Box::new(canonfuzz_props::jcs::impls::CoreImpl),
             Box::new(HostedStandIn(std::sync::Arc::clone(&host), 1, "second")),
             Box::new(HostedStandIn(std::sync::Arc::clone(&host), 0, "first")),
         ],
@@ -121,7 +121,7 @@ fn a_host_answers_its_implementations_when_all_of_them_are_asked() {
 fn an_in_process_implementation_is_costed_by_the_cpu_time_of_its_calls() {
     let harness = Harness::with(
         jcs::FAMILY,
-        vec![Box::new(canonfuzz_props::impls::jcs::CoreImpl)],
+        vec![Box::new(canonfuzz_props::jcs::impls::CoreImpl)],
     );
     let documents: Vec<Vec<u8>> = (0..2_000)
         .map(|i| format!(r#"{{"b":[{i}.25e3,"\u00e9"],"a":{{"z":{i},"y":"x"}}}}"#).into_bytes())
@@ -142,8 +142,8 @@ fn asking_a_stage_at_a_time_minimizes_to_what_asking_everyone_does() {
     let harness = Harness::with(
         jcs::FAMILY,
         vec![
-            Box::new(canonfuzz_props::impls::jcs::CoreImpl),
-            canonfuzz_props::impls::jcs::rust_crates().remove(0),
+            Box::new(canonfuzz_props::jcs::impls::CoreImpl),
+            canonfuzz_props::jcs::impls::rust_crates().remove(0),
             Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
             Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8")),
         ],

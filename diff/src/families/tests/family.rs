@@ -126,7 +126,7 @@ fn every_member_a_case_carries_is_a_listed_field() {
         let mut paths = std::collections::BTreeSet::new();
         for i in 0..REACH_CASES {
             let (_, input) = family.generate(1, i);
-            let case = canonfuzz_props::values::case(&input).unwrap();
+            let case = canonfuzz_props::read::for_judgment::case(&input).unwrap();
             member_paths(&serde_json::Value::Object(case), "", &mut paths);
         }
         let unlisted: Vec<&String> = paths.iter().filter(|p| !covered(p)).collect();

@@ -8,12 +8,12 @@
 //! A case travels as one JSON line `{"jwks":{..},"now":N,"response":"<text>"}`: the response as
 //! a string, so that every byte of it (duplicate names, any nesting) reaches every verifier.
 
-pub use canonfuzz_props::test_server as server;
+pub use canonfuzz_props::vmcp::test_server as server;
 
 use std::sync::OnceLock;
 
 use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS, TYP};
-use canonfuzz_props::values::{self, nesting, Unreadable};
+use canonfuzz_props::read::for_judgment::{self, nesting, Unreadable};
 use serde_json::{json, Map, Value};
 
 use self::server::{jcs, provenance, sha256_label, signer, Signer, IAT};
@@ -258,7 +258,7 @@ impl VmcpCase {
     /// Reads a campaign case as a policy judges it: `Ok(None)` for a case with no response,
     /// key set or clock, `Err` when the input cannot be read as a case at all.
     pub fn read(input: &[u8]) -> Result<Option<VmcpCase>, Unreadable> {
-        let case = values::case(input)?;
+        let case = for_judgment::case(input)?;
         Ok((|| {
             Some(VmcpCase {
                 jwks: case.get("jwks")?.clone(),
@@ -277,7 +277,7 @@ pub fn content_beyond_text_arm(input: &[u8]) -> Result<bool, Unreadable> {
     let Some(case) = VmcpCase::read(input)? else {
         return Ok(false);
     };
-    let beyond = values::judge(case.response.as_bytes(), |response| {
+    let beyond = for_judgment::judge(case.response.as_bytes(), |response| {
         let result = response.get("result").unwrap_or(&response);
         match result.get("content").and_then(Value::as_array) {
             Some(items) => {
@@ -299,7 +299,7 @@ pub fn response_has_duplicate_names(input: &[u8]) -> Result<bool, Unreadable> {
     let Some(case) = VmcpCase::read(input)? else {
         return Ok(false);
     };
-    let reading = crate::reading::read(case.response.as_bytes());
+    let reading = canonfuzz_props::read::problems::read(case.response.as_bytes());
     Ok(reading.problems.contains("duplicate_key")
         && !reading.problems.contains("syntax")
         && !reading.problems.contains("invalid_utf8"))
@@ -312,7 +312,7 @@ pub fn named_key_restricted(input: &[u8]) -> Result<bool, Unreadable> {
     let Some(case) = VmcpCase::read(input)? else {
         return Ok(false);
     };
-    let kid = values::judge(case.response.as_bytes(), |response| {
+    let kid = for_judgment::judge(case.response.as_bytes(), |response| {
         let holder = ["/result/_meta", "/error/data", "/_meta"]
             .iter()
             .find_map(|at| response.pointer(at))?;
@@ -345,10 +345,10 @@ pub fn named_key_restricted(input: &[u8]) -> Result<bool, Unreadable> {
 /// where a client that reads them as doubles reads only signed data: a served number that
 /// rounds to the signed double without being it, an integer written otherwise where no double
 /// holds it, or an id or error code not written as the integer it is read as. Both clients
-/// are [`canonfuzz_props::client_view`]'s, apart from the core.
+/// are [`canonfuzz_props::vmcp::client_view`]'s, apart from the core.
 pub fn served_number_read_otherwise(input: &[u8]) -> Result<bool, Unreadable> {
-    use canonfuzz_props::client_view::covered_by;
-    use canonfuzz_props::literal::Numbers;
+    use canonfuzz_props::read::exact_numbers::Numbers;
+    use canonfuzz_props::vmcp::client_view::covered_by;
     let Some(case) = VmcpCase::read(input)? else {
         return Ok(false);
     };
@@ -493,7 +493,7 @@ fn excerpt(text: &str) -> String {
 /// Python's `json` reads as another value than the signed integer; a genuine server serves
 /// what every client reads as signed, so such a document is passed over.
 fn payload(rng: &mut Rng, seed: u64) -> Value {
-    use canonfuzz_props::literal::{read, Numbers};
+    use canonfuzz_props::read::exact_numbers::{read, Numbers};
     for _ in 0..4 {
         let (category, doc) = jcs_case(seed ^ 0x7f4a, rng.next_u64());
         if category == jcs_gen::REJECTIONS {
@@ -1153,7 +1153,7 @@ mod tests {
             let served = respelled(&mut rng, &signed);
             assert!(serde_json::from_str::<Value>(&served).is_ok(), "{served}");
             assert!(
-                canonfuzz_props::literal::Numbers::Exact.same(&served, &signed),
+                canonfuzz_props::read::exact_numbers::Numbers::Exact.same(&served, &signed),
                 "{signed} {served}"
             );
         }

@@ -135,7 +135,7 @@ pub const MUTANTS: [Mutant; 8] = [
         answer: |input| {
             refuses(input, Rule::Envelope, |input| {
                 VmcpCase::parse(input).is_some_and(|c| {
-                    canonfuzz_props::values::nesting(c.response.as_bytes()) > 128
+                    canonfuzz_props::read::for_judgment::nesting(c.response.as_bytes()) > 128
                 })
             })
         },

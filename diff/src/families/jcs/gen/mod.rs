@@ -10,7 +10,7 @@ mod structure;
 
 use crate::family::{Category, Field};
 use crate::tree::Node;
-pub use canonfuzz_props::tricky::{escape, TRICKY};
+pub use canonfuzz_props::jcs::tricky::{escape, TRICKY};
 pub use canonfuzz_rng::Rng;
 
 /// Number formatting and parsing.
@@ -91,7 +91,11 @@ pub const FIELDS: [Field; 7] = [
         name: "nesting",
         read_by: "jcs::canonicalize: the depth bound",
         varied_by: &[STRUCTURE],
-        values: Some(|input| vec![crate::reading::read(input).depth.to_string()]),
+        values: Some(|input| {
+            vec![canonfuzz_props::read::problems::read(input)
+                .depth
+                .to_string()]
+        }),
     },
     Field {
         name: "whitespace",
@@ -110,7 +114,7 @@ pub const FIELDS: [Field; 7] = [
         read_by: "jcs::canonicalize: what it refuses, and as which kind",
         varied_by: &[REJECTIONS],
         values: Some(|input| {
-            crate::reading::read(input)
+            canonfuzz_props::read::problems::read(input)
                 .first_problems()
                 .into_iter()
                 .map(str::to_string)

@@ -1,7 +1,7 @@
 //! Strings and member names: escapes, controls, Unicode at the UTF-16 boundary.
 
 use super::Rng;
-use canonfuzz_props::tricky::{escape, TRICKY};
+use canonfuzz_props::jcs::tricky::{escape, TRICKY};
 
 const PLAIN: [&str; 6] = ["a", "b", "z", "A", "aa", "key"];
 

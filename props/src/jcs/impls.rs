@@ -10,7 +10,7 @@ use std::rc::Rc;
 use canonfuzz_core::jcs::Canonicalizer;
 use serde_json::Value;
 
-use super::{Implementation, CORE_GROUP};
+use crate::impls::{Implementation, CORE_GROUP};
 use crate::kept::{kept_or, Slot};
 use crate::outcome::{classify_message, Outcome};
 
@@ -104,7 +104,7 @@ impl SerdeValueImpl {
             Ok(value) => value,
             Err(refused) => return refused.clone(),
         };
-        match super::in_process::guarded(|| (self.canonicalize)(value)) {
+        match crate::impls::in_process::guarded(|| (self.canonicalize)(value)) {
             Ok(Ok(out)) => Outcome::Ok(out),
             Ok(Err(message)) => Outcome::Rejected(classify_message(&message)),
             Err(message) => Outcome::Crashed(format!("panicked: {message}")),
@@ -187,7 +187,7 @@ impl JsonSyntaxImpl {
         let Ok(text) = std::str::from_utf8(input) else {
             return Outcome::Rejected("invalid_utf8".to_string());
         };
-        let depth = crate::values::nesting(input);
+        let depth = crate::read::for_judgment::nesting(input);
         if depth <= SHALLOW {
             return Self::canonical(text);
         }
@@ -195,12 +195,13 @@ impl JsonSyntaxImpl {
             return Outcome::Unsupported;
         }
         let owned = text.to_string();
-        crate::deep::on_deep_stack(move || Self::canonical(&owned)).unwrap_or_else(Outcome::Crashed)
+        crate::read::any_depth::on_deep_stack(move || Self::canonical(&owned))
+            .unwrap_or_else(Outcome::Crashed)
     }
 
     fn canonical(text: &str) -> Outcome {
         use json_syntax::{Parse, Print};
-        let canonicalized = super::in_process::guarded(|| {
+        let canonicalized = crate::impls::in_process::guarded(|| {
             json_syntax::Value::parse_str(text).map(|(mut value, _)| {
                 value.canonicalize();
                 value.compact_print().to_string().into_bytes()
@@ -246,7 +247,7 @@ impl JcsAdmitImpl {
     /// Its answer to one input, its refusals by the kind its error's variant names.
     fn answer(input: &[u8]) -> Outcome {
         use jcs_admit::Error;
-        match super::in_process::guarded(|| jcs_admit::admit(input)) {
+        match crate::impls::in_process::guarded(|| jcs_admit::admit(input)) {
             Ok(Ok(out)) => Outcome::Ok(out),
             Ok(Err(e)) => Outcome::Rejected(match &e {
                 Error::Syntax { .. } | Error::TrailingContent { .. } => "syntax".to_string(),

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 pub(crate) use canonfuzz_core::json::Repeats;
 
-use crate::deep::reader;
+use crate::read::any_depth::reader;
 
 /// `text` read by serde_json as one value (nothing may follow it), within its nesting limit or,
 /// when `unbounded`, without one.

@@ -6,9 +6,9 @@ use canonfuzz_core::ink::merkle;
 use ct_merkle::{ConsistencyProof, InclusionProof, RootHash};
 use sha2_next::Sha256;
 
-use super::in_process::{other, verdict, InProcess};
 use crate::hex::to_hex;
-use crate::merkle_case::MerkleCase;
+use crate::impls::in_process::{other, verdict, InProcess};
+use crate::merkle::case::MerkleCase;
 use crate::outcome::{Outcome, VALID};
 
 fn answer<E>(

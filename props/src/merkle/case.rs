@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::hex::{from_hex, to_hex};
-use crate::values::{self, Unreadable};
+use crate::read::for_judgment::{self, Unreadable};
 
 /// One Merkle question.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +80,7 @@ impl MerkleCase {
     /// Reads a campaign case as a policy judges it: `Ok(None)` for a case that asks no Merkle
     /// question, `Err` when the input cannot be read as a case at all.
     pub fn read(input: &[u8]) -> Result<Option<MerkleCase>, Unreadable> {
-        Ok(MerkleCase::from_members(&values::case(input)?))
+        Ok(MerkleCase::from_members(&for_judgment::case(input)?))
     }
 
     fn from_members(v: &Map<String, Value>) -> Option<MerkleCase> {

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use bigdecimal::BigDecimal;
 
-use crate::reading::{number_span, string_units};
+use crate::read::problems::{number_span, string_units};
 
 /// One JSON value, its numbers as written.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,9 +6,9 @@ use std::cell::RefCell;
 
 use canonfuzz_core::jcs::Canonicalizer;
 
-use crate::canonical_form::check_form;
-use crate::deep::read_at_any_depth;
-use crate::plain_value::{read_value, reads_as, Repeats};
+use crate::jcs::canonical_form::check_form;
+use crate::read::any_depth::read_at_any_depth;
+use crate::read::unmarked::{read_value, reads_as, Repeats};
 
 /// Checks that when the core accepts `input`, its output is accepted again unchanged (a fixed
 /// point), is in RFC 8785's form by a reading of its own (no insignificant whitespace, sorted

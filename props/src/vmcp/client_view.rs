@@ -7,7 +7,7 @@
 //! envelope). `_meta`, `jsonrpc`, `resultType`, the caching hints and the v0.1 siblings are
 //! protocol furniture. Every member read must be what the signed wrapper says, and the wrapper's
 //! times must hold at `now`. The client is the strictest reader there is: it keeps every number
-//! exactly as written ([`crate::literal`]), so a served number is covered only when it is the
+//! exactly as written ([`crate::read::exact_numbers`]), so a served number is covered only when it is the
 //! signed number's exact value and Python's `json` reads it as the same `int` or `float`
 //! value as the signed one, and it reads a JSON-RPC `id` or `code` as an integer, so one
 //! written with a fraction or an exponent is not the signed one.
@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use canonfuzz_core::jws::base64url_decode;
 use canonfuzz_core::vmcp::{META_KEY, SKEW_SECONDS};
 
-use crate::literal::{self, Literal, Numbers};
+use crate::read::exact_numbers::{self, Literal, Numbers};
 
 /// Result members no client takes as the answer.
 const FURNITURE: [&str; 6] = [
@@ -45,7 +45,7 @@ fn wrapper(holder: Option<&Literal>) -> Result<Literal, String> {
         .ok_or("no envelope")?;
     let segment = jws.split('.').nth(1).ok_or("no payload segment")?;
     let bytes = base64url_decode(segment, "payload").map_err(|e| e.to_string())?;
-    match literal::read(&bytes) {
+    match exact_numbers::read(&bytes) {
         Some(wrapper @ Literal::Object(_)) => Ok(wrapper),
         _ => Err("the signed wrapper is not an object".into()),
     }
@@ -135,7 +135,7 @@ pub fn covered(text: &[u8], now: u64) -> Result<(), String> {
 /// [`covered`], for a client that reads numbers as `numbers` says: a `JSON.parse` client
 /// reads every number as a double, ids and codes too.
 pub fn covered_by(text: &[u8], now: u64, numbers: Numbers) -> Result<(), String> {
-    let response = literal::read(text).ok_or("the response is not JSON")?;
+    let response = exact_numbers::read(text).ok_or("the response is not JSON")?;
     let framed = ["jsonrpc", "id", "result", "error"]
         .iter()
         .any(|m| response.get(m).is_some());

@@ -96,7 +96,7 @@ pub fn on_deep_stack<T: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plain_value::{read_value, Repeats};
+    use crate::read::unmarked::{read_value, Repeats};
 
     #[test]
     fn a_document_past_the_limit_is_read_on_a_deep_stack() {

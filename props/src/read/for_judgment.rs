@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::deep::{read_at_any_depth, too_deep};
-use crate::plain_value::{read_value, Repeats};
+use crate::read::any_depth::{read_at_any_depth, too_deep};
+use crate::read::unmarked::{read_value, Repeats};
 
 /// The deepest nesting the harness reads: four times the core's bound, so that every document
 /// the core reads, and every document a campaign generates past that bound, is read; deeper
