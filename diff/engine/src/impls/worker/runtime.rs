@@ -1,0 +1,242 @@
+//! The runtimes the harness's own workers run in (Node, Python, Rust), each prepared once from
+//! its pinned lockfile, and how a worker process is launched.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The runtime a worker needs, and how to install its pinned dependencies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runtime {
+    Node,
+    Python,
+    /// Rust libraries that cannot share the harness's build (`oracles/rust`, built on first use).
+    Rust,
+}
+
+impl Runtime {
+    pub(super) fn dir(self) -> PathBuf {
+        let oracles =
+            crate::impls::oracles::dir().unwrap_or_else(|_| crate::impls::oracles::location().0);
+        oracles.join(match self {
+            Runtime::Node => "node",
+            Runtime::Python => "python",
+            Runtime::Rust => "rust",
+        })
+    }
+
+    /// The worker's script, or for Rust its binary.
+    pub(super) fn script(self) -> PathBuf {
+        self.dir().join(match self {
+            Runtime::Node => "worker.mjs",
+            Runtime::Python => "worker.py",
+            Runtime::Rust => "target/release/canonfuzz-rust-worker",
+        })
+    }
+
+    /// The command that runs `script`.
+    pub(super) fn command(self, script: &Path) -> Command {
+        match self {
+            Runtime::Node => {
+                let mut c = Command::new("node");
+                c.arg(script);
+                c
+            }
+            Runtime::Python => {
+                let mut c = Command::new(self.dir().join(".venv/bin/python"));
+                c.arg(script);
+                c
+            }
+            Runtime::Rust => Command::new(script),
+        }
+    }
+
+    /// Installs the pinned dependencies unless they already are; returns the runtime's
+    /// version, or why the runtime cannot be used. Concurrent canonfuzz processes take turns
+    /// through a lock file, so only one installs.
+    pub(super) fn prepare(self) -> Result<String, String> {
+        crate::impls::oracles::dir()?;
+        let dir = self.dir();
+        let lock = std::fs::File::create(dir.join(".install.lock"))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        lock.lock()
+            .map_err(|e| format!("cannot lock {}: {e}", dir.display()))?;
+        match self {
+            Runtime::Node => prepare_node(&dir),
+            Runtime::Python => prepare_python(&dir),
+            Runtime::Rust => {
+                let binary = self.script();
+                if let Some(built_by) = crate::impls::rust_build::recorded(&dir, &binary) {
+                    return Ok(built_by);
+                }
+                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+                let runtime = version(Path::new("rustc"))?;
+                run(Command::new(cargo)
+                    .args([
+                        "build",
+                        "--release",
+                        "--locked",
+                        "--quiet",
+                        "--manifest-path",
+                    ])
+                    .arg(dir.join("Cargo.toml"))
+                    .arg("--target-dir")
+                    .arg(dir.join("target")))?;
+                crate::impls::rust_build::record(&dir, &binary, &runtime)?;
+                Ok(runtime)
+            }
+        }
+    }
+}
+
+/// What `program --version` prints, or why it cannot be run.
+pub(super) fn version(program: &Path) -> Result<String, String> {
+    let out = Command::new(program)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("{} not found ({e})", program.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    Ok(if text.is_empty() {
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    } else {
+        text
+    })
+}
+
+/// Installs the Node workers' dependencies in `dir` from its lockfile, unless installed
+/// from this very lockfile already; returns Node's version.
+pub(super) fn prepare_node(dir: &Path) -> Result<String, String> {
+    let runtime = version(Path::new("node"))?;
+    let stamp = dir.join("node_modules/.canonfuzz-package-lock.json");
+    let wanted = std::fs::read(dir.join("package-lock.json")).map_err(|e| e.to_string())?;
+    if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
+        run(Command::new("npm")
+            .args([
+                "ci",
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+            ])
+            .current_dir(dir))?;
+        std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
+    }
+    Ok(runtime)
+}
+
+/// Installs the Python workers' hash-checked requirements into a virtualenv in `dir`, unless
+/// installed from these very requirements already; returns the virtualenv's Python version.
+pub(super) fn prepare_python(dir: &Path) -> Result<String, String> {
+    let venv = dir.join(".venv");
+    let stamp = venv.join("canonfuzz-requirements.txt");
+    let wanted = std::fs::read(dir.join("requirements.txt")).map_err(|e| e.to_string())?;
+    if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
+        version(Path::new("python3"))?;
+        run(Command::new("python3")
+            .args(["-m", "venv", "--clear"])
+            .arg(&venv))?;
+        run(Command::new(venv.join("bin/pip"))
+            .args([
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--require-hashes",
+                "--only-binary",
+                ":all:",
+                "--no-deps",
+                "-r",
+                "requirements.txt",
+            ])
+            .current_dir(dir))?;
+        std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
+    }
+    // The interpreter the workers run is the virtualenv's, asked directly: a `python3` on
+    // the path may be another one since, or a version manager's script that takes longer to
+    // answer than the worker takes to start.
+    version(&venv.join("bin/python"))
+}
+
+pub(super) fn run(command: &mut Command) -> Result<(), String> {
+    let shown = format!("{command:?}");
+    let out = command.output().map_err(|e| format!("{shown}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{shown} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// Prepares each runtime once per process, whichever implementation asks first.
+pub(super) fn prepared(runtime: Runtime) -> Result<String, String> {
+    static NODE: OnceLock<Result<String, String>> = OnceLock::new();
+    static PYTHON: OnceLock<Result<String, String>> = OnceLock::new();
+    static RUST: OnceLock<Result<String, String>> = OnceLock::new();
+    let cell = match runtime {
+        Runtime::Node => &NODE,
+        Runtime::Python => &PYTHON,
+        Runtime::Rust => &RUST,
+    };
+    cell.get_or_init(|| runtime.prepare()).clone()
+}
+
+/// How a worker process is started.
+#[derive(Debug, Clone)]
+pub(super) enum Launch {
+    /// A pinned library in one of the harness's own worker programs.
+    Library {
+        runtime: Runtime,
+        script: PathBuf,
+        library: &'static str,
+        /// The dependency whose pinned version is the library's: the library itself unless
+        /// it computes with another ([`WorkerImpl::pinned_as`]).
+        package: &'static str,
+    },
+    /// Several libraries of one of the harness's worker programs in one process, which
+    /// answers each input once per library, in this order.
+    Host {
+        runtime: Runtime,
+        script: PathBuf,
+        libraries: Vec<&'static str>,
+    },
+    /// A command given on the command line, run by `sh -c`.
+    Command(String),
+}
+
+impl Launch {
+    pub(super) fn command(&self) -> Command {
+        let (runtime, script, libraries) = match self {
+            Launch::Library {
+                runtime,
+                script,
+                library,
+                ..
+            } => (runtime, script, std::slice::from_ref(library)),
+            Launch::Host {
+                runtime,
+                script,
+                libraries,
+            } => (runtime, script, libraries.as_slice()),
+            Launch::Command(line) => {
+                let mut command = Command::new("sh");
+                command.arg("-c").arg(line);
+                return command;
+            }
+        };
+        let mut command = runtime.command(script);
+        command.args(libraries).current_dir(runtime.dir());
+        command
+    }
+
+    pub(super) fn shown(&self) -> String {
+        match self {
+            Launch::Library { library, .. } => format!("the {library} worker"),
+            Launch::Host { libraries, .. } => {
+                format!("the worker hosting {}", libraries.join(", "))
+            }
+            Launch::Command(line) => format!("`{line}`"),
+        }
+    }
+}
