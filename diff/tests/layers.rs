@@ -1,7 +1,8 @@
 //! The shape the source keeps, read from the source itself: no import cycle between two
 //! modules of a crate, so that each layer can be read, tested and moved without the ones
-//! above it; the engine names no family; and no function runs past about 80 lines outside
-//! tests and the tables of cases that generators and importers are.
+//! above it; the engine names no family; no function runs past about 80 lines outside tests
+//! and the tables of cases that generators and importers are; and no file outside the core
+//! holds more than 800 lines of code.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -9,13 +10,17 @@ use std::path::{Path, PathBuf};
 /// The longest a function may run, in lines from its signature to its closing brace.
 const MOST_LINES: usize = 85;
 
+/// The most lines of code a file outside the core may hold, comments, blank lines and tests
+/// aside.
+const MOST_CODE_LINES: usize = 800;
+
 /// Functions that are tables of cases — a generator's or importer's list of variants, one
 /// arm or entry each — by file and name: splitting them would scatter one list.
 const TABLES: [(&str, &str); 10] = [
     ("diff/src/families/vmcp/envelopes.rs", "forgeries"),
     ("diff/src/families/vmcp/envelopes.rs", "envelopes"),
     ("diff/src/families/vmcp/envelopes.rs", "exact_and_unsigned"),
-    ("diff/src/families/vmcp/gen.rs", "members"),
+    ("diff/src/families/vmcp/gen/members.rs", "members"),
     ("diff/src/families/ekl/import.rs", "profile"),
     ("diff/src/families/ink/published.rs", "seed_case"),
     ("diff/src/families/ink/published.rs", "decide"),
@@ -393,6 +398,87 @@ fn props_judges_any_family_outside_the_family_folders() {
         })
         .collect();
     assert!(crossing.is_empty(), "{crossing:#?}");
+}
+
+/// The lines of code of a Rust, Python or JavaScript source: neither blank nor comment (a
+/// docstring counts as one), and for Rust none from its test module on.
+fn code_lines(text: &str, extension: &str) -> usize {
+    let mut count = 0;
+    let mut in_docstring = false;
+    for line in text.lines().map(str::trim) {
+        if extension == "rs" && line.starts_with("#[cfg(test)]") {
+            break;
+        }
+        let quotes = line.matches("\"\"\"").count();
+        if extension == "py" && (in_docstring || line.starts_with("\"\"\"")) {
+            in_docstring ^= quotes % 2 == 1;
+            continue;
+        }
+        let comment = match extension {
+            "py" => line.starts_with('#'),
+            _ => line.starts_with("//") || line.starts_with("/*") || line.starts_with('*'),
+        };
+        count += usize::from(!line.is_empty() && !comment);
+    }
+    count
+}
+
+#[test]
+fn no_file_outside_the_core_holds_more_than_800_lines_of_code() {
+    let mut found = Vec::new();
+    let mut pending = ["props", "diff", "benches", "fuzz"]
+        .map(|d| root().join(d))
+        .to_vec();
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a source folder") {
+            let path = entry.expect("a folder entry").path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let skipped = [
+                "tests",
+                "target",
+                "node_modules",
+                ".venv",
+                "corpus",
+                "artifacts",
+            ];
+            if path.is_dir() && !skipped.contains(&name) && !name.starts_with('.') {
+                pending.push(path);
+                continue;
+            }
+            let extension = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default();
+            if ["rs", "py", "mjs", "js"].contains(&extension) {
+                let lines = code_lines(&std::fs::read_to_string(&path).unwrap(), extension);
+                found.push((lines, path));
+            }
+        }
+    }
+    assert!(found.len() > 100, "read only {} files", found.len());
+    let long: Vec<String> = found
+        .iter()
+        .filter(|(lines, _)| *lines > MOST_CODE_LINES)
+        .map(|(lines, path)| {
+            let shown = path.strip_prefix(root()).unwrap_or(path);
+            format!("{}: {lines} lines of code", shown.display())
+        })
+        .collect();
+    assert!(long.is_empty(), "split these by what they hold: {long:#?}");
+}
+
+#[test]
+fn lines_of_code_leave_out_comments_docstrings_and_tests() {
+    let rust = "//! doc\nfn a() {}\n\n    // note\nfn b() {}\n#[cfg(test)]\nmod tests {}\n";
+    assert_eq!(code_lines(rust, "rs"), 2);
+    let python =
+        "\"\"\"Module.\n\nMore.\"\"\"\n# note\ndef a():\n    \"\"\"One.\"\"\"\n    return 1\n";
+    assert_eq!(code_lines(python, "py"), 2);
+    let js = "/**\n * doc\n */\n// note\nexport const a = 1;\n";
+    assert_eq!(code_lines(js, "mjs"), 1);
 }
 
 /// Each function of `file` longer than [`MOST_LINES`]: its name and length.

@@ -1,7 +1,7 @@
 //! The implementations under comparison, behind one trait. Each family lists its own (in
 //! `families/<name>/`, its in-process adapters beside them; JCS and Merkle ones in
 //! `canonfuzz_props::impls`, which the fuzz targets share); Node and Python ones, and Rust
-//! ones whose features would clash with the harness's, run as worker processes (`worker.rs`)
+//! ones whose features would clash with the harness's, run as worker processes (`worker/`)
 //! speaking a line protocol, from the programs `oracles.rs` finds.
 
 pub mod hosted;

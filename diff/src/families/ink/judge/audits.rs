@@ -2,7 +2,8 @@
 
 use json_syntax::Value;
 
-use super::{event_leaf, hash, integer, key, later_checkpoint, signature, verifies, walk};
+use super::signatures::{key, signature, verifies};
+use super::witness::{event_leaf, hash, integer, later_checkpoint, walk};
 use crate::judge::json::{self, text};
 use crate::judge::{must, refused, sha256, Refusal};
 

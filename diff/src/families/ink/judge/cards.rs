@@ -2,7 +2,9 @@
 
 use json_syntax::Value;
 
-use super::{bounded, chosen, epoch_ms, integer, listed, snapshot, strings};
+use super::epoch_ms;
+use super::messages::{bounded, chosen, listed, snapshot, strings};
+use super::witness::integer;
 use crate::judge::json::{self, text};
 use crate::judge::{must, refused, Refusal};
 
