@@ -16,6 +16,7 @@ use canonfuzz_props::impls::Implementation;
 use canonfuzz_props::verdict::{Member, Rules};
 
 use crate::difference::Difference;
+use crate::importer::Importer;
 use crate::outcome::Outcome;
 use crate::table::FamilyTable;
 use crate::vector::{Head, Note, Replay, Test};
@@ -335,6 +336,11 @@ pub trait Spec: Sync {
     /// self-test to count it found; `None` sets no bound.
     fn minimized_bound(&self) -> Option<usize> {
         None
+    }
+
+    /// The published sources of third-party test data the family imports.
+    fn importers(&self) -> &'static [Importer] {
+        &[]
     }
 
     /// `bytes` read, when they are a corpus file of this family kept in the format its

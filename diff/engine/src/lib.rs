@@ -13,6 +13,7 @@ pub mod family;
 pub mod findings;
 pub mod harness;
 pub mod impls;
+pub mod importer;
 pub mod input;
 pub mod junit;
 pub mod manifest;

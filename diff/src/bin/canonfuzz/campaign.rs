@@ -12,18 +12,14 @@ use crate::exit::{rejected, usage_error};
 use crate::inputs::corpus_dir;
 use canonfuzz_diff::impls::External;
 use canonfuzz_diff::mutants::{self, Mutant};
-use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The arguments of `canonfuzz diff`.
 #[derive(clap::Args)]
 pub(crate) struct DiffArgs {
-    /// The family of inputs: jcs (canonicalizers), ed25519 (signature verifiers), jws
-    /// (compact JWS verifiers), vmcp (verifiable-mcp response verifiers), merkle (RFC 9162
-    /// roots and proofs), ekl (adapter-profile fingerprints and challenge proofs), ink
-    /// (INK leaf hashes and signature bases), or any other registered family.
-    #[arg(long, default_value = "jcs", value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    /// The family of inputs (`canonfuzz list families` says what each covers).
+    #[arg(long, default_value = "jcs", value_parser = crate::list::family_values())]
     pub(crate) family: String,
     /// Number of cases to run (default 100,000 when --duration is not given either).
     #[arg(long, value_name = "N", conflicts_with = "duration")]

@@ -9,7 +9,7 @@ use canonfuzz_diff::campaign::Harness;
 use canonfuzz_diff::conformance::run_corpus;
 use canonfuzz_diff::escape::{terminal, terminal_lines};
 use canonfuzz_diff::impls::External;
-use canonfuzz_diff::import::{import, SourceKind};
+use canonfuzz_diff::import::{import, importers};
 use canonfuzz_diff::manifest::Manifest;
 use canonfuzz_diff::summary::{write_bugs, Detail, Paint, SHOWN_BUGS};
 use canonfuzz_diff::vector::excerpt;
@@ -18,7 +18,6 @@ use canonfuzz_diff::{fuzzing, junit, matrix, merge, replay, triage, upstream};
 use crate::exit::{rejected, usage_error};
 use crate::inputs::corpus_dir;
 use canonfuzz_diff::summary;
-use clap::builder::PossibleValuesParser;
 
 /// The arguments of `canonfuzz vectors`.
 #[derive(clap::Args)]
@@ -32,7 +31,7 @@ pub(crate) struct VectorsArgs {
     pub(crate) implementation: Option<String>,
     /// The family the implementation belongs to (default: the one that has the name;
     /// for NAME=COMMAND, jcs).
-    #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    #[arg(long, value_parser = crate::list::family_values())]
     pub(crate) family: Option<String>,
     /// Write a JUnit XML report to FILE: a suite per vector file, a case per test.
     #[arg(long, value_name = "FILE", requires = "implementation")]
@@ -144,8 +143,8 @@ pub(crate) struct ReportArgs {
 #[derive(clap::Args)]
 pub(crate) struct ImportArgs {
     /// Which kind of data PATH holds.
-    #[arg(value_enum)]
-    pub(crate) source: SourceKind,
+    #[arg(value_parser = source_values())]
+    pub(crate) source: String,
     /// The data (not needed for rfc8785-appendix-b).
     pub(crate) path: Option<PathBuf>,
     /// The corpus directory to write into.
@@ -549,13 +548,23 @@ pub(crate) fn report(
     }
 }
 
+/// The sources `canonfuzz import` takes: every family's, each with what it is.
+fn source_values() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        importers()
+            .into_iter()
+            .map(|i| clap::builder::PossibleValue::new(i.name).help(i.about)),
+    )
+}
+
 /// Converts published third-party data into a vector file in the corpus.
-pub(crate) fn import_data(
-    source: SourceKind,
-    path: Option<&Path>,
-    corpus: Option<PathBuf>,
-) -> ExitCode {
-    match import(source, path, &corpus_dir(corpus)) {
+pub(crate) fn import_data(source: &str, path: Option<&Path>, corpus: Option<PathBuf>) -> ExitCode {
+    let Some(importer) = importers().into_iter().find(|i| i.name == source) else {
+        return usage_error(format!(
+            "unknown source {source:?}: see canonfuzz import --help"
+        ));
+    };
+    match import(&importer, path, &corpus_dir(corpus)) {
         Ok((target, count)) => {
             println!("wrote {count} tests to {}", target.display());
             ExitCode::SUCCESS

@@ -8,7 +8,6 @@ use canonfuzz_diff::family::fields_markdown;
 
 use crate::exit::{print_bytes, usage_error};
 use crate::Cli;
-use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
 /// The arguments of `canonfuzz completions`.
@@ -23,7 +22,7 @@ pub(crate) struct CompletionsArgs {
 #[derive(clap::Args)]
 pub(crate) struct FieldsArgs {
     /// One family only.
-    #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    #[arg(long, value_parser = crate::list::family_values())]
     pub(crate) family: Option<String>,
 }
 

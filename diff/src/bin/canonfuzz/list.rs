@@ -89,3 +89,13 @@ pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// The values `--family` takes: every registered family, each with what its implementations
+/// are, so that help lists them as the registry does.
+pub(crate) fn family_values() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        canonfuzz_diff::families::all()
+            .iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name()).help(f.title())),
+    )
+}

@@ -262,7 +262,7 @@ fn main() -> ExitCode {
         ),
         Command::Selftest(args) => campaign::selftest(args.json, args.seed, &args.families),
         Command::Import(args) => {
-            corpus::import_data(args.source, args.path.as_deref(), args.corpus)
+            corpus::import_data(&args.source, args.path.as_deref(), args.corpus)
         }
     }
 }

@@ -10,6 +10,7 @@ use canonfuzz_core::ed25519::{policy_accepts, Flag};
 use serde::Deserialize;
 
 use super::Ed25519Test;
+use crate::importer::{Importer, Reads};
 use crate::provenance::{note, read_text, source};
 use crate::vector::{tests_of, to_hex, Expectation, Note, TestGroup, VectorFile};
 
@@ -287,3 +288,25 @@ pub fn speccheck(path: &Path) -> Result<VectorFile, String> {
         }],
     ))
 }
+
+/// The published sources this family imports: Wycheproof, CCTV and speccheck.
+pub const IMPORTERS: &[Importer] = &[
+    Importer {
+        name: "wycheproof-ed25519",
+        about: "Wycheproof's Ed25519 verification vectors (`ed25519_test.json`)",
+        target: "ed25519/wycheproof.json",
+        reads: Reads::Path(wycheproof),
+    },
+    Importer {
+        name: "cctv-ed25519",
+        about: "The CCTV Ed25519 edge cases (`ed25519vectors.json`), with their flags",
+        target: "ed25519/cctv.json",
+        reads: Reads::Path(cctv),
+    },
+    Importer {
+        name: "speccheck-ed25519",
+        about: "The 12 cases of \"Taming the many EdDSAs\" (`cases.json`)",
+        target: "ed25519/speccheck.json",
+        reads: Reads::Path(speccheck),
+    },
+];

@@ -54,6 +54,10 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Ed25519 {
+    fn importers(&self) -> &'static [crate::importer::Importer] {
+        import::IMPORTERS
+    }
+
     fn facts(&self) -> &'static Facts {
         &FACTS
     }

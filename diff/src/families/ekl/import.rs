@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::EklTest;
+use crate::importer::{Importer, Reads};
 use crate::provenance::{note, read_text};
 use crate::vector::{tests_of, Expectation, Source, TestGroup, VectorFile};
 
@@ -300,6 +301,14 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
         test_groups: groups,
     })
 }
+
+/// The published source this family imports: the adapter profile's seed.
+pub const IMPORTERS: &[Importer] = &[Importer {
+    name: "ekl-profile",
+    about: "The adapter-profile seed (fixed JSON): fingerprints, result selection, challenge proof",
+    target: "ekl/seed-000.json",
+    reads: Reads::Path(profile),
+}];
 
 #[cfg(test)]
 mod tests {

@@ -53,6 +53,10 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Ekl {
+    fn importers(&self) -> &'static [crate::importer::Importer] {
+        import::IMPORTERS
+    }
+
     fn facts(&self) -> &'static Facts {
         &FACTS
     }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::importer::{Importer, Reads};
 use crate::provenance::{note, read_text, source};
 use crate::vector::{tests_of, Expectation, Note, OutputTest, Source, TestGroup, VectorFile};
 
@@ -281,6 +282,41 @@ pub fn ekl_seed(path: &Path) -> Result<VectorFile, String> {
         )?],
     ))
 }
+
+/// The published sources this family imports: the RFC 8785 suite and Appendix B, the ES
+/// number files, and the adapter profile's seed as JCS cases.
+pub const IMPORTERS: &[Importer] = &[
+    Importer {
+        name: "rfc8785-suite",
+        about: "The RFC 8785 reference suite: a directory with `input/`, `output/` and `outhex/`",
+        target: "jcs/rfc8785-suite.json",
+        reads: Reads::Path(rfc8785_suite),
+    },
+    Importer {
+        name: "rfc8785-appendix-b",
+        about: "RFC 8785 Appendix B, the number serialization samples (needs no path)",
+        target: "jcs/rfc8785-appendix-b.json",
+        reads: Reads::BuiltIn(appendix_b),
+    },
+    Importer {
+        name: "es6-numbers",
+        about: "The ES6 number file: lines of `<IEEE-754 bits in hex>,<Number.prototype.toString>`",
+        target: "jcs/es6-numbers.json",
+        reads: Reads::Path(es6_numbers),
+    },
+    Importer {
+        name: "es-number-ties",
+        about: "Round-to-even digit ties: a TSV of input, expected output, layout branch",
+        target: "jcs/es-number-ties.json",
+        reads: Reads::Path(es_number_ties),
+    },
+    Importer {
+        name: "ekl-seed",
+        about: "The adapter-profile seed (fixed JSON): each case's value and its JCS string",
+        target: "jcs/ekl-seed-000.json",
+        reads: Reads::Path(ekl_seed),
+    },
+];
 
 #[cfg(test)]
 mod tests {

@@ -57,6 +57,10 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Jcs {
+    fn importers(&self) -> &'static [crate::importer::Importer] {
+        import::IMPORTERS
+    }
+
     fn facts(&self) -> &'static Facts {
         &FACTS
     }

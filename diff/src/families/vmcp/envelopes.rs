@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use crate::families::vmcp::gen::server::{
     jcs, provenance, sha256_label, signer, Signer, IAT, TEST_KEY_SEED,
 };
+use crate::importer::{Importer, Reads};
 use crate::provenance::note;
 
 /// The clock a test is checked at unless it says otherwise: ten seconds after `IAT`.
@@ -766,3 +767,20 @@ pub fn forgeries() -> Result<VectorFile, String> {
         ),
     )
 }
+
+/// The sources this family builds its vectors from: responses and forgeries signed with the
+/// deterministic test key.
+pub const IMPORTERS: &[Importer] = &[
+    Importer {
+        name: "vmcp-envelopes",
+        about: "verifiable-mcp responses signed with the deterministic test key (needs no path)",
+        target: "vmcp/signed-responses.json",
+        reads: Reads::BuiltIn(envelopes),
+    },
+    Importer {
+        name: "vmcp-forgeries",
+        about: "verifiable-mcp forgeries signed with the deterministic test key (needs no path)",
+        target: "vmcp/forgeries.json",
+        reads: Reads::BuiltIn(forgeries),
+    },
+];

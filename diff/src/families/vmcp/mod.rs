@@ -47,6 +47,10 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Vmcp {
+    fn importers(&self) -> &'static [crate::importer::Importer] {
+        envelopes::IMPORTERS
+    }
+
     fn facts(&self) -> &'static Facts {
         &FACTS
     }
