@@ -18,7 +18,7 @@ pub mod upstream;
 pub mod vector_check;
 
 pub use canonfuzz_engine::{
-    bugs, campaign, compare, difference, escape, family, findings, harness, impls, importer, input,
-    junit, manifest, mutants, outcome, repeats, replay, selftest, settle, shrink, summary, table,
-    tree, vector, without_vector, DEFAULT_CASES,
+    bugs, campaign, compare, difference, escape, family, findings, fuzz_target, harness, impls,
+    importer, input, junit, manifest, mutants, outcome, repeats, replay, selftest, settle, shrink,
+    summary, table, tree, vector, without_vector, DEFAULT_CASES,
 };

@@ -34,7 +34,7 @@ pub struct Triaged {
 
 /// The target an artifact came from: `--target` if given, else the directory cargo fuzz put
 /// it in (`fuzz/artifacts/<target>/`).
-pub fn target_of(artifact: &Path, given: Option<&str>) -> Result<&'static Target, String> {
+pub fn target_of(artifact: &Path, given: Option<&str>) -> Result<Target, String> {
     if let Some(t) = given {
         return target(t)
             .ok_or_else(|| format!("unknown target {t:?}; targets: {}", target_names()));

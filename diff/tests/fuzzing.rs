@@ -38,7 +38,7 @@ fn seeds_come_from_every_vector_in_each_targets_shape() {
         for entry in std::fs::read_dir(out.path().join(target)).unwrap() {
             let len = entry.unwrap().metadata().unwrap().len();
             assert!(
-                len <= canonfuzz_diff::fuzzing::SEED_LIMIT as u64 + 1,
+                len <= canonfuzz_diff::fuzz_target::SEED_LIMIT as u64 + 1,
                 "{target}: {len}"
             );
         }
@@ -538,4 +538,77 @@ fn every_jcs_diff_seed_passes_its_check() {
         checked += 1;
     }
     assert!(checked > 10_000);
+}
+
+#[test]
+fn every_registered_target_is_a_bin_of_the_fuzz_crate_and_no_other_is() {
+    let root = repo_corpus().join("..");
+    let manifest = std::fs::read_to_string(root.join("fuzz/Cargo.toml")).unwrap();
+    let bins: std::collections::BTreeSet<String> = manifest
+        .split("[[bin]]")
+        .skip(1)
+        .filter_map(|bin| {
+            let name = bin.lines().find(|l| l.starts_with("name = "))?;
+            Some(
+                name.trim_start_matches("name = ")
+                    .trim_matches('"')
+                    .to_string(),
+            )
+        })
+        .collect();
+    let registered: std::collections::BTreeSet<String> = canonfuzz_diff::fuzzing::fuzz_targets()
+        .iter()
+        .map(|(_, t)| t.name.to_string())
+        .collect();
+    assert_eq!(
+        bins, registered,
+        "fuzz/Cargo.toml against the families' targets"
+    );
+    for name in &registered {
+        let file = root.join(format!("fuzz/fuzz_targets/{name}.rs"));
+        assert!(file.is_file(), "{}", file.display());
+    }
+    // `canonfuzz list fuzz-targets` is what the nightly script and ClusterFuzzLite read.
+    let listed = text(&canonfuzz(&["list", "fuzz-targets"]).stdout);
+    let names: std::collections::BTreeSet<String> = listed
+        .lines()
+        .filter_map(|l| l.split(' ').next().map(str::to_string))
+        .collect();
+    assert_eq!(names, registered);
+    assert_eq!(
+        listed.lines().filter(|l| l.ends_with(" baseline")).count(),
+        1,
+        "{listed}"
+    );
+}
+
+#[test]
+fn the_nightly_plan_is_every_registered_family_and_checked_target() {
+    let root = repo_corpus().join("..");
+    let out = std::process::Command::new(root.join("scripts/nightly"))
+        .args(["--plan", "--budget", "10m"])
+        .env("CANONFUZZ", env!("CARGO_BIN_EXE_canonfuzz"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let plan = text(&out.stdout);
+    let families = canonfuzz_diff::families::all();
+    let weights: u64 = families
+        .iter()
+        .map(|f| u64::from(f.facts().nightly_weight))
+        .sum();
+    // 40 % of a 600 s budget goes to the campaigns, shared by weight, at each family's rate.
+    for family in families {
+        let facts = family.facts();
+        let cases = 240 * u64::from(facts.nightly_weight) / weights * u64::from(facts.nightly_rate);
+        let line = format!("campaign {}: {cases} cases", family.name());
+        assert!(plan.lines().any(|l| l == line), "{line}\n{plan}");
+    }
+    let checked: Vec<&str> = canonfuzz_diff::fuzzing::fuzz_targets()
+        .iter()
+        .filter(|(_, t)| !t.baseline)
+        .map(|(_, t)| t.name)
+        .collect();
+    let line = format!("fuzz targets: {}", checked.join(" "));
+    assert!(plan.lines().any(|l| l == line), "{line}\n{plan}");
 }

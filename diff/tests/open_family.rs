@@ -145,6 +145,8 @@ const FACTS: Facts = Facts {
     reference_reason: "the table decoder's answer",
     shares_with_core: &[],
     sample_percent: 10,
+    nightly_weight: 10,
+    nightly_rate: 1000,
     decisions: &[],
 };
 

@@ -152,6 +152,8 @@ const FACTS: Facts = Facts {
     reference_reason: "the core's answer",
     shares_with_core: &["mirror"],
     sample_percent: 10,
+    nightly_weight: 10,
+    nightly_rate: 1000,
     decisions: &["accepted", "number"],
 };
 

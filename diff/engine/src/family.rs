@@ -16,7 +16,9 @@ use canonfuzz_props::impls::Implementation;
 use canonfuzz_props::verdict::{Member, Rules};
 
 use crate::difference::Difference;
+use crate::fuzz_target::{FuzzTarget, Seeds};
 use crate::importer::Importer;
+use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::table::FamilyTable;
 use crate::vector::{Head, Note, Replay, Test};
@@ -244,6 +246,12 @@ pub struct Facts {
     /// every answer the core gives), so a decision no case reaches is a failing test, not a
     /// blind spot.
     pub decisions: &'static [&'static str],
+    /// The family's weight in the nightly campaign: its share of the differential budget is
+    /// this over the sum of every family's.
+    pub nightly_weight: u32,
+    /// The cases per second a small CI runner manages, by which the nightly campaign fixes
+    /// the family's case count from its budget alone, not from the machine's speed.
+    pub nightly_rate: u32,
 }
 
 /// Everything canonfuzz knows about one family. A new family implements this in its own
@@ -336,6 +344,22 @@ pub trait Spec: Sync {
     /// self-test to count it found; `None` sets no bound.
     fn minimized_bound(&self) -> Option<usize> {
         None
+    }
+
+    /// The family's cargo-fuzz targets.
+    fn fuzz_targets(&self) -> &'static [FuzzTarget] {
+        &[]
+    }
+
+    /// Writes seeds for fuzz targets from the family's vectors in `corpus` (whose manifest is
+    /// `manifest`), or from its generator.
+    fn fuzz_seeds(
+        &self,
+        _corpus: &Path,
+        _manifest: &Manifest,
+        _seeds: &mut Seeds<'_>,
+    ) -> Result<(), String> {
+        Ok(())
     }
 
     /// The published sources of third-party test data the family imports.

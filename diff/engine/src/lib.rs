@@ -11,6 +11,7 @@ pub mod difference;
 pub mod escape;
 pub mod family;
 pub mod findings;
+pub mod fuzz_target;
 pub mod harness;
 pub mod impls;
 pub mod importer;

@@ -420,7 +420,7 @@ pub(crate) fn seeds(corpus: Option<PathBuf>, out: Option<PathBuf>) -> ExitCode {
     match fuzzing::write_seeds(&corpus_dir(corpus), &out) {
         Ok(n) => {
             println!(
-                "wrote seeds from {n} documents, every JWS, verifiable-mcp and adapter-profile vector and 256 Merkle cases for {} into {}",
+                "wrote {n} seeds for {} into {}",
                 fuzzing::target_names(),
                 out.display()
             );
@@ -460,7 +460,7 @@ pub(crate) fn triage(
             },
             None => None,
         };
-        match triage::triage(harness, artifact, target, &corpus) {
+        match triage::triage(harness, artifact, &target, &corpus) {
             Ok(t) => {
                 println!("{} ({})", t.artifact.display(), t.target);
                 match &t.failure {

@@ -9,7 +9,6 @@ use canonfuzz_diff::summary::clip;
 use clap::ValueEnum;
 
 use crate::exit::usage_error;
-use clap::builder::PossibleValuesParser;
 
 /// The arguments of `canonfuzz list`.
 #[derive(clap::Args)]
@@ -18,7 +17,7 @@ pub(crate) struct ListArgs {
     #[arg(value_enum, default_value = "families")]
     pub(crate) what: What,
     /// Of this family only.
-    #[arg(long, value_parser = PossibleValuesParser::new(canonfuzz_diff::families::names()))]
+    #[arg(long, value_parser = family_values())]
     pub(crate) family: Option<String>,
 }
 
@@ -32,6 +31,12 @@ pub(crate) enum What {
     /// Each family's planted mutants, which `diff --plant` and the self-test put in the
     /// core's place: one a line, the family, the name and the bug.
     Mutants,
+    /// Each family's cargo-fuzz targets: one a line, the target, the family, and `checks`
+    /// (a property the nightly campaign and ClusterFuzzLite run) or `baseline` (speed only).
+    FuzzTargets,
+    /// The nightly campaign's plan: one a line, the family, its weight in the differential
+    /// budget and the cases per second a small CI runner manages.
+    Nightly,
 }
 
 /// The widest a column of names is printed, so that a line fits 80 columns.
@@ -84,6 +89,25 @@ pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
                 for m in f.mutants() {
                     println!("{} {}: {}", f.name(), m.name, m.bug);
                 }
+            }
+        }
+        What::FuzzTargets => {
+            for f in &families {
+                for t in f.fuzz_targets() {
+                    let kind = if t.baseline { "baseline" } else { "checks" };
+                    println!("{} {} {kind}", t.name, f.name());
+                }
+            }
+        }
+        What::Nightly => {
+            for f in &families {
+                let facts = f.facts();
+                println!(
+                    "{} {} {}",
+                    f.name(),
+                    facts.nightly_weight,
+                    facts.nightly_rate
+                );
             }
         }
     }

@@ -41,6 +41,8 @@ const FACTS: Facts = Facts {
     reference_reason: "libsodium's answer, the verifier most deployments link",
     shares_with_core: &["curve25519-dalek"],
     sample_percent: 5,
+    nightly_weight: 15,
+    nightly_rate: 800,
     decisions: &[
         "accepted",
         "bad_length",

@@ -1,6 +1,7 @@
 //! The adapter profile (`canonfuzz_ekl_v1`): salted fingerprints of values and tool results,
 //! and endpoint challenge proofs, from the core against the Python and Node implementations.
 
+pub mod fuzz;
 pub mod gen;
 pub mod impls;
 pub mod import;
@@ -39,6 +40,8 @@ const FACTS: Facts = Facts {
     reference_reason: "V8's answer, as RFC 8785 defers to ECMAScript",
     shares_with_core: &[],
     sample_percent: 25,
+    nightly_weight: 10,
+    nightly_rate: 10000,
     decisions: &[
         "accepted",
         "salt",
@@ -53,6 +56,19 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Ekl {
+    fn fuzz_targets(&self) -> &'static [crate::fuzz_target::FuzzTarget] {
+        fuzz::TARGETS
+    }
+
+    fn fuzz_seeds(
+        &self,
+        corpus: &std::path::Path,
+        manifest: &crate::manifest::Manifest,
+        seeds: &mut crate::fuzz_target::Seeds<'_>,
+    ) -> Result<(), String> {
+        fuzz::seeds(corpus, manifest, seeds)
+    }
+
     fn importers(&self) -> &'static [crate::importer::Importer] {
         import::IMPORTERS
     }

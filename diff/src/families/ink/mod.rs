@@ -10,6 +10,7 @@ pub mod cards;
 pub mod checkpoints;
 pub mod compared;
 pub mod decided;
+pub mod fuzz;
 pub mod gen;
 pub mod impls;
 pub mod judge;
@@ -54,6 +55,8 @@ const FACTS: Facts = Facts {
     reference_reason: "V8's answer, as INK's reference implementation runs on it",
     shares_with_core: &[],
     sample_percent: 25,
+    nightly_weight: 10,
+    nightly_rate: 8000,
     decisions: &[
         "accepted",
         "json",
@@ -100,6 +103,19 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Ink {
+    fn fuzz_targets(&self) -> &'static [crate::fuzz_target::FuzzTarget] {
+        fuzz::TARGETS
+    }
+
+    fn fuzz_seeds(
+        &self,
+        corpus: &std::path::Path,
+        manifest: &crate::manifest::Manifest,
+        seeds: &mut crate::fuzz_target::Seeds<'_>,
+    ) -> Result<(), String> {
+        fuzz::seeds(corpus, manifest, seeds)
+    }
+
     fn facts(&self) -> &'static Facts {
         &FACTS
     }

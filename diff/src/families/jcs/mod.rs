@@ -4,6 +4,7 @@
 
 pub mod difference;
 pub mod drivers;
+pub mod fuzz;
 pub mod gen;
 pub mod import;
 pub mod mutants;
@@ -45,6 +46,8 @@ const FACTS: Facts = Facts {
     reference_reason: "RFC 8785 defers to ECMAScript, so V8's answer",
     shares_with_core: &[RUST_SERDE_JSON_GROUP],
     sample_percent: 10,
+    nightly_weight: 35,
+    nightly_rate: 5000,
     decisions: &[
         "accepted",
         "syntax",
@@ -57,6 +60,19 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Jcs {
+    fn fuzz_targets(&self) -> &'static [crate::fuzz_target::FuzzTarget] {
+        fuzz::TARGETS
+    }
+
+    fn fuzz_seeds(
+        &self,
+        corpus: &std::path::Path,
+        manifest: &crate::manifest::Manifest,
+        seeds: &mut crate::fuzz_target::Seeds<'_>,
+    ) -> Result<(), String> {
+        fuzz::seeds(corpus, manifest, seeds)
+    }
+
     fn importers(&self) -> &'static [crate::importer::Importer] {
         import::IMPORTERS
     }

@@ -2,6 +2,7 @@
 //! jsonwebtoken and jwt-simple in process and josekit, jose, jwcrypto, PyJWT and joserfc as
 //! workers, on tokens bent where base64url, headers, keys and signatures admit laxness.
 
+pub mod fuzz;
 pub mod gen;
 pub mod impls;
 pub mod judge;
@@ -41,6 +42,8 @@ const FACTS: Facts = Facts {
     reference_reason: "npm jose's answer, the JOSE library with the widest conformance suite",
     shares_with_core: &["jsonwebtoken", "jwt-simple"],
     sample_percent: 10,
+    nightly_weight: 15,
+    nightly_rate: 1500,
     decisions: &[
         "accepted",
         "malformed",
@@ -58,6 +61,19 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Jws {
+    fn fuzz_targets(&self) -> &'static [crate::fuzz_target::FuzzTarget] {
+        fuzz::TARGETS
+    }
+
+    fn fuzz_seeds(
+        &self,
+        corpus: &std::path::Path,
+        manifest: &crate::manifest::Manifest,
+        seeds: &mut crate::fuzz_target::Seeds<'_>,
+    ) -> Result<(), String> {
+        fuzz::seeds(corpus, manifest, seeds)
+    }
+
     fn facts(&self) -> &'static Facts {
         &FACTS
     }

@@ -1,6 +1,7 @@
 //! RFC 9162 Merkle trees (`canonfuzz_merkle_v1`): roots, inclusion and consistency proofs from
 //! the core against ct-merkle in process and pymerkle as a worker.
 
+pub mod fuzz;
 pub mod gen;
 pub mod mutants;
 
@@ -37,10 +38,25 @@ const FACTS: Facts = Facts {
         "ct-merkle's answer, the only other verifier of RFC 9162 consistency proofs here",
     shares_with_core: &[],
     sample_percent: 10,
+    nightly_weight: 5,
+    nightly_rate: 10000,
     decisions: &["accepted", "hash", "index", "proof", "size"],
 };
 
 impl Spec for Merkle {
+    fn fuzz_targets(&self) -> &'static [crate::fuzz_target::FuzzTarget] {
+        fuzz::TARGETS
+    }
+
+    fn fuzz_seeds(
+        &self,
+        corpus: &std::path::Path,
+        manifest: &crate::manifest::Manifest,
+        seeds: &mut crate::fuzz_target::Seeds<'_>,
+    ) -> Result<(), String> {
+        fuzz::seeds(corpus, manifest, seeds)
+    }
+
     fn facts(&self) -> &'static Facts {
         &FACTS
     }

@@ -3,6 +3,7 @@
 //! and depth are bent.
 
 pub mod envelopes;
+pub mod fuzz;
 pub mod gen;
 pub mod impls;
 pub mod judge;
@@ -43,10 +44,25 @@ const FACTS: Facts = Facts {
     reference_reason: "the Node verifier's answer, built on npm jose, the JOSE library with the widest conformance suite",
     shares_with_core: &[],
     sample_percent: 10,
+    nightly_weight: 10,
+    nightly_rate: 400,
     decisions: &["accepted", "envelope", "response_shape", "unsigned_member", "jws", "canonical_wrapper", "wrapper_shape", "payload_digest", "content_digest", "served_payload", "freshness"],
 };
 
 impl Spec for Vmcp {
+    fn fuzz_targets(&self) -> &'static [crate::fuzz_target::FuzzTarget] {
+        fuzz::TARGETS
+    }
+
+    fn fuzz_seeds(
+        &self,
+        corpus: &std::path::Path,
+        manifest: &crate::manifest::Manifest,
+        seeds: &mut crate::fuzz_target::Seeds<'_>,
+    ) -> Result<(), String> {
+        fuzz::seeds(corpus, manifest, seeds)
+    }
+
     fn importers(&self) -> &'static [crate::importer::Importer] {
         envelopes::IMPORTERS
     }

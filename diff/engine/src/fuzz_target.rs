@@ -1,0 +1,65 @@
+//! A cargo-fuzz target as its family states it: what it makes of the fuzzer's bytes and the
+//! property it checks, so that triage reproduces an artifact exactly as the target saw it and
+//! the nightly campaign and ClusterFuzzLite learn the targets from the registry.
+
+use std::path::Path;
+
+use crate::manifest::Manifest;
+
+/// One fuzz target (`fuzz/fuzz_targets/<name>.rs`).
+#[derive(Clone, Copy)]
+pub struct FuzzTarget {
+    /// Its name under `fuzz/fuzz_targets/`.
+    pub name: &'static str,
+    /// What it makes of the fuzzer's bytes before checking them.
+    pub reads: fn(&[u8]) -> Vec<u8>,
+    /// Its property, on what it read: `Err` with the violation. A panic is a failure too.
+    pub check: fn(&[u8]) -> Result<(), String>,
+    /// Whether the family's vectors hold its inputs as they are read, so that triage saves
+    /// an artifact as a vector of the family.
+    pub in_vectors: bool,
+    /// A baseline that measures fuzzing speed and checks nothing of canonfuzz's; the nightly
+    /// campaign and ClusterFuzzLite leave it out.
+    pub baseline: bool,
+}
+
+impl FuzzTarget {
+    /// A target that checks the fuzzer's bytes as they are.
+    pub const fn as_is(name: &'static str, check: fn(&[u8]) -> Result<(), String>) -> FuzzTarget {
+        FuzzTarget {
+            name,
+            reads: <[u8]>::to_vec,
+            check,
+            in_vectors: false,
+            baseline: false,
+        }
+    }
+
+    /// The same target, its inputs held by the family's vectors.
+    pub const fn in_vectors(self) -> FuzzTarget {
+        FuzzTarget {
+            in_vectors: true,
+            ..self
+        }
+    }
+}
+
+/// Where a family writes the seeds of the targets it feeds: the target's name and one seed.
+pub type Seeds<'a> = dyn FnMut(&str, &[u8]) -> Result<(), String> + 'a;
+
+/// The largest document written as a seed. libFuzzer takes its bound on input length from
+/// the largest seed, and a vector of a million digits would have it mutate megabyte inputs;
+/// longer documents are left to the corpus replay.
+pub const SEED_LIMIT: usize = 64 << 10;
+
+/// The vector files of `schema` in the corpus at `corpus`, read, for a family's seeds.
+pub fn vector_files(
+    corpus: &Path,
+    manifest: &Manifest,
+    schema: &str,
+) -> Result<Vec<crate::vector::VectorFile>, String> {
+    manifest
+        .files_of(schema)
+        .map(|entry| crate::vector::VectorFile::read(&corpus.join(&entry.path)))
+        .collect()
+}
