@@ -496,11 +496,17 @@ mod tests {
             vec![
                 Box::new(CoreImpl),
                 Box::new(worker::node(
+                    "jcs",
                     "node-json-canonicalize",
                     "json-canonicalize",
                     "node-v8",
                 )),
-                Box::new(worker::python("python-jsoncanon", "jsoncanon", "cpython")),
+                Box::new(worker::python(
+                    "jcs",
+                    "python-jsoncanon",
+                    "jsoncanon",
+                    "cpython",
+                )),
             ],
         )
     }
@@ -607,11 +613,12 @@ mod tests {
             vec![
                 Box::new(CoreImpl),
                 Box::new(worker::node(
+                    "jcs",
                     "node-json-canonicalize",
                     "json-canonicalize",
                     "node-v8",
                 )),
-                Box::new(worker::external("mine", "mine", &command)),
+                Box::new(worker::external("jcs", "mine", "mine", &command)),
             ],
         );
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");

@@ -99,11 +99,13 @@ fn adapters_join_a_campaign_in_their_own_groups() {
 #[test]
 fn protocol_one_carries_every_byte_and_the_plain_form_leaves_out_what_it_cannot() {
     let framed = worker::external(
+        "jcs",
         "framed",
         "framed",
         &format!("python3 {}", adapter("python_json_sorted.py")),
     );
     let plain = worker::external(
+        "jcs",
         "plain",
         "plain",
         &format!("{} canon --jsonl", env!("CARGO_BIN_EXE_canonfuzz")),
@@ -128,7 +130,7 @@ fn protocol_one_carries_every_byte_and_the_plain_form_leaves_out_what_it_cannot(
 
 #[test]
 fn a_command_that_cannot_start_or_never_answers_is_named_with_why() {
-    let silent = worker::external("silent", "silent", "sleep 60");
+    let silent = worker::external("jcs", "silent", "silent", "sleep 60");
     // The test's own timeout would be 10 s; a worker that never answers its first line is
     // refused once that passes, with the command named.
     let why = silent.available().unwrap_err();

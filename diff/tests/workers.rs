@@ -10,8 +10,8 @@ use canonfuzz_diff::outcome::Outcome;
 #[test]
 fn misbehaving_workers_are_restarted() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty =
-        worker::python("faulty", "none", "cpython").with_script(script, Duration::from_secs(2));
+    let faulty = worker::python("jcs", "faulty", "none", "cpython")
+        .with_script(script, Duration::from_secs(2));
     if let Err(why) = faulty.available() {
         panic!("the Python runtime could not be prepared: {why}");
     }
@@ -39,8 +39,8 @@ fn misbehaving_workers_are_restarted() {
 #[test]
 fn inputs_the_line_protocol_cannot_carry_are_unsupported() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty =
-        worker::python("faulty", "none", "cpython").with_script(script, Duration::from_secs(2));
+    let faulty = worker::python("jcs", "faulty", "none", "cpython")
+        .with_script(script, Duration::from_secs(2));
     let outcomes = faulty.run_batch(&[b"[1,\n2]", b"x"]);
     assert_eq!(
         outcomes,
@@ -56,9 +56,14 @@ fn libraries_slow_on_deep_nesting_are_not_asked_past_their_limit() {
     let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
     let answered = |o: &Outcome| matches!(o, Outcome::Ok(_));
     for (imp, limit) in [
-        (worker::python("python-jcs", "jcs", "cpython"), 500),
+        (worker::python("jcs", "python-jcs", "jcs", "cpython"), 500),
         (
-            worker::node("node-json-canonicalize", "json-canonicalize", "node-v8"),
+            worker::node(
+                "jcs",
+                "node-json-canonicalize",
+                "json-canonicalize",
+                "node-v8",
+            ),
             1000,
         ),
     ] {
@@ -98,8 +103,8 @@ fn libraries_slow_on_deep_nesting_are_not_asked_past_their_limit() {
 #[test]
 fn a_worker_answering_garbage_in_a_row_is_taken_out_and_one_that_recovers_is_not() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty =
-        worker::python("faulty", "none", "cpython").with_script(script, Duration::from_secs(2));
+    let faulty = worker::python("jcs", "faulty", "none", "cpython")
+        .with_script(script, Duration::from_secs(2));
     let garbage = worker::GARBAGE_LIMIT as usize;
     // One short of the limit, then a good answer: the count starts again.
     let mut inputs: Vec<&[u8]> = vec![b"garbage"; garbage - 1];

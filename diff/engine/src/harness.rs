@@ -54,7 +54,7 @@ impl Harness {
         select: &[String],
         with: &[External],
     ) -> Result<(Harness, Missing), String> {
-        let chosen = impls::choose(family.implementations(), select, with)?;
+        let chosen = impls::choose(family.name(), family.implementations(), select, with)?;
         // Each is started (a worker's runtime prepared and its first process asked which
         // protocol it speaks) beside the others rather than after them.
         let started: Vec<Result<(), String>> = std::thread::scope(|scope| {

@@ -1,6 +1,8 @@
 """A canonfuzz worker: answers one input per stdin line with the PyPI library named on the
-command line, one JSON answer line per input, in order (in protocol 1, see `framing`, each
-input travels as base64):
+command line, one JSON answer line per input, in order. It speaks protocol 1: the first line
+is {"canonfuzz":1,"family":"<family>"}, from which it loads families/<family>.py and the
+library from that family's LIBRARIES; it answers with a greeting and then reads each input as
+{"input":"<base64>"}, so that any byte can travel. Answers:
   {"ok": "<text>"}  accepted: the canonical text, `valid`, or the verified payload
   {"error": {"kind", "message", "offset"}}  rejected; kind `rejected` for verifiers, whose
                                             reasons are not compared
@@ -9,35 +11,37 @@ input travels as base64):
 JCS libraries read a JSON text per line (the `canonfuzz canon --jsonl` protocol); Ed25519
 verifiers {"key","msg","sig"} in hex; JOSE libraries {"jwk","token"}; Merkle trees an
 {"op": "root" | "inclusion" | ...} case (RFC 9162 audit paths, hashes in hex); the
-verifiable-mcp verifier {"jwks","now","response"}. Each family's libraries are in
-families/<family>.py: adding a library touches its family's file and the lockfile only."""
+verifiable-mcp verifier {"jwks","now","response"}. Adding a library touches its family's file
+and the lockfile only; adding a family, its file."""
 
 import base64
 import binascii
+import importlib
 import json
 import os
+import re
 import sys
 from json.encoder import encode_basestring
 
-from families import ed25519, ekl, ink, jcs, jws, merkle, vmcp
 
-# Every library of every family, by the name the harness gives it: (load, uses).
-REGISTRY = {}
-for family in (jcs, ed25519, jws, merkle, ekl, ink, vmcp):
-    REGISTRY.update(family.LIBRARIES)
+def refuse(why):
+    sys.stderr.write(why + "\n")
+    sys.exit(2)
 
 
-def load(library):
-    if library not in REGISTRY:
-        sys.stderr.write(f"unknown library {library}\n")
-        sys.exit(2)
-    return REGISTRY[library][0]()
-
-
-def uses(library):
-    """What the library computes with underneath, for the report's provenance."""
-    found = REGISTRY.get(library, (None, None))[1]
-    return found() if found else None
+def load(family, library):
+    """The library's answer function and what it computes with underneath (for the report's
+    provenance), from the family's module."""
+    if not isinstance(family, str) or not re.fullmatch(r"[a-z0-9_]+", family):
+        refuse(f"the first line names no family: {family!r}")
+    try:
+        module = importlib.import_module(f"families.{family}")
+    except ImportError as e:
+        refuse(f"no family {family} in this worker: {e}")
+    if library not in module.LIBRARIES:
+        refuse(f"unknown library {library} of family {family}")
+    loaded, uses = module.LIBRARIES[library]
+    return loaded(), uses() if uses else None
 
 
 encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -52,28 +56,25 @@ def dumps(answer):
     return encode(answer)
 
 
-def framing(respond, library):
-    """Protocol 1 when the first line is {"canonfuzz":1}: answer it with a greeting and then
-    read each input as {"input":"<base64>"}, so that any byte can travel; otherwise each line
-    is an input as it is."""
-    framed = None
+def framing(library):
+    """Protocol 1: the first line names the family, whose library is then loaded and greets;
+    each later line is {"input":"<base64>"}, so that any byte can travel."""
+    respond = None
 
     def answer(line):
-        nonlocal framed
-        if framed is None:
-            framed = False
+        nonlocal respond
+        if respond is None:
             try:
                 hello = json.loads(line)
-                if isinstance(hello, dict) and hello.get("canonfuzz") == 1:
-                    framed = True
-                    greeting = {"canonfuzz": 1, "name": library}
-                    if uses(library):
-                        greeting["uses"] = uses(library)
-                    return greeting
             except ValueError:
-                pass
-        if not framed:
-            return respond(line)
+                hello = None
+            if not isinstance(hello, dict) or hello.get("canonfuzz") != 1:
+                refuse('the first line is not the protocol\'s: {"canonfuzz":1,"family":...}')
+            respond, uses = load(hello.get("family"), library)
+            greeting = {"canonfuzz": 1, "name": library}
+            if uses:
+                greeting["uses"] = uses
+            return greeting
         # The harness writes each request as exactly {"input":"<base64>"}: read that shape
         # without a JSON parser, and any other through one.
         if line.startswith(b'{"input":"') and line.endswith(b'"}'):
@@ -93,7 +94,7 @@ def framing(respond, library):
 
 
 def main():
-    respond = framing(load(sys.argv[1]), sys.argv[1])
+    respond = framing(sys.argv[1])
     pending = b""
     while True:
         chunk = os.read(0, 1 << 16)

@@ -63,7 +63,8 @@ pub fn resolve(
 ) -> Result<(Family, Box<dyn Implementation>), String> {
     if spec.contains('=') {
         let external = crate::impls::External::parse(spec)?;
-        return Ok((family.unwrap_or(jcs::FAMILY), external.implementation()));
+        let family = family.unwrap_or(jcs::FAMILY);
+        return Ok((family, external.implementation(family.name())));
     }
     let searched: Vec<Family> = family.map_or_else(|| ALL.to_vec(), |f| vec![f]);
     let mut found: Vec<(Family, Box<dyn Implementation>)> = searched

@@ -243,11 +243,16 @@ fn harness_for(config: &Config) -> Result<(Harness, Missing), String> {
 /// The independence groups the campaign needs and those that can vote; an error naming
 /// what is missing when a needed group cannot, unless `--allow-missing`.
 fn quorum_for(config: &Config, harness: &Harness, missing: &Missing) -> Result<Quorum, String> {
-    let needed = impls::choose(config.family.implementations(), &config.impls, &config.with)?
-        .iter()
-        .map(|i| i.group().to_string())
-        .filter(|g| g != impls::CORE_GROUP)
-        .collect();
+    let needed = impls::choose(
+        config.family.name(),
+        config.family.implementations(),
+        &config.impls,
+        &config.with,
+    )?
+    .iter()
+    .map(|i| i.group().to_string())
+    .filter(|g| g != impls::CORE_GROUP)
+    .collect();
     let quorum = Quorum {
         needed,
         present: voting_groups(harness, &[]),

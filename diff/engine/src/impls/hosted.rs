@@ -31,19 +31,20 @@ pub struct Hosted {
     place: usize,
 }
 
-/// The libraries `(name, library)` of `runtime`'s worker program, voting in `group`, answered
+/// The libraries `(name, library)` of `family` in `runtime`'s worker program, voting in `group`, answered
 /// together by one host. The program must answer for several libraries when named several,
 /// as the Node worker does (`worker.mjs`, its opening comment).
 fn host(
+    family: &str,
     runtime: Runtime,
     libraries: &[(&'static str, &'static str)],
     group: &'static str,
 ) -> Vec<Box<dyn Implementation>> {
     let host = Arc::new(Host {
-        together: worker::hosting(libraries.iter().map(|(_, l)| *l).collect(), runtime),
+        together: worker::hosting(family, libraries.iter().map(|(_, l)| *l).collect(), runtime),
         alone: libraries
             .iter()
-            .map(|(name, library)| WorkerImpl::new(name, library, group, runtime))
+            .map(|(name, library)| WorkerImpl::new(family, name, library, group, runtime))
             .collect(),
         shares: Mutex::default(),
     });
@@ -57,13 +58,14 @@ fn host(
         .collect()
 }
 
-/// npm libraries `(name, library)` of the Node worker, voting in `group`, answered together by
-/// one host.
+/// npm libraries `(name, library)` of `family` in the Node worker, voting in `group`, answered
+/// together by one host.
 pub fn node(
+    family: &str,
     libraries: &[(&'static str, &'static str)],
     group: &'static str,
 ) -> Vec<Box<dyn Implementation>> {
-    host(Runtime::Node, libraries, group)
+    host(family, Runtime::Node, libraries, group)
 }
 
 impl Host {
@@ -220,6 +222,7 @@ mod tests {
     /// The harness's host of the npm JCS libraries.
     fn npm() -> Vec<Box<dyn Implementation>> {
         node(
+            "jcs",
             &[
                 ("node-canonicalize", "canonicalize"),
                 ("node-json-canonicalize", "json-canonicalize"),
@@ -237,12 +240,12 @@ mod tests {
         let timeout = Duration::from_secs(2);
         Host {
             shares: Mutex::default(),
-            together: worker::hosting(libraries.to_vec(), Runtime::Python)
+            together: worker::hosting("jcs", libraries.to_vec(), Runtime::Python)
                 .with_script(script.clone(), timeout),
             alone: libraries
                 .iter()
                 .map(|l| {
-                    WorkerImpl::new(l, l, "cpython", Runtime::Python)
+                    WorkerImpl::new("jcs", l, l, "cpython", Runtime::Python)
                         .with_script(script.clone(), timeout)
                 })
                 .collect(),

@@ -52,15 +52,21 @@ impl External {
         })
     }
 
-    /// The implementation: a worker running the command.
-    pub fn implementation(&self) -> Box<dyn Implementation> {
-        Box::new(worker::external(&self.name, &self.group, &self.command))
+    /// The implementation: a worker running the command on inputs of `family`.
+    pub fn implementation(&self, family: &str) -> Box<dyn Implementation> {
+        Box::new(worker::external(
+            family,
+            &self.name,
+            &self.group,
+            &self.command,
+        ))
     }
 }
 
-/// [`select`], then the external implementations `with` after the selected ones; an external
-/// one may not take a name already in use.
+/// [`select`], then the external implementations `with` (answering inputs of `family`) after
+/// the selected ones; an external one may not take a name already in use.
 pub fn choose(
+    family: &str,
     every: Vec<Box<dyn Implementation>>,
     select: &[String],
     with: &[External],
@@ -73,7 +79,7 @@ pub fn choose(
                 external.name
             ));
         }
-        chosen.push(external.implementation());
+        chosen.push(external.implementation(family));
     }
     Ok(chosen)
 }

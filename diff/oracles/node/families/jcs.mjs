@@ -66,11 +66,11 @@ export function canonicalized(canon, read) {
   }
 }
 
-// The answer function of a JCS library; its `canon` lets a host hand several libraries one
-// reading of an input.
+// The answer function of a JCS library; its `shared` lets a host hand several libraries one
+// reading of an input: `read` reads it once, `answer` answers what was read.
 function jcs(canon) {
   const one = (bytes) => canonicalized(canon, readJcs(bytes));
-  one.canon = canon;
+  one.shared = { read: readJcs, answer: (read) => canonicalized(canon, read) };
   return one;
 }
 

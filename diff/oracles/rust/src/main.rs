@@ -1,8 +1,8 @@
 //! A canonfuzz worker for Rust libraries that cannot share the harness's build: answers one
-//! input per line with one JSON line, in order. It speaks protocol 1 when the first line is
-//! `{"canonfuzz":1}`: it answers `{"canonfuzz":1,"name":…}` and then reads each input as
-//! `{"input":"<base64>"}`, so that any byte can travel; otherwise each line is an input as it
-//! is. The library is the first argument, one of those `families/` lists.
+//! input per line with one JSON line, in order. It speaks protocol 1: the first line is
+//! `{"canonfuzz":1,"family":"<family>"}`, from which it takes the library named by its first
+//! argument from that family's file in `families/`; it answers `{"canonfuzz":1,"name":…}` and
+//! then reads each input as `{"input":"<base64>"}`, so that any byte can travel.
 
 mod families;
 
@@ -23,17 +23,27 @@ fn request(line: &[u8]) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The library the first line's family has under `library`, or why there is none.
+fn answer_of(hello: &[u8], library: &str) -> Result<families::Answer, String> {
+    let hello = serde_json::from_slice::<Value>(hello)
+        .ok()
+        .filter(|h| h.get("canonfuzz") == Some(&json!(1)))
+        .ok_or(r#"the first line is not the protocol's: {"canonfuzz":1,"family":…}"#)?;
+    let family = hello
+        .get("family")
+        .and_then(Value::as_str)
+        .ok_or("the first line names no family")?;
+    families::library(family, library)
+        .ok_or_else(|| format!("unknown library {library:?} of family {family:?}"))
+}
+
 fn main() {
     let library = std::env::args().nth(1).unwrap_or_default();
-    let Some(answer) = families::library(&library) else {
-        eprintln!("unknown library {library:?}");
-        std::process::exit(2);
-    };
     std::panic::set_hook(Box::new(|_| {}));
     let mut input = BufReader::new(io::stdin());
     let mut out = BufWriter::new(io::stdout());
     let mut line = Vec::new();
-    let mut framed = None;
+    let mut answer = None;
     loop {
         line.clear();
         match input.read_until(b'\n', &mut line) {
@@ -46,19 +56,18 @@ fn main() {
         if line.last() == Some(&b'\r') {
             line.pop();
         }
-        let reply = match framed {
-            None => {
-                let hello = serde_json::from_slice::<Value>(&line).ok();
-                let v1 = hello.is_some_and(|h| h.get("canonfuzz") == Some(&json!(1)));
-                framed = Some(v1);
-                if v1 {
+        let reply = match answer {
+            None => match answer_of(&line, &library) {
+                Ok(found) => {
+                    answer = Some(found);
                     json!({"canonfuzz": 1, "name": library})
-                } else {
-                    answer(&line)
                 }
-            }
-            Some(false) => answer(&line),
-            Some(true) => match request(&line) {
+                Err(why) => {
+                    eprintln!("{why}");
+                    std::process::exit(2);
+                }
+            },
+            Some(answer) => match request(&line) {
                 Ok(input) => answer(&input),
                 Err(why) => {
                     json!({"error": {"kind": "crashed", "message": format!("not a protocol 1 request: {why}"), "offset": 0}})

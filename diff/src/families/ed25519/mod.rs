@@ -76,9 +76,19 @@ impl Spec for Ed25519 {
             Box::new(impls::zebra()),
             Box::new(impls::compact()),
             Box::new(impls::ring()),
-            Box::new(worker::node("node-crypto", "crypto", "openssl")),
-            Box::new(worker::node("noble-ed25519", "@noble/ed25519", "noble")),
-            Box::new(worker::python("pynacl", "pynacl", impls::LIBSODIUM_GROUP)),
+            Box::new(worker::node(FACTS.name, "node-crypto", "crypto", "openssl")),
+            Box::new(worker::node(
+                FACTS.name,
+                "noble-ed25519",
+                "@noble/ed25519",
+                "noble",
+            )),
+            Box::new(worker::python(
+                FACTS.name,
+                "pynacl",
+                "pynacl",
+                impls::LIBSODIUM_GROUP,
+            )),
         ]
     }
 

@@ -85,8 +85,12 @@ impl Spec for Ekl {
         vec![
             Box::new(impls::core()),
             Box::new(judge::JUDGE),
-            Box::new(worker::python("python-ekl", "ekl", "cpython").pinned_as("rfc8785")),
-            Box::new(worker::node("node-ekl", "ekl", "node-v8").pinned_as("canonicalize")),
+            Box::new(
+                worker::python(FACTS.name, "python-ekl", "ekl", "cpython").pinned_as("rfc8785"),
+            ),
+            Box::new(
+                worker::node(FACTS.name, "node-ekl", "ekl", "node-v8").pinned_as("canonicalize"),
+            ),
         ]
     }
 

@@ -128,8 +128,12 @@ impl Spec for Ink {
         vec![
             Box::new(impls::core()),
             Box::new(judge::JUDGE),
-            Box::new(worker::python("python-ink", "ink", "cpython").pinned_as("rfc8785")),
-            Box::new(worker::node("node-ink", "ink", "node-v8").pinned_as("canonicalize")),
+            Box::new(
+                worker::python(FACTS.name, "python-ink", "ink", "cpython").pinned_as("rfc8785"),
+            ),
+            Box::new(
+                worker::node(FACTS.name, "node-ink", "ink", "node-v8").pinned_as("canonicalize"),
+            ),
         ]
     }
 

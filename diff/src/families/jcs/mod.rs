@@ -114,6 +114,7 @@ impl Spec for Jcs {
         every.push(Box::new(JsonSyntaxImpl));
         every.push(Box::new(JcsAdmitImpl));
         every.push(Box::new(worker::rust(
+            FACTS.name,
             "acdp-jcs",
             "acdp-jcs",
             RUST_SERDE_JSON_GROUP,
@@ -121,6 +122,7 @@ impl Spec for Jcs {
         // The npm libraries share one process in a campaign's batches: one runtime's start,
         // warm-up and decoding of each input for four libraries.
         every.extend(hosted::node(
+            FACTS.name,
             &[
                 ("node-canonicalize", "canonicalize"),
                 ("node-json-canonicalize", "json-canonicalize"),
@@ -130,10 +132,19 @@ impl Spec for Jcs {
             "node-v8",
         ));
         every.extend([
-            Box::new(worker::python("python-rfc8785", "rfc8785", "cpython"))
-                as Box<dyn Implementation>,
-            Box::new(worker::python("python-jcs", "jcs", "cpython")),
-            Box::new(worker::python("python-jsoncanon", "jsoncanon", "cpython")),
+            Box::new(worker::python(
+                FACTS.name,
+                "python-rfc8785",
+                "rfc8785",
+                "cpython",
+            )) as Box<dyn Implementation>,
+            Box::new(worker::python(FACTS.name, "python-jcs", "jcs", "cpython")),
+            Box::new(worker::python(
+                FACTS.name,
+                "python-jsoncanon",
+                "jsoncanon",
+                "cpython",
+            )),
         ]);
         every
     }

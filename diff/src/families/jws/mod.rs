@@ -90,15 +90,18 @@ impl Spec for Jws {
             Box::new(impls::jwt_simple()),
             Box::new(judge::JUDGE),
             Box::new(worker::rust(
+                FACTS.name,
                 "jsonwebtoken-aws_lc_rs",
                 "jsonwebtoken-aws_lc_rs",
                 "jsonwebtoken",
             )),
-            Box::new(worker::rust("josekit", "josekit", "josekit")),
-            Box::new(worker::node("jose", "jose", "panva-jose")),
-            Box::new(worker::python("jwcrypto", "jwcrypto", "jwcrypto")),
-            Box::new(worker::python("pyjwt", "pyjwt", "pyjwt")),
-            Box::new(worker::python("joserfc", "joserfc", "joserfc")),
+            Box::new(worker::rust(FACTS.name, "josekit", "josekit", "josekit")),
+            Box::new(worker::node(FACTS.name, "jose", "jose", "panva-jose")),
+            Box::new(worker::python(
+                FACTS.name, "jwcrypto", "jwcrypto", "jwcrypto",
+            )),
+            Box::new(worker::python(FACTS.name, "pyjwt", "pyjwt", "pyjwt")),
+            Box::new(worker::python(FACTS.name, "joserfc", "joserfc", "joserfc")),
         ]
     }
 

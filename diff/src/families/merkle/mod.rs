@@ -77,7 +77,9 @@ impl Spec for Merkle {
         vec![
             Box::new(impls::core()),
             Box::new(impls::ct_merkle()),
-            Box::new(worker::python("pymerkle", "pymerkle", "pymerkle")),
+            Box::new(worker::python(
+                FACTS.name, "pymerkle", "pymerkle", "pymerkle",
+            )),
         ]
     }
 

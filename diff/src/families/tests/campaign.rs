@@ -144,8 +144,18 @@ fn asking_a_stage_at_a_time_minimizes_to_what_asking_everyone_does() {
         vec![
             Box::new(canonfuzz_props::jcs::impls::CoreImpl),
             canonfuzz_props::jcs::impls::rust_crates().remove(0),
-            Box::new(worker::python("python-rfc8785", "rfc8785", "cpython")),
-            Box::new(worker::node("node-canonicalize", "canonicalize", "node-v8")),
+            Box::new(worker::python(
+                "jcs",
+                "python-rfc8785",
+                "rfc8785",
+                "cpython",
+            )),
+            Box::new(worker::node(
+                "jcs",
+                "node-canonicalize",
+                "canonicalize",
+                "node-v8",
+            )),
         ],
     );
     // Disagreements: a lone surrogate, duplicate names, a lone surrogate deep down, an

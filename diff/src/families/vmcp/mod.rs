@@ -79,8 +79,10 @@ impl Spec for Vmcp {
         vec![
             Box::new(impls::core()),
             Box::new(judge::JUDGE),
-            Box::new(worker::node("node-vmcp", "vmcp", "node-v8").pinned_as("jose")),
-            Box::new(worker::python("python-vmcp", "vmcp", "cpython").pinned_as("pynacl")),
+            Box::new(worker::node(FACTS.name, "node-vmcp", "vmcp", "node-v8").pinned_as("jose")),
+            Box::new(
+                worker::python(FACTS.name, "python-vmcp", "vmcp", "cpython").pinned_as("pynacl"),
+            ),
         ]
     }
 

@@ -28,7 +28,7 @@ use canonfuzz_props::impls::Implementation;
 
 use pool::{poisoned, with_stderr, Pool, Process};
 pub use protocol::{expressible, Hello};
-use protocol::{parse_answer, request, request_len, GARBAGE, SPENT};
+use protocol::{hello, parse_answer, request, request_len, GARBAGE, SPENT};
 pub(super) use runtime::Runtime;
 use runtime::{prepared, Launch};
 
@@ -43,6 +43,8 @@ const GROW_AFTER: Duration = Duration::from_secs(1);
 
 /// An implementation run in a worker process.
 pub struct WorkerImpl {
+    /// The family whose inputs it answers, named in the protocol's first line.
+    family: String,
     name: String,
     group: String,
     launch: Launch,
@@ -69,12 +71,14 @@ pub const GARBAGE_LIMIT: u32 = 8;
 
 impl WorkerImpl {
     pub(super) fn new(
+        family: &str,
         name: &'static str,
         library: &'static str,
         group: &'static str,
         runtime: Runtime,
     ) -> WorkerImpl {
         WorkerImpl::launched(
+            family,
             name,
             group,
             Launch::Library {
@@ -96,8 +100,9 @@ impl WorkerImpl {
         self
     }
 
-    fn launched(name: &str, group: &str, launch: Launch) -> WorkerImpl {
+    fn launched(family: &str, name: &str, group: &str, launch: Launch) -> WorkerImpl {
         WorkerImpl {
+            family: family.to_string(),
             name: name.to_string(),
             group: group.to_string(),
             timeout: ANSWER_TIMEOUT,
@@ -153,16 +158,17 @@ fn rust_crate(library: &str) -> &str {
 }
 
 /// An implementation outside the harness: `command`, run by `sh -c`, speaking the worker
-/// protocol, named `name` and voting in `group`.
-pub fn external(name: &str, group: &str, command: &str) -> WorkerImpl {
-    WorkerImpl::launched(name, group, Launch::Command(command.to_string()))
+/// protocol, named `name`, voting in `group` and answering inputs of `family`.
+pub fn external(family: &str, name: &str, group: &str, command: &str) -> WorkerImpl {
+    WorkerImpl::launched(family, name, group, Launch::Command(command.to_string()))
 }
 
 /// The libraries of `runtime`'s worker program in one process, which answers each input once
 /// per library, in this order.
-pub(super) fn hosting(libraries: Vec<&'static str>, runtime: Runtime) -> WorkerImpl {
+pub(super) fn hosting(family: &str, libraries: Vec<&'static str>, runtime: Runtime) -> WorkerImpl {
     let name = libraries.join(", ");
     WorkerImpl::launched(
+        family,
         &name,
         "",
         Launch::Host {
@@ -173,19 +179,34 @@ pub(super) fn hosting(libraries: Vec<&'static str>, runtime: Runtime) -> WorkerI
     )
 }
 
-/// npm library (or Node built-in) `library` in a Node worker, voting in `group`.
-pub fn node(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
-    WorkerImpl::new(name, library, group, Runtime::Node)
+/// npm library (or Node built-in) `library` of `family` in a Node worker, voting in `group`.
+pub fn node(
+    family: &str,
+    name: &'static str,
+    library: &'static str,
+    group: &'static str,
+) -> WorkerImpl {
+    WorkerImpl::new(family, name, library, group, Runtime::Node)
 }
 
-/// Rust library `library` in the isolated Rust worker, voting in `group`.
-pub fn rust(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
-    WorkerImpl::new(name, library, group, Runtime::Rust)
+/// Rust library `library` of `family` in the isolated Rust worker, voting in `group`.
+pub fn rust(
+    family: &str,
+    name: &'static str,
+    library: &'static str,
+    group: &'static str,
+) -> WorkerImpl {
+    WorkerImpl::new(family, name, library, group, Runtime::Rust)
 }
 
-/// PyPI library `library` in a Python worker, voting in `group`.
-pub fn python(name: &'static str, library: &'static str, group: &'static str) -> WorkerImpl {
-    WorkerImpl::new(name, library, group, Runtime::Python)
+/// PyPI library `library` of `family` in a Python worker, voting in `group`.
+pub fn python(
+    family: &str,
+    name: &'static str,
+    library: &'static str,
+    group: &'static str,
+) -> WorkerImpl {
+    WorkerImpl::new(family, name, library, group, Runtime::Python)
 }
 
 impl WorkerImpl {
@@ -212,7 +233,7 @@ impl WorkerImpl {
             if pool.running == 0 || waited >= GROW_AFTER {
                 pool.running += 1;
                 drop(pool);
-                let spawned = Process::spawn(&self.launch, self.timeout);
+                let spawned = Process::spawn(&self.launch, &hello(&self.family), self.timeout);
                 if spawned.is_err() {
                     self.release_place();
                 }
@@ -550,12 +571,59 @@ mod tests {
     use std::path::Path;
     use std::process::Stdio;
 
+    use protocol::read_hello;
+
+    #[test]
+    fn the_builtin_workers_load_the_family_the_first_line_names() {
+        // Each runtime's worker takes a library from the family its first line names, and
+        // refuses, saying why, a library of another family or a first line without one.
+        for (runtime, family, library, other) in [
+            (Runtime::Node, "jcs", "canonicalize", "ed25519"),
+            (Runtime::Python, "merkle", "pymerkle", "jcs"),
+            (Runtime::Rust, "jws", "josekit", "jcs"),
+        ] {
+            runtime.prepare().unwrap();
+            let ask = |first: &str| {
+                let mut child = runtime
+                    .command(&runtime.script())
+                    .arg(library)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                let mut stdin = child.stdin.take().unwrap();
+                stdin.write_all(format!("{first}\n").as_bytes()).unwrap();
+                drop(stdin);
+                child.wait_with_output().unwrap()
+            };
+            let greeted = ask(&hello(family));
+            assert!(greeted.status.success(), "{library}: {greeted:?}");
+            let said = read_hello(String::from_utf8_lossy(&greeted.stdout).trim().as_bytes());
+            assert!(said.framed, "{library}: {greeted:?}");
+            for (first, why) in [
+                (hello(other), "unknown library"),
+                (r#"{"canonfuzz":1}"#.to_string(), "family"),
+                (hello("../jcs"), "family"),
+            ] {
+                let refused = ask(&first);
+                let stderr = String::from_utf8_lossy(&refused.stderr);
+                assert_eq!(
+                    refused.status.code(),
+                    Some(2),
+                    "{library}, {first}: {stderr}"
+                );
+                assert!(stderr.contains(why), "{library}, {first}: {stderr}");
+            }
+        }
+    }
+
     #[test]
     fn the_builtin_workers_read_a_request_of_any_json_shape() {
         // The harness's own shape is read without a JSON parser; any other spelling of the
         // same request must mean the same, and a request that is none is answered as such.
         let lines = concat!(
-            "{\"canonfuzz\":1}\n",
+            "{\"canonfuzz\":1,\"family\":\"jcs\"}\n",
             "{\"input\":\"WzFd\"}\n",
             "{ \"input\" : \"WzFd\" }\n",
             "{\"input\":\"WzFd\",\"x\":\"y\"}\n",
@@ -614,23 +682,23 @@ mod tests {
 
     #[test]
     fn the_builtin_workers_say_what_their_verifiers_compute_with() {
-        let crypto = node("node-crypto", "crypto", "openssl");
+        let crypto = node("ed25519", "node-crypto", "crypto", "openssl");
         let uses = crypto.uses().expect("node:crypto names its OpenSSL");
         assert!(uses.starts_with("node:crypto, OpenSSL "), "{uses}");
-        assert_eq!(node("n", "canonicalize", "v8").uses(), None);
-        let noble = node("noble-ed25519", "@noble/ed25519", "noble")
+        assert_eq!(node("jcs", "n", "canonicalize", "v8").uses(), None);
+        let noble = node("ed25519", "noble-ed25519", "@noble/ed25519", "noble")
             .uses()
             .unwrap();
         assert!(noble.ends_with(&format!("SHA-512 from {uses}")), "{noble}");
-        let python = python("jwcrypto", "jwcrypto", "jwcrypto");
+        let python = python("jws", "jwcrypto", "jwcrypto", "jwcrypto");
         assert!(python.uses().unwrap().starts_with("cryptography "));
-        let rust = rust("josekit", "josekit", "josekit");
+        let rust = rust("jws", "josekit", "josekit", "josekit");
         assert!(rust.uses().unwrap().starts_with("openssl "));
     }
 
     #[test]
     fn a_worker_is_costed_by_its_processes_cpu_time() {
-        let worker = python("python-rfc8785", "rfc8785", "cpython");
+        let worker = python("jcs", "python-rfc8785", "rfc8785", "cpython");
         let inputs: Vec<Vec<u8>> = (0..3_000)
             .map(|i| format!("{{\"b\":[{i}.5e3,\"\\u00e9\"],\"a\":{i}}}").into_bytes())
             .collect();
@@ -649,14 +717,14 @@ mod tests {
             cpu <= waited + Duration::from_secs(1),
             "{cpu:?} in {waited:?}"
         );
-        assert_eq!(external("mine", "mine", "cat").cpu(), None);
+        assert_eq!(external("jcs", "mine", "mine", "cat").cpu(), None);
     }
 
     /// The test worker, answering `sleep:MS` after MS milliseconds.
     fn sleeper() -> WorkerImpl {
         let script =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/faulty_worker.py");
-        python("sleeper", "none", "cpython").with_script(script, Duration::from_secs(10))
+        python("jcs", "sleeper", "none", "cpython").with_script(script, Duration::from_secs(10))
     }
 
     /// Runs `batches` batches of the one input `line` at once; the processes started for them.

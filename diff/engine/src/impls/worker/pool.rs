@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use super::protocol::{read_hello, Hello, HELLO};
+use super::protocol::{read_hello, Hello};
 use super::runtime::Launch;
 
 /// Why a worker's pool cannot be used: a thread panicked holding its lock.
@@ -78,7 +78,11 @@ pub(super) fn yielding(command: Command) -> Command {
 
 impl Process {
     /// Starts a worker and asks it which form of the protocol it speaks.
-    pub(super) fn spawn(launch: &Launch, timeout: Duration) -> Result<Process, String> {
+    pub(super) fn spawn(
+        launch: &Launch,
+        hello: &str,
+        timeout: Duration,
+    ) -> Result<Process, String> {
         let mut child = yielding(launch.command())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -117,7 +121,7 @@ impl Process {
             stderr,
             reader,
         };
-        let asked = writeln!(process.stdin, "{HELLO}").and_then(|()| process.stdin.flush());
+        let asked = writeln!(process.stdin, "{hello}").and_then(|()| process.stdin.flush());
         let first = match asked {
             Ok(()) => process.answers.next(timeout).ok().map(<[u8]>::to_vec),
             Err(_) => None,
@@ -126,7 +130,7 @@ impl Process {
             let stderr = process.kill();
             return Err(with_stderr(
                 &format!(
-                    "{} did not answer the protocol's first line {HELLO} within {} s",
+                    "{} did not answer the protocol's first line {hello} within {} s",
                     launch.shown(),
                     timeout.as_secs()
                 ),

@@ -7,8 +7,12 @@ use serde::Deserialize;
 
 use crate::outcome::{classify_message, Outcome};
 
-/// The protocol's first line, which the harness sends before any input.
-pub(super) const HELLO: &str = r#"{"canonfuzz":1}"#;
+/// The protocol's first line, which the harness sends before any input: the protocol's
+/// version and the family whose inputs follow, from which canonfuzz's own workers load that
+/// family's libraries.
+pub(super) fn hello(family: &str) -> String {
+    serde_json::json!({"canonfuzz": 1, "family": family}).to_string()
+}
 
 /// What a worker said of itself in answer to the protocol's first line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -308,5 +312,12 @@ mod tests {
         assert!(expressible(b"[1,\t2]\r "));
         assert!(!expressible(b"[1,\n2]"));
         assert!(!expressible(b"[1]\r"));
+    }
+
+    #[test]
+    fn the_first_line_names_the_protocol_and_the_family() {
+        assert_eq!(hello("jcs"), r#"{"canonfuzz":1,"family":"jcs"}"#);
+        let read: serde_json::Value = serde_json::from_str(&hello("a\"b\n")).unwrap();
+        assert_eq!(read["family"], "a\"b\n");
     }
 }
