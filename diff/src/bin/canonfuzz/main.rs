@@ -7,11 +7,11 @@ mod campaign;
 mod canon;
 mod corpus;
 mod docs;
+mod ekl;
 mod exit;
 mod ink;
 mod inputs;
 mod list;
-mod profile;
 mod verify;
 
 use std::process::ExitCode;
@@ -19,8 +19,8 @@ use std::process::ExitCode;
 use canonfuzz_diff::{input, summary};
 use clap::{Parser, Subcommand};
 
+use crate::ekl::ChallengeCommand;
 use crate::ink::InkCommand;
-use crate::profile::ChallengeCommand;
 use crate::verify::{Ed25519Command, JwkCommand, JwsCommand, VmcpCommand};
 
 const ABOUT: &str = "Differential fuzzing of signed-JSON implementations: JCS, Ed25519, JWS, \
@@ -140,7 +140,7 @@ enum Command {
     /// MCP tool result (or a JSON-RPC response carrying one) and the fingerprint covers its
     /// structuredContent when present, else its content array; which one is said on stderr.
     /// Exits 1 when the input is not I-JSON or has no body, 2 on a bad salt or I/O error.
-    Fingerprint(profile::FingerprintArgs),
+    Fingerprint(ekl::FingerprintArgs),
     /// The adapter profile's endpoint challenge proof.
     Challenge {
         #[command(subcommand)]
@@ -240,9 +240,9 @@ fn main() -> ExitCode {
             command: Ed25519Command::Verify { key, sig, message },
         } => verify::ed25519_verify(&key, &sig, message.as_deref()),
         Command::Fingerprint(args) => {
-            profile::fingerprint(&args.salt, args.result, args.file.as_deref())
+            ekl::fingerprint(&args.salt, args.result, args.file.as_deref())
         }
-        Command::Challenge { command } => profile::challenge(command),
+        Command::Challenge { command } => ekl::challenge(command),
         Command::Ink { command } => ink::ink(command).unwrap_or_else(|code| code),
         Command::Completions(args) => docs::completions(args.shell),
         Command::Man(args) => docs::man(args.out.as_deref()),

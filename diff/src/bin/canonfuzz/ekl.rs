@@ -1,4 +1,5 @@
-//! The adapter profile: `fingerprint` and `challenge prove|verify`.
+//! The ekl family's commands, the adapter profile's salted fingerprints and challenge proofs:
+//! `fingerprint` and `challenge prove|verify`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
