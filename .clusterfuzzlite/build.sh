@@ -3,7 +3,11 @@
 # ships each with a seed corpus generated from the conformance vectors and the JSON dictionary.
 cd "$SRC/canonfuzz"
 
-cargo fuzz build -O --debug-assertions
+# Two fuzz directories: fuzz/ (the core alone) and fuzz/differential/ (libraries compared in
+# process), built into one target directory so that what they share is built once.
+for dir in fuzz fuzz/differential; do
+  cargo fuzz build -O --debug-assertions --fuzz-dir "$dir" --target-dir fuzz/target
+done
 built=fuzz/target/x86_64-unknown-linux-gnu/release
 
 # The seed tool is an ordinary build: keep the fuzzing flags and directories out of it. A

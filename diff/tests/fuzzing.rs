@@ -541,42 +541,56 @@ fn every_jcs_diff_seed_passes_its_check() {
 }
 
 #[test]
-fn every_registered_target_is_a_bin_of_the_fuzz_crate_and_no_other_is() {
+fn every_registered_target_is_a_bin_of_its_fuzz_directory_and_no_other_is() {
+    use std::collections::BTreeSet;
     let root = repo_corpus().join("..");
-    let manifest = std::fs::read_to_string(root.join("fuzz/Cargo.toml")).unwrap();
-    let bins: std::collections::BTreeSet<String> = manifest
-        .split("[[bin]]")
-        .skip(1)
-        .filter_map(|bin| {
-            let name = bin.lines().find(|l| l.starts_with("name = "))?;
-            Some(
-                name.trim_start_matches("name = ")
-                    .trim_matches('"')
-                    .to_string(),
-            )
+    let dirs = [
+        canonfuzz_diff::fuzz_target::CORE_ONLY,
+        canonfuzz_diff::fuzz_target::DIFFERENTIAL,
+    ];
+    let bins: BTreeSet<(String, String)> = dirs
+        .iter()
+        .flat_map(|dir| {
+            let manifest = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
+            let names: Vec<String> = manifest
+                .split("[[bin]]")
+                .skip(1)
+                .filter_map(|bin| {
+                    let name = bin.lines().find(|l| l.starts_with("name = "))?;
+                    Some(
+                        name.trim_start_matches("name = ")
+                            .trim_matches('"')
+                            .to_string(),
+                    )
+                })
+                .collect();
+            names.into_iter().map(|n| (dir.to_string(), n))
         })
         .collect();
-    let registered: std::collections::BTreeSet<String> = canonfuzz_diff::fuzzing::fuzz_targets()
+    let registered: BTreeSet<(String, String)> = canonfuzz_diff::fuzzing::fuzz_targets()
         .iter()
-        .map(|(_, t)| t.name.to_string())
+        .map(|(_, t)| (t.dir.to_string(), t.name.to_string()))
         .collect();
     assert_eq!(
         bins, registered,
-        "fuzz/Cargo.toml against the families' targets"
+        "the fuzz directories' bins against the families' targets"
     );
-    for name in &registered {
-        let file = root.join(format!("fuzz/fuzz_targets/{name}.rs"));
+    for (dir, name) in &registered {
+        let file = root.join(format!("{dir}/fuzz_targets/{name}.rs"));
         assert!(file.is_file(), "{}", file.display());
     }
     // `canonfuzz list fuzz-targets` is what the nightly script and ClusterFuzzLite read.
     let listed = text(&canonfuzz(&["list", "fuzz-targets"]).stdout);
-    let names: std::collections::BTreeSet<String> = listed
+    let read: BTreeSet<(String, String)> = listed
         .lines()
-        .filter_map(|l| l.split(' ').next().map(str::to_string))
+        .filter_map(|l| {
+            let fields: Vec<&str> = l.split(' ').collect();
+            Some((fields.get(3)?.to_string(), fields.first()?.to_string()))
+        })
         .collect();
-    assert_eq!(names, registered);
+    assert_eq!(read, registered);
     assert_eq!(
-        listed.lines().filter(|l| l.ends_with(" baseline")).count(),
+        listed.lines().filter(|l| l.contains(" baseline ")).count(),
         1,
         "{listed}"
     );

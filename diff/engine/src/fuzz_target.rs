@@ -21,7 +21,18 @@ pub struct FuzzTarget {
     /// A baseline that measures fuzzing speed and checks nothing of canonfuzz's; the nightly
     /// campaign and ClusterFuzzLite leave it out.
     pub baseline: bool,
+    /// The cargo-fuzz directory it is built in: [`CORE_ONLY`] for a target that checks the
+    /// core alone, [`DIFFERENTIAL`] for one that compares libraries in process.
+    pub dir: &'static str,
 }
+
+/// The fuzz directory of the targets that check the core alone: `cargo fuzz run TARGET`.
+pub const CORE_ONLY: &str = "fuzz";
+
+/// The fuzz directory of the targets that compare the core with libraries in process, which
+/// build apart so that the others need none of those libraries:
+/// `cargo fuzz run --fuzz-dir fuzz/differential TARGET`.
+pub const DIFFERENTIAL: &str = "fuzz/differential";
 
 impl FuzzTarget {
     /// A target that checks the fuzzer's bytes as they are.
@@ -32,6 +43,7 @@ impl FuzzTarget {
             check,
             in_vectors: false,
             baseline: false,
+            dir: CORE_ONLY,
         }
     }
 
@@ -39,6 +51,14 @@ impl FuzzTarget {
     pub const fn in_vectors(self) -> FuzzTarget {
         FuzzTarget {
             in_vectors: true,
+            ..self
+        }
+    }
+
+    /// The same target, built in [`DIFFERENTIAL`].
+    pub const fn differential(self) -> FuzzTarget {
+        FuzzTarget {
+            dir: DIFFERENTIAL,
             ..self
         }
     }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::jcs::impls::RUST_SERDE_JSON_GROUP;
+use crate::jcs::RUST_SERDE_JSON_GROUP;
 use crate::read::for_judgment::{self, Unreadable};
 use crate::read::problems;
 use crate::verdict::{Excuse, Excused, Expect, Policy, Rules};

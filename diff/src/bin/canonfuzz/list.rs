@@ -31,8 +31,9 @@ pub(crate) enum What {
     /// Each family's planted mutants, which `diff --plant` and the self-test put in the
     /// core's place: one a line, the family, the name and the bug.
     Mutants,
-    /// Each family's cargo-fuzz targets: one a line, the target, the family, and `checks`
-    /// (a property the nightly campaign and ClusterFuzzLite run) or `baseline` (speed only).
+    /// Each family's cargo-fuzz targets: one a line, the target, the family, `checks` (a
+    /// property the nightly campaign and ClusterFuzzLite run) or `baseline` (speed only), and
+    /// the cargo-fuzz directory it builds in.
     FuzzTargets,
     /// The nightly campaign's plan: one a line, the family, its weight in the differential
     /// budget and the cases per second a small CI runner manages.
@@ -95,7 +96,7 @@ pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
             for f in &families {
                 for t in f.fuzz_targets() {
                     let kind = if t.baseline { "baseline" } else { "checks" };
-                    println!("{} {} {kind}", t.name, f.name());
+                    println!("{} {} {kind} {}", t.name, f.name(), t.dir);
                 }
             }
         }

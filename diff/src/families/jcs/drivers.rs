@@ -40,7 +40,7 @@ pub struct Driver {
 const SERDE_DEPS: &str = "serde_json = { version = \"1\", features = [\"float_roundtrip\"] }";
 
 /// Every registered JCS implementation but the core.
-pub const DRIVERS: [Driver; 14] = [
+pub const DRIVERS: &[Driver] = &[
     Driver {
         name: "serde_jcs",
         how: "parsed by serde_json::from_slice, then serde_jcs::to_vec",

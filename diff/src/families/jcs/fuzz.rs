@@ -14,11 +14,10 @@ use crate::vector::OutputTest;
 pub const TARGETS: &[FuzzTarget] = &[
     FuzzTarget::as_is("jcs", check_canonical).in_vectors(),
     FuzzTarget {
-        name: "jcs_diff",
         reads: jcs_diff_document,
-        check: jcs_diff_check,
-        in_vectors: true,
-        baseline: false,
+        ..FuzzTarget::as_is("jcs_diff", jcs_diff_check)
+            .in_vectors()
+            .differential()
     },
     FuzzTarget {
         baseline: true,

@@ -21,15 +21,14 @@ use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
 use crate::vector_check::lint_output_test;
-use canonfuzz_props::jcs::impls::{
-    rust_crates, CoreImpl, JcsAdmitImpl, JsonSyntaxImpl, RUST_SERDE_JSON_GROUP,
-};
+use canonfuzz_props::jcs::impls::{rust_crates, CoreImpl, JcsAdmitImpl, JsonSyntaxImpl};
 use canonfuzz_props::jcs::policies::JCS_RULES;
+use canonfuzz_props::jcs::RUST_SERDE_JSON_GROUP;
 
-/// The JCS family, as registered.
 /// The schema name every JCS vector file carries.
 pub const SCHEMA: &str = "canonfuzz_jcs_v1";
 
+/// The JCS family, as registered.
 pub const FAMILY: Family = Family::new(&Jcs);
 
 /// RFC 8785 canonicalization.

@@ -233,8 +233,10 @@ pub const MUTANTS: [Mutant; 24] = [
         name: "serde-json-marker-read",
         bug: "a member named $serde_json::private::RawValue read as serde_json's raw-value marker, as the serde_json-based crates in process read it",
         answer: |input| {
-            let [serde_jcs, ..] = RUST_CRATES;
-            if contains(input, b"$serde_json::private::RawValue") {
+            let serde_jcs = RUST_CRATES.iter().find(|c| c.name() == "serde_jcs");
+            if let (Some(serde_jcs), true) =
+                (serde_jcs, contains(input, b"$serde_json::private::RawValue"))
+            {
                 serde_jcs.run_batch(&[input]).pop().unwrap_or(Outcome::Unsupported)
             } else {
                 core(input)

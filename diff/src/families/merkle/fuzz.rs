@@ -8,7 +8,9 @@ use crate::fuzz_target::{FuzzTarget, Seeds};
 use crate::manifest::Manifest;
 
 /// `merkle`: the core's Merkle verdicts against ct-merkle's.
-pub const TARGETS: &[FuzzTarget] = &[FuzzTarget::as_is("merkle", merkle_check).in_vectors()];
+pub const TARGETS: &[FuzzTarget] = &[FuzzTarget::as_is("merkle", merkle_check)
+    .in_vectors()
+    .differential()];
 
 /// The generator's first 256 cases of seed 1.
 pub fn seeds(_: &Path, _: &Manifest, write: &mut Seeds<'_>) -> Result<(), String> {

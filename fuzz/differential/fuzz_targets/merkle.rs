@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../asan_options.rs"]
+#[path = "../../asan_options.rs"]
 mod asan_options;
 
 fuzz_target!(|data: &[u8]| {
