@@ -481,6 +481,68 @@ fn lines_of_code_leave_out_comments_docstrings_and_tests() {
     assert_eq!(code_lines(js, "mjs"), 1);
 }
 
+/// Whether `text` names `word` as a word of its own (not inside a longer name).
+fn names_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        !part(before) && !part(after)
+    })
+}
+
+#[test]
+fn no_program_outside_the_registry_lists_the_families() {
+    // A program or script that names every family is a list of them a new family would
+    // have to join; the registry (families/mod.rs) is the only one. Tests, prose and the
+    // corpus aside.
+    let families = canonfuzz_diff::families::names();
+    let listed = std::process::Command::new("git")
+        .args(["ls-files"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    let programs: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter(|f| {
+            let program = [".rs", ".py", ".mjs", ".js", ".sh", ".yml", ".toml"]
+                .iter()
+                .any(|e| f.ends_with(e))
+                || f.starts_with("scripts/")
+                || f.starts_with(".ci/");
+            program && !f.starts_with("corpus/") && !f.contains("tests/")
+        })
+        .map(str::to_string)
+        .collect();
+    assert!(
+        programs.len() > 100,
+        "read only {} programs",
+        programs.len()
+    );
+    let lists: Vec<&String> = programs
+        .iter()
+        .filter(|f| f.as_str() != "diff/src/families/mod.rs")
+        .filter(|f| {
+            let text = std::fs::read_to_string(root().join(f)).unwrap_or_default();
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            families.iter().all(|name| names_word(code, name))
+        })
+        .collect();
+    assert!(lists.is_empty(), "these list every family: {lists:?}");
+}
+
+#[test]
+fn a_list_of_the_families_is_seen() {
+    let names = canonfuzz_diff::families::names();
+    let every = format!("for f in {}; do run $f; done", names.join(" "));
+    assert!(names.iter().all(|name| names_word(&every, name)));
+    let one_short = format!("for f in {}; do run $f; done", names[1..].join(" "));
+    assert!(!names.iter().all(|name| names_word(&one_short, name)));
+    assert!(!names_word("jcs_diff inkwell merkle2", "ink"));
+    assert!(names_word("(ink)", "ink"));
+}
+
 /// Each function of `file` longer than [`MOST_LINES`]: its name and length.
 fn long_functions(file: &Path) -> Vec<(String, usize)> {
     let lines = code(file);

@@ -18,10 +18,9 @@ use canonfuzz_props::verdict::{Member, Rules};
 use crate::difference::Difference;
 use crate::fuzz_target::{FuzzTarget, Seeds};
 use crate::importer::Importer;
-use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::table::FamilyTable;
-use crate::vector::{Head, Note, Replay, Test};
+use crate::vector::{Head, Note, Replay, Test, VectorFile};
 
 /// One generated case: its index in the campaign, its category and its input.
 pub type Case = (u64, Category, Vec<u8>);
@@ -351,14 +350,9 @@ pub trait Spec: Sync {
         &[]
     }
 
-    /// Writes seeds for fuzz targets from the family's vectors in `corpus` (whose manifest is
-    /// `manifest`), or from its generator.
-    fn fuzz_seeds(
-        &self,
-        _corpus: &Path,
-        _manifest: &Manifest,
-        _seeds: &mut Seeds<'_>,
-    ) -> Result<(), String> {
+    /// Writes seeds for fuzz targets from `vectors`, the corpus's vector files of the family,
+    /// or from its generator.
+    fn fuzz_seeds(&self, _vectors: &[VectorFile], _seeds: &mut Seeds<'_>) -> Result<(), String> {
         Ok(())
     }
 

@@ -2,10 +2,6 @@
 //! property it checks, so that triage reproduces an artifact exactly as the target saw it and
 //! the nightly campaign and ClusterFuzzLite learn the targets from the registry.
 
-use std::path::Path;
-
-use crate::manifest::Manifest;
-
 /// One fuzz target (`fuzz/fuzz_targets/<name>.rs`).
 #[derive(Clone, Copy)]
 pub struct FuzzTarget {
@@ -71,15 +67,3 @@ pub type Seeds<'a> = dyn FnMut(&str, &[u8]) -> Result<(), String> + 'a;
 /// the largest seed, and a vector of a million digits would have it mutate megabyte inputs;
 /// longer documents are left to the corpus replay.
 pub const SEED_LIMIT: usize = 64 << 10;
-
-/// The vector files of `schema` in the corpus at `corpus`, read, for a family's seeds.
-pub fn vector_files(
-    corpus: &Path,
-    manifest: &Manifest,
-    schema: &str,
-) -> Result<Vec<crate::vector::VectorFile>, String> {
-    manifest
-        .files_of(schema)
-        .map(|entry| crate::vector::VectorFile::read(&corpus.join(&entry.path)))
-        .collect()
-}

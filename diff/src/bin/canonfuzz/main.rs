@@ -172,10 +172,9 @@ enum Command {
     /// Reproduces each artifact with its own target's check, minimizes it while that check
     /// fails (or, if it no longer fails, while every implementation answers as they do now),
     /// and writes a vector to corpus/<family>/regressions/ whose expected result comes from
-    /// the independent implementations, so that cargo test replays it from then on. The jcs,
-    /// jcs_diff and serde_json_parse targets file under jcs, merkle under merkle; the jws,
-    /// vmcp, ekl and ink_header targets' inputs have no vector format, so their artifacts are
-    /// reproduced and minimized only.
+    /// the independent implementations, so that cargo test replays it from then on. A target
+    /// whose inputs its family's vectors do not hold has its artifacts reproduced and
+    /// minimized only, and triage says so.
     Triage(corpus::TriageArgs),
     /// Run every implementation over every vector in the corpus and write the conformance
     /// matrix (implementation × category, each cell leading to its failures) as Markdown, as

@@ -1,17 +1,15 @@
 //! INK's fuzz target, and its seeds: Authorization headers of INK's pattern.
 
-use std::path::Path;
-
 use canonfuzz_props::ink::fuzz::ink_header_check;
 
 use crate::fuzz_target::{FuzzTarget, Seeds};
-use crate::manifest::Manifest;
+use crate::vector::VectorFile;
 
 /// `ink_header`: the core reads an Authorization header exactly as INK's pattern does.
 pub const TARGETS: &[FuzzTarget] = &[FuzzTarget::as_is("ink_header", ink_header_check)];
 
 /// Three headers of the pattern: bare, with a key id, and separated by tabs.
-pub fn seeds(_: &Path, _: &Manifest, write: &mut Seeds<'_>) -> Result<(), String> {
+pub fn seeds(_: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {
     let signature = "A".repeat(86);
     for header in [
         format!("INK-Ed25519 {signature}"),

@@ -1,13 +1,10 @@
 //! The JCS family's fuzz targets, and their seeds: the corpus's documents.
 
-use std::path::Path;
-
 use canonfuzz_props::jcs::fuzz::{jcs_diff_check, jcs_diff_document, jcs_diff_seed};
 use canonfuzz_props::jcs::properties::check_canonical;
 
-use crate::fuzz_target::{vector_files, FuzzTarget, Seeds, SEED_LIMIT};
-use crate::manifest::Manifest;
-use crate::vector::OutputTest;
+use crate::fuzz_target::{FuzzTarget, Seeds, SEED_LIMIT};
+use crate::vector::{OutputTest, VectorFile};
 
 /// `jcs` (canonical output's properties), `jcs_diff` (the core against the in-process crates)
 /// and `serde_json_parse`, the speed baseline.
@@ -33,8 +30,8 @@ fn serde_json_parses(data: &[u8]) -> Result<(), String> {
 
 /// Every document of the corpus's JCS vectors up to [`SEED_LIMIT`] bytes, for the JCS targets
 /// and `vmcp` (whose inputs are documents too).
-pub fn seeds(corpus: &Path, manifest: &Manifest, write: &mut Seeds<'_>) -> Result<(), String> {
-    for file in vector_files(corpus, manifest, super::SCHEMA)? {
+pub fn seeds(vectors: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {
+    for file in vectors {
         for test in file.typed_tests::<OutputTest>()? {
             let document = test.input_bytes()?;
             if document.len() > SEED_LIMIT {

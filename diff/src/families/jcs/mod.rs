@@ -65,11 +65,10 @@ impl Spec for Jcs {
 
     fn fuzz_seeds(
         &self,
-        corpus: &std::path::Path,
-        manifest: &crate::manifest::Manifest,
+        vectors: &[crate::vector::VectorFile],
         seeds: &mut crate::fuzz_target::Seeds<'_>,
     ) -> Result<(), String> {
-        fuzz::seeds(corpus, manifest, seeds)
+        fuzz::seeds(vectors, seeds)
     }
 
     fn importers(&self) -> &'static [crate::importer::Importer] {

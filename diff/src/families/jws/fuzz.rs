@@ -1,11 +1,9 @@
 //! The JWS family's fuzz targets, and their seeds: the corpus's tokens and key sets.
 
-use std::path::Path;
-
 use canonfuzz_props::jws::fuzz::{jwks_check, jws_check};
 
-use crate::fuzz_target::{vector_files, FuzzTarget, Seeds};
-use crate::manifest::Manifest;
+use crate::fuzz_target::{FuzzTarget, Seeds};
+use crate::vector::VectorFile;
 
 /// `jws` (verification of any token) and `jwks` (reading any key set).
 pub const TARGETS: &[FuzzTarget] = &[
@@ -14,8 +12,8 @@ pub const TARGETS: &[FuzzTarget] = &[
 ];
 
 /// Every token and key set of the corpus's JWS vectors.
-pub fn seeds(corpus: &Path, manifest: &Manifest, write: &mut Seeds<'_>) -> Result<(), String> {
-    for file in vector_files(corpus, manifest, super::SCHEMA)? {
+pub fn seeds(vectors: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {
+    for file in vectors {
         let tests = file.typed_tests::<super::JwsTest>()?;
         for token in tests.iter().filter_map(|t| t.token.as_deref()) {
             write("jws", token.as_bytes())?;

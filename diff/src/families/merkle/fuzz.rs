@@ -1,11 +1,9 @@
 //! The Merkle family's fuzz target, and its seeds: cases of its generator.
 
-use std::path::Path;
-
 use canonfuzz_props::merkle::fuzz::merkle_check;
 
 use crate::fuzz_target::{FuzzTarget, Seeds};
-use crate::manifest::Manifest;
+use crate::vector::VectorFile;
 
 /// `merkle`: the core's Merkle verdicts against ct-merkle's.
 pub const TARGETS: &[FuzzTarget] = &[FuzzTarget::as_is("merkle", merkle_check)
@@ -13,7 +11,7 @@ pub const TARGETS: &[FuzzTarget] = &[FuzzTarget::as_is("merkle", merkle_check)
     .differential()];
 
 /// The generator's first 256 cases of seed 1.
-pub fn seeds(_: &Path, _: &Manifest, write: &mut Seeds<'_>) -> Result<(), String> {
+pub fn seeds(_: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {
     for index in 0..256 {
         write("merkle", &super::gen::case(1, index).1)?;
     }

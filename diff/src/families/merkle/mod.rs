@@ -50,11 +50,10 @@ impl Spec for Merkle {
 
     fn fuzz_seeds(
         &self,
-        corpus: &std::path::Path,
-        manifest: &crate::manifest::Manifest,
+        vectors: &[crate::vector::VectorFile],
         seeds: &mut crate::fuzz_target::Seeds<'_>,
     ) -> Result<(), String> {
-        fuzz::seeds(corpus, manifest, seeds)
+        fuzz::seeds(vectors, seeds)
     }
 
     fn facts(&self) -> &'static Facts {

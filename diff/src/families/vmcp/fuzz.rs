@@ -1,19 +1,17 @@
 //! The verifiable-mcp family's fuzz target, and its seeds: the corpus's responses and key
 //! sets.
 
-use std::path::Path;
-
 use canonfuzz_props::vmcp::fuzz::vmcp_check;
 
-use crate::fuzz_target::{vector_files, FuzzTarget, Seeds};
-use crate::manifest::Manifest;
+use crate::fuzz_target::{FuzzTarget, Seeds};
+use crate::vector::VectorFile;
 
 /// `vmcp`: what a response the core calls valid shows its client is signed.
 pub const TARGETS: &[FuzzTarget] = &[FuzzTarget::as_is("vmcp", vmcp_check)];
 
 /// Every response of the corpus's verifiable-mcp vectors, and their key sets for `jwks`.
-pub fn seeds(corpus: &Path, manifest: &Manifest, write: &mut Seeds<'_>) -> Result<(), String> {
-    for file in vector_files(corpus, manifest, super::SCHEMA)? {
+pub fn seeds(vectors: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {
+    for file in vectors {
         for test in file.typed_tests::<super::VmcpTest>()? {
             if let Some(set) = &test.jwks {
                 write("jwks", set.to_string().as_bytes())?;
