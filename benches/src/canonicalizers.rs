@@ -1,7 +1,7 @@
-//! The canonicalizers the benchmarks compare: the core, every in-process implementation of the
-//! differential harness (each after serde_json's parse, as they must), and the floor any
-//! canonicalizer pays, serde_json's own parse + `to_vec` of the same document. One list, so
-//! that the criterion bench and the paired-ratio bench time the same work.
+//! The canonicalizers the benchmarks compare: the core, three of the Rust crates the
+//! differential harness runs in process (each after serde_json's parse, as they must), and the
+//! floor any canonicalizer pays, serde_json's own parse + `to_vec` of the same document. One
+//! list, so that the criterion bench and the paired-ratio bench time the same work.
 
 use std::hint::black_box;
 

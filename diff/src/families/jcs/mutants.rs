@@ -233,11 +233,12 @@ pub const MUTANTS: [Mutant; 24] = [
         name: "serde-json-marker-read",
         bug: "a member named $serde_json::private::RawValue read as serde_json's raw-value marker, as the serde_json-based crates in process read it",
         answer: |input| {
-            let serde_jcs = RUST_CRATES.iter().find(|c| c.name() == "serde_jcs");
-            if let (Some(serde_jcs), true) =
-                (serde_jcs, contains(input, b"$serde_json::private::RawValue"))
-            {
-                serde_jcs.run_batch(&[input]).pop().unwrap_or(Outcome::Unsupported)
+            // Every crate of the list reads through serde_json, and so reads the marker.
+            if let (Some(serde_based), true) = (
+                RUST_CRATES.first(),
+                contains(input, b"$serde_json::private::RawValue"),
+            ) {
+                serde_based.run_batch(&[input]).pop().unwrap_or(Outcome::Unsupported)
             } else {
                 core(input)
             }
