@@ -133,7 +133,7 @@ fn a_divergence_is_marked_and_exits_1_and_a_failed_campaign_stops_the_table_with
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let names: Vec<String> = rows(&output).into_iter().map(|r| r[0].clone()).collect();
     assert_eq!(names, ["alpha (core diverged)", "beta"]);
-    // Without families named, every family `canonfuzz diff --help` lists runs: gamma has
+    // Without families named, every family `canonfuzz list families` lists runs: gamma has
     // no planned run, so the stand-in fails on it, and the table stops there.
     let failed = json!({"status": 2, "stderr": "error[harness]: the worker beta-py exited"});
     let plan = json!({"alpha": [run(0)], "beta": [failed]});
