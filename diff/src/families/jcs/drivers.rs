@@ -241,6 +241,28 @@ mod tests {
     }
 
     #[test]
+    fn every_driver_installs_the_version_its_implementation_is_pinned_at() {
+        // The setup line repeats the pin a report's reader installs; it must be the one the
+        // harness runs (Cargo.lock, package-lock.json, requirements.txt).
+        for implementation in super::super::Jcs.implementations().iter().skip(1) {
+            let driver = driver(implementation.name()).unwrap();
+            let version = implementation.version();
+            let pinned = version.split_whitespace().next().unwrap_or_default();
+            let installs = match driver.language {
+                Language::Rust => format!("\"={pinned}\""),
+                Language::Node => format!("@{pinned}"),
+                Language::Python => format!("=={pinned}"),
+            };
+            assert!(
+                driver.setup.contains(&installs) && !pinned.is_empty(),
+                "{}: runs {version}, installs {}",
+                driver.name,
+                driver.setup
+            );
+        }
+    }
+
+    #[test]
     fn a_reproduction_carries_every_byte_of_the_input() {
         let input = b"{\"\\ud800\":\n1e400}";
         let node = driver("node-canonicalize").unwrap().reproduction(input);
