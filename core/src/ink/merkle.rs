@@ -149,6 +149,29 @@ pub fn verify_inclusion(
     }
 }
 
+/// Consistency where no walk is due: the same size (the roots must be equal) or the empty
+/// tree as the first (its root is the empty tree's); the proof must be empty.
+fn verify_without_walk(
+    first: u64,
+    first_root: &Hash,
+    second_root: &Hash,
+    proof: &[Hash],
+) -> Result<(), InkError> {
+    if !proof.is_empty() {
+        return Err(InkError::new("proof", "this case takes an empty proof"));
+    }
+    let expected_first = if first == 0 {
+        empty_root()
+    } else {
+        *second_root
+    };
+    if same(first_root, &expected_first) {
+        Ok(())
+    } else {
+        Err(mismatch("the first root"))
+    }
+}
+
 /// Verifies that the tree of `first` leaves with `first_root` is a prefix of the tree of
 /// `second` leaves with `second_root` (RFC 9162 §2.1.4.2; the empty tree is a prefix of every
 /// tree, with an empty proof).
@@ -168,19 +191,7 @@ pub fn verify_consistency(
         ));
     }
     if first == second || first == 0 {
-        if !proof.is_empty() {
-            return Err(InkError::new("proof", "this case takes an empty proof"));
-        }
-        let expected_first = if first == 0 {
-            empty_root()
-        } else {
-            *second_root
-        };
-        return if same(first_root, &expected_first) {
-            Ok(())
-        } else {
-            Err(mismatch("the first root"))
-        };
+        return verify_without_walk(first, first_root, second_root, proof);
     }
     let mut nodes = proof.iter();
     let mut path: Vec<Hash> = Vec::with_capacity(proof.len() + 1);

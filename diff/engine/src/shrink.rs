@@ -41,6 +41,38 @@ const CHUNK: usize = 64;
 /// kilobytes never does, so that the memory and the time one finding costs stay bounded.
 const BYTE_BUDGET: usize = 64 << 20;
 
+/// The first candidate of `chunk` the judge keeps, asking it only of those it has not judged
+/// (each remembered in `judged`, up to the first kept).
+fn first_kept(
+    judge: &mut dyn Judge,
+    judged: &mut HashMap<Vec<u8>, bool>,
+    chunk: &[Vec<u8>],
+) -> Option<Vec<u8>> {
+    let mut fresh: Vec<Vec<u8>> = Vec::new();
+    for c in chunk {
+        if !judged.contains_key(c) && !fresh.contains(c) {
+            fresh.push(c.clone());
+        }
+    }
+    let first = if fresh.is_empty() {
+        None
+    } else {
+        judge.first_kept(&fresh)
+    };
+    let judged_fresh = first.map_or(fresh.len(), |k| k + 1);
+    judged.extend(
+        fresh
+            .into_iter()
+            .take(judged_fresh)
+            .enumerate()
+            .map(|(k, c)| (c, Some(k) == first)),
+    );
+    chunk
+        .iter()
+        .find(|c| judged.get(*c).copied().unwrap_or(false))
+        .cloned()
+}
+
 /// Shrinks `input` while `judge` says the property holds, trying at most `budget` candidates
 /// and writing at most [`BYTE_BUDGET`] bytes of them. Every accepted step makes the input
 /// strictly shorter, so it ends. A judge answers the same for the same bytes, so a candidate
@@ -96,29 +128,7 @@ pub fn minimize(input: &[u8], judge: &mut dyn Judge, budget: usize) -> Vec<u8> {
                 break;
             }
             spent += chunk.len();
-            let mut fresh: Vec<Vec<u8>> = Vec::new();
-            for c in &chunk {
-                if !judged.contains_key(c) && !fresh.contains(c) {
-                    fresh.push(c.clone());
-                }
-            }
-            let first = if fresh.is_empty() {
-                None
-            } else {
-                judge.first_kept(&fresh)
-            };
-            let judged_fresh = first.map_or(fresh.len(), |k| k + 1);
-            judged.extend(
-                fresh
-                    .into_iter()
-                    .take(judged_fresh)
-                    .enumerate()
-                    .map(|(k, c)| (c, Some(k) == first)),
-            );
-            smaller = chunk
-                .iter()
-                .find(|c| judged.get(*c).copied().unwrap_or(false))
-                .cloned();
+            smaller = first_kept(judge, &mut judged, &chunk);
             if smaller.is_some() {
                 break;
             }

@@ -45,29 +45,7 @@ pub(crate) fn check_form(out: &[u8]) -> Result<(), String> {
                 at = end;
             }
             b'-' | b'0'..=b'9' => {
-                let end = out
-                    .get(at..)
-                    .and_then(|rest| rest.iter().position(|&b| !is_number_byte(b)))
-                    .map_or(out.len(), |len| at + len);
-                let written = text.get(at..end).unwrap_or_default();
-                let mut buffer = ryu_js::Buffer::new();
-                match es_form(written, &mut buffer) {
-                    Some(expected) if expected == written => {}
-                    Some(expected) => {
-                        return Err(format!(
-                            "number {written} at byte {at} of {:?} is written {expected} by \
-                             ECMAScript",
-                            shown()
-                        ))
-                    }
-                    None => {
-                        return Err(format!(
-                            "number {written} at byte {at} of {:?} is no finite double",
-                            shown()
-                        ))
-                    }
-                }
-                at = end;
+                at = number_end(out, text, at)?;
                 continue;
             }
             b'{' => {
@@ -91,6 +69,28 @@ pub(crate) fn check_form(out: &[u8]) -> Result<(), String> {
         at += 1;
     }
     Ok(())
+}
+
+/// Where the number written at byte `at` of `out` (whose text is `text`) ends, once it is
+/// found written as ECMAScript writes it.
+fn number_end(out: &[u8], text: &str, at: usize) -> Result<usize, String> {
+    let end = out
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|&b| !is_number_byte(b)))
+        .map_or(out.len(), |len| at + len);
+    let written = text.get(at..end).unwrap_or_default();
+    let mut buffer = ryu_js::Buffer::new();
+    match es_form(written, &mut buffer) {
+        Some(expected) if expected == written => Ok(end),
+        Some(expected) => Err(format!(
+            "number {written} at byte {at} of {:?} is written {expected} by ECMAScript",
+            String::from_utf8_lossy(out)
+        )),
+        None => Err(format!(
+            "number {written} at byte {at} of {:?} is no finite double",
+            String::from_utf8_lossy(out)
+        )),
+    }
 }
 
 /// Whether `b` is one of the bytes a JSON number is written with.

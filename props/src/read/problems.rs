@@ -90,6 +90,24 @@ pub(crate) fn read_shared(text: &[u8]) -> Rc<Reading> {
     })
 }
 
+/// Reads the member name at `i`, noting it among the reading's names and, when the object
+/// it names a member of (`frame`) has one named alike, the duplicate.
+fn member_name(
+    text: &[u8],
+    i: &mut usize,
+    reading: &mut Reading,
+    frame: Option<&mut Frame>,
+) -> Result<(), ()> {
+    let units = string(text, i, reading)?;
+    reading.names.insert(String::from_utf16_lossy(&units));
+    if let Some(Frame::Object(names)) = frame {
+        if !names.insert(units) {
+            reading.problems.insert("duplicate_key");
+        }
+    }
+    Ok(())
+}
+
 fn scan(text: &[u8], reading: &mut Reading) -> Result<(), ()> {
     let mut stack: Vec<Frame> = Vec::new();
     let mut expect = Expect::Value;
@@ -141,13 +159,7 @@ fn scan(text: &[u8], reading: &mut Reading) -> Result<(), ()> {
                 i += 1;
             }
             (Expect::Name | Expect::NameOrClose, b'"') => {
-                let units = string(text, &mut i, reading)?;
-                reading.names.insert(String::from_utf16_lossy(&units));
-                if let Some(Frame::Object(names)) = stack.last_mut() {
-                    if !names.insert(units) {
-                        reading.problems.insert("duplicate_key");
-                    }
-                }
+                member_name(text, &mut i, reading, stack.last_mut())?;
                 expect = Expect::Colon;
             }
             (Expect::Value | Expect::ValueOrClose, b'"') => {

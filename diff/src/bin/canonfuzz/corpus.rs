@@ -214,22 +214,7 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
         }
     }
     if asked.detail == Detail::Verbose {
-        for miss in &replayed.misses {
-            println!(
-                "FAIL {} tcId {} {:?}\n    input:    {}\n    expected: {}\n    got:      {}",
-                terminal(&miss.file),
-                miss.tc_id,
-                miss.flags,
-                terminal(&miss.input),
-                terminal(&miss.expected),
-                terminal(&miss.got)
-            );
-        }
-        let width = replayed.files.keys().map(String::len).max().unwrap_or(0);
-        println!();
-        for (file, (passed, run)) in &replayed.files {
-            println!("{:width$}  {passed}/{run}", terminal(file));
-        }
+        print_misses(&replayed);
     }
     if let Some(path) = &asked.summary_json {
         let bugs: Vec<(&Bug, bool)> = bugs.iter().map(|(b, _)| (b, allowed(b))).collect();
@@ -266,6 +251,27 @@ pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Ask
         ExitCode::SUCCESS
     } else {
         rejected()
+    }
+}
+
+/// Prints every failed test with its input, what was expected and what came, then each
+/// file's tally.
+fn print_misses(replayed: &replay::Replayed) {
+    for miss in &replayed.misses {
+        println!(
+            "FAIL {} tcId {} {:?}\n    input:    {}\n    expected: {}\n    got:      {}",
+            terminal(&miss.file),
+            miss.tc_id,
+            miss.flags,
+            terminal(&miss.input),
+            terminal(&miss.expected),
+            terminal(&miss.got)
+        );
+    }
+    let width = replayed.files.keys().map(String::len).max().unwrap_or(0);
+    println!();
+    for (file, (passed, run)) in &replayed.files {
+        println!("{:width$}  {passed}/{run}", terminal(file));
     }
 }
 

@@ -84,9 +84,8 @@ pub fn corpus_table(harness: &dyn Panel, corpus: &Path) -> Result<FamilyTable, S
     })
 }
 
-/// The speccheck cases, and every verifier's row: its answers over the speccheck, CCTV and
-/// Wycheproof cases.
-pub fn rows(harness: &dyn Panel, dir: &Path) -> Result<(Vec<Speccheck>, Vec<VerifierRow>), String> {
+/// The corpus's published Ed25519 sets (speccheck, CCTV, Wycheproof), each set's tests.
+fn published_sets(dir: &Path) -> Result<BTreeMap<&'static str, Vec<Ed25519Test>>, String> {
     let manifest = Manifest::read(dir)?;
     let mut cases: BTreeMap<&'static str, Vec<Ed25519Test>> = BTreeMap::new();
     for entry in manifest.files_of(crate::families::ed25519::SCHEMA) {
@@ -102,42 +101,50 @@ pub fn rows(harness: &dyn Panel, dir: &Path) -> Result<(Vec<Speccheck>, Vec<Veri
         let file = VectorFile::read(&dir.join(&entry.path))?;
         cases.entry(set).or_default().extend(file.typed_tests()?);
     }
+    Ok(cases)
+}
+
+/// For each of `tests`, whether each of `harness`'s implementations accepts it.
+fn accepted(harness: &dyn Panel, tests: &[Ed25519Test]) -> Result<Vec<Vec<bool>>, String> {
     let hex = |v: &Option<String>| {
         v.as_deref()
             .map(crate::vector::from_hex)
             .transpose()
             .map(Option::unwrap_or_default)
     };
-    let encode = |t: &Ed25519Test| -> Result<Vec<u8>, String> {
-        Ok(Ed25519Case {
-            key: hex(&t.public_key)?,
-            msg: hex(&t.msg)?,
-            sig: hex(&t.sig)?,
-        }
-        .encode())
-    };
+    let inputs = tests
+        .iter()
+        .map(|t| {
+            Ok(Ed25519Case {
+                key: hex(&t.public_key)?,
+                msg: hex(&t.msg)?,
+                sig: hex(&t.sig)?,
+            }
+            .encode())
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    Ok(harness
+        .outcomes(&refs)
+        .into_iter()
+        .map(|per_impl| {
+            per_impl
+                .iter()
+                .map(|o| matches!(o, Outcome::Ok(_)))
+                .collect()
+        })
+        .collect())
+}
+
+/// The speccheck cases, and every verifier's row: its answers over the speccheck, CCTV and
+/// Wycheproof cases.
+pub fn rows(harness: &dyn Panel, dir: &Path) -> Result<(Vec<Speccheck>, Vec<VerifierRow>), String> {
+    let cases = published_sets(dir)?;
     let set = |name: &str| cases.get(name).map(Vec::as_slice).unwrap_or_default();
-    let verdicts = |name: &str| -> Result<Vec<Vec<bool>>, String> {
-        let inputs = set(name)
-            .iter()
-            .map(encode)
-            .collect::<Result<Vec<_>, _>>()?;
-        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        Ok(harness
-            .outcomes(&refs)
-            .into_iter()
-            .map(|per_impl| {
-                per_impl
-                    .iter()
-                    .map(|o| matches!(o, Outcome::Ok(_)))
-                    .collect()
-            })
-            .collect())
-    };
     let (speccheck, cctv, wycheproof) = (
-        verdicts("speccheck")?,
-        verdicts("cctv")?,
-        verdicts("wycheproof")?,
+        accepted(harness, set("speccheck"))?,
+        accepted(harness, set("cctv"))?,
+        accepted(harness, set("wycheproof"))?,
     );
     let titles = set("speccheck")
         .iter()

@@ -133,20 +133,7 @@ pub(super) fn handshake(m: &Value) -> Result<Vec<u8>, Refusal> {
             bounded(m, "detail", 500, false)?;
             bounded(m, "retryAfter", 64, false)?;
             if let Some(hint) = json::member(m, "backoffHint") {
-                must(matches!(hint, Value::Object(_)), "backoffHint")?;
-                if let Some(seconds) = json::member(hint, "retryAfterSeconds") {
-                    must(integer(Some(seconds), 1).is_some(), "retryAfterSeconds")?;
-                }
-                if let Some(until) = json::member(hint, "cooldownUntil") {
-                    must(utc(Some(until)), "cooldownUntil")?;
-                }
-                if json::member(hint, "backoffClass").is_some() {
-                    chosen(
-                        hint,
-                        "backoffClass",
-                        &["sender", "intent_ref", "counterparty"],
-                    )?;
-                }
+                backoff_hint(hint)?;
             }
         }
         "resolution" => {
@@ -165,6 +152,26 @@ pub(super) fn handshake(m: &Value) -> Result<Vec<u8>, Refusal> {
         _ => return Err(refused("not a handshake message type")),
     }
     Ok(b"valid".to_vec())
+}
+
+/// A rejection's backoff hint: an object whose retry delay is a whole number of seconds, its
+/// cooldown a UTC time, and its class one of INK's.
+fn backoff_hint(hint: &Value) -> Result<(), Refusal> {
+    must(matches!(hint, Value::Object(_)), "backoffHint")?;
+    if let Some(seconds) = json::member(hint, "retryAfterSeconds") {
+        must(integer(Some(seconds), 1).is_some(), "retryAfterSeconds")?;
+    }
+    if let Some(until) = json::member(hint, "cooldownUntil") {
+        must(utc(Some(until)), "cooldownUntil")?;
+    }
+    if json::member(hint, "backoffClass").is_some() {
+        chosen(
+            hint,
+            "backoffClass",
+            &["sender", "intent_ref", "counterparty"],
+        )?;
+    }
+    Ok(())
 }
 
 /// A profile snapshot: a headline of at most 500 UTF-16 code units, skills and interests (at
