@@ -423,49 +423,41 @@ fn code_lines(text: &str, extension: &str) -> usize {
     count
 }
 
+/// The files git tracks, by path from the repository's root, tests and the corpus aside.
+fn tracked() -> Vec<String> {
+    let listed = std::process::Command::new("git")
+        .args(["ls-files"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter(|f| !f.starts_with("corpus/") && !f.contains("tests/"))
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn no_file_outside_the_core_holds_more_than_800_lines_of_code() {
-    let mut found = Vec::new();
-    let mut pending = ["props", "diff", "benches", "fuzz"]
-        .map(|d| root().join(d))
-        .to_vec();
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a source folder") {
-            let path = entry.expect("a folder entry").path();
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
-            let skipped = [
-                "tests",
-                "target",
-                "node_modules",
-                ".venv",
-                "corpus",
-                "artifacts",
-            ];
-            if path.is_dir() && !skipped.contains(&name) && !name.starts_with('.') {
-                pending.push(path);
-                continue;
-            }
-            let extension = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .unwrap_or_default();
-            if ["rs", "py", "mjs", "js"].contains(&extension) {
-                let lines = code_lines(&std::fs::read_to_string(&path).unwrap(), extension);
-                found.push((lines, path));
-            }
-        }
-    }
+    let found: Vec<(usize, String)> = tracked()
+        .into_iter()
+        .filter(|f| !f.starts_with("core/"))
+        .filter_map(|f| {
+            let extension = f.rsplit_once('.')?.1.to_string();
+            ["rs", "py", "mjs", "js"]
+                .contains(&extension.as_str())
+                .then(|| {
+                    let text = std::fs::read_to_string(root().join(&f)).unwrap();
+                    (code_lines(&text, &extension), f)
+                })
+        })
+        .collect();
     assert!(found.len() > 100, "read only {} files", found.len());
     let long: Vec<String> = found
         .iter()
         .filter(|(lines, _)| *lines > MOST_CODE_LINES)
-        .map(|(lines, path)| {
-            let shown = path.strip_prefix(root()).unwrap_or(path);
-            format!("{}: {lines} lines of code", shown.display())
-        })
+        .map(|(lines, path)| format!("{path}: {lines} lines of code"))
         .collect();
     assert!(long.is_empty(), "split these by what they hold: {long:#?}");
 }
@@ -497,23 +489,15 @@ fn no_program_outside_the_registry_lists_the_families() {
     // have to join; the registry (families/mod.rs) is the only one. Tests, prose and the
     // corpus aside.
     let families = canonfuzz_diff::families::names();
-    let listed = std::process::Command::new("git")
-        .args(["ls-files"])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert!(listed.status.success());
-    let programs: Vec<String> = String::from_utf8_lossy(&listed.stdout)
-        .lines()
+    let programs: Vec<String> = tracked()
+        .into_iter()
         .filter(|f| {
-            let program = [".rs", ".py", ".mjs", ".js", ".sh", ".yml", ".toml"]
+            [".rs", ".py", ".mjs", ".js", ".sh", ".yml", ".toml"]
                 .iter()
                 .any(|e| f.ends_with(e))
                 || f.starts_with("scripts/")
-                || f.starts_with(".ci/");
-            program && !f.starts_with("corpus/") && !f.contains("tests/")
+                || f.starts_with(".ci/")
         })
-        .map(str::to_string)
         .collect();
     assert!(
         programs.len() > 100,
