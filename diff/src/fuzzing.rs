@@ -76,11 +76,14 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
         std::fs::write(&path, seed).map_err(|e| format!("{}: {e}", path.display()))
     };
     for family in crate::families::all() {
+        let Some(fuzzing) = family.fuzzing() else {
+            continue;
+        };
         let vectors = manifest
             .files_of(family.schema())
             .map(|entry| crate::vector::VectorFile::read(&corpus.join(&entry.path)))
             .collect::<Result<Vec<_>, String>>()?;
-        family.fuzz_seeds(&vectors, &mut write)?;
+        (fuzzing.seeds)(&vectors, &mut write)?;
     }
     Ok(count)
 }

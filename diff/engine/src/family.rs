@@ -16,11 +16,11 @@ use canonfuzz_props::impls::Implementation;
 use canonfuzz_props::verdict::{Member, Rules};
 
 use crate::difference::Difference;
-use crate::fuzz_target::{FuzzTarget, Seeds};
+use crate::fuzz_target::{FuzzTarget, Fuzzing};
 use crate::importer::Importer;
 use crate::outcome::Outcome;
 use crate::table::FamilyTable;
-use crate::vector::{Head, Note, Replay, Test, VectorFile};
+use crate::vector::{Head, Note, Replay, Test};
 
 /// One generated case: its index in the campaign, its category and its input.
 pub type Case = (u64, Category, Vec<u8>);
@@ -345,15 +345,9 @@ pub trait Spec: Sync {
         None
     }
 
-    /// The family's cargo-fuzz targets.
-    fn fuzz_targets(&self) -> &'static [FuzzTarget] {
-        &[]
-    }
-
-    /// Writes seeds for fuzz targets from `vectors`, the corpus's vector files of the family,
-    /// or from its generator.
-    fn fuzz_seeds(&self, _vectors: &[VectorFile], _seeds: &mut Seeds<'_>) -> Result<(), String> {
-        Ok(())
+    /// The family's cargo-fuzz targets and their seeds, if it has any.
+    fn fuzzing(&self) -> Option<&'static Fuzzing> {
+        None
     }
 
     /// The published sources of third-party test data the family imports.
@@ -489,6 +483,11 @@ impl Family {
     /// Its input's fields ([`Facts::fields`]).
     pub fn fields(&self) -> &'static [Field] {
         self.0.facts().fields
+    }
+
+    /// Its cargo-fuzz targets ([`Spec::fuzzing`]), none when it has none.
+    pub fn fuzz_targets(&self) -> &'static [FuzzTarget] {
+        self.0.fuzzing().map_or(&[], |f| f.targets)
     }
 
     /// Why its reference group stands in ([`Facts::reference_reason`]).

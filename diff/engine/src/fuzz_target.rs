@@ -2,6 +2,8 @@
 //! property it checks, so that triage reproduces an artifact exactly as the target saw it and
 //! the nightly campaign and ClusterFuzzLite learn the targets from the registry.
 
+use crate::vector::VectorFile;
+
 /// One fuzz target (`fuzz/fuzz_targets/<name>.rs`).
 #[derive(Clone, Copy)]
 pub struct FuzzTarget {
@@ -62,6 +64,14 @@ impl FuzzTarget {
 
 /// Where a family writes the seeds of the targets it feeds: the target's name and one seed.
 pub type Seeds<'a> = dyn FnMut(&str, &[u8]) -> Result<(), String> + 'a;
+
+/// A family's fuzz targets and how it seeds them.
+pub struct Fuzzing {
+    /// Its targets.
+    pub targets: &'static [FuzzTarget],
+    /// Writes seeds from the corpus's vector files of the family, or from its generator.
+    pub seeds: fn(&[VectorFile], &mut Seeds<'_>) -> Result<(), String>,
+}
 
 /// The largest document written as a seed. libFuzzer takes its bound on input length from
 /// the largest seed, and a vector of a million digits would have it mutate megabyte inputs;

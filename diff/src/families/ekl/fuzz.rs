@@ -2,11 +2,17 @@
 
 use canonfuzz_props::ekl::fuzz::ekl_check;
 
-use crate::fuzz_target::{FuzzTarget, Seeds};
+use crate::fuzz_target::{FuzzTarget, Fuzzing, Seeds};
 use crate::vector::VectorFile;
 
 /// `ekl`: a tool result's fingerprint is its body's.
 pub const TARGETS: &[FuzzTarget] = &[FuzzTarget::as_is("ekl", ekl_check)];
+
+/// The family's targets and their seeds, as the registry reads them.
+pub const FUZZING: Fuzzing = Fuzzing {
+    targets: TARGETS,
+    seeds,
+};
 
 /// Every input of the corpus's adapter-profile vectors.
 pub fn seeds(vectors: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {

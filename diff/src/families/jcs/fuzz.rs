@@ -3,7 +3,7 @@
 use canonfuzz_props::jcs::fuzz::{jcs_diff_check, jcs_diff_document, jcs_diff_seed};
 use canonfuzz_props::jcs::properties::check_canonical;
 
-use crate::fuzz_target::{FuzzTarget, Seeds, SEED_LIMIT};
+use crate::fuzz_target::{FuzzTarget, Fuzzing, Seeds, SEED_LIMIT};
 use crate::vector::{OutputTest, VectorFile};
 
 /// `jcs` (canonical output's properties), `jcs_diff` (the core against the in-process crates)
@@ -21,6 +21,12 @@ pub const TARGETS: &[FuzzTarget] = &[
         ..FuzzTarget::as_is("serde_json_parse", serde_json_parses).in_vectors()
     },
 ];
+
+/// The family's targets and their seeds, as the registry reads them.
+pub const FUZZING: Fuzzing = Fuzzing {
+    targets: TARGETS,
+    seeds,
+};
 
 /// The `serde_json_parse` target's only property: serde_json returns, whatever it answers.
 fn serde_json_parses(data: &[u8]) -> Result<(), String> {

@@ -2,7 +2,7 @@
 
 use canonfuzz_props::jws::fuzz::{jwks_check, jws_check};
 
-use crate::fuzz_target::{FuzzTarget, Seeds};
+use crate::fuzz_target::{FuzzTarget, Fuzzing, Seeds};
 use crate::vector::VectorFile;
 
 /// `jws` (verification of any token) and `jwks` (reading any key set).
@@ -10,6 +10,12 @@ pub const TARGETS: &[FuzzTarget] = &[
     FuzzTarget::as_is("jws", jws_check),
     FuzzTarget::as_is("jwks", jwks_check),
 ];
+
+/// The family's targets and their seeds, as the registry reads them.
+pub const FUZZING: Fuzzing = Fuzzing {
+    targets: TARGETS,
+    seeds,
+};
 
 /// Every token and key set of the corpus's JWS vectors.
 pub fn seeds(vectors: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {

@@ -44,16 +44,8 @@ const FACTS: Facts = Facts {
 };
 
 impl Spec for Merkle {
-    fn fuzz_targets(&self) -> &'static [crate::fuzz_target::FuzzTarget] {
-        fuzz::TARGETS
-    }
-
-    fn fuzz_seeds(
-        &self,
-        vectors: &[crate::vector::VectorFile],
-        seeds: &mut crate::fuzz_target::Seeds<'_>,
-    ) -> Result<(), String> {
-        fuzz::seeds(vectors, seeds)
+    fn fuzzing(&self) -> Option<&'static crate::fuzz_target::Fuzzing> {
+        Some(&fuzz::FUZZING)
     }
 
     fn facts(&self) -> &'static Facts {
