@@ -4,6 +4,7 @@
 //! they run on is `canonfuzz_engine`, re-exported here under its own module names.
 
 pub mod canon;
+pub mod cli;
 pub mod conformance;
 pub mod families;
 pub mod fuzzing;
@@ -16,6 +17,7 @@ pub mod runs;
 pub mod triage;
 pub mod upstream;
 pub mod vector_check;
+pub mod workers;
 
 pub use canonfuzz_engine::{
     bugs, campaign, compare, difference, escape, family, findings, fuzz_target, harness, impls,

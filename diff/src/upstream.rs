@@ -417,6 +417,7 @@ mod tests {
     use crate::campaign::Harness;
     use crate::families::jcs;
     use crate::impls::worker;
+    use crate::workers;
     use canonfuzz_props::jcs::impls::CoreImpl;
 
     fn code(text: &str, fence: &str) -> String {
@@ -495,13 +496,13 @@ mod tests {
             jcs::FAMILY,
             vec![
                 Box::new(CoreImpl),
-                Box::new(worker::node(
+                Box::new(workers::node(
                     "jcs",
                     "node-json-canonicalize",
                     "json-canonicalize",
                     "node-v8",
                 )),
-                Box::new(worker::python(
+                Box::new(workers::python(
                     "jcs",
                     "python-jsoncanon",
                     "jsoncanon",
@@ -612,7 +613,7 @@ mod tests {
             jcs::FAMILY,
             vec![
                 Box::new(CoreImpl),
-                Box::new(worker::node(
+                Box::new(workers::node(
                     "jcs",
                     "node-json-canonicalize",
                     "json-canonicalize",
@@ -773,6 +774,7 @@ mod tests {
         assert!(!reports.is_empty());
         // The program, run as the report says, prints what the report calls the library's
         // answer, for an accepted and a mangled output alike.
+        crate::workers::carry();
         let oracles = crate::impls::oracles::dir().unwrap().join("node");
         let mut checked = 0;
         for r in reports

@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use canonfuzz_diff::impls::{worker, Implementation};
 use canonfuzz_diff::outcome::Outcome;
+use canonfuzz_diff::workers;
 
 #[test]
 fn misbehaving_workers_are_restarted() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty = worker::python("jcs", "faulty", "none", "cpython")
+    let faulty = workers::python("jcs", "faulty", "none", "cpython")
         .with_script(script, Duration::from_secs(2));
     if let Err(why) = faulty.available() {
         panic!("the Python runtime could not be prepared: {why}");
@@ -39,7 +40,7 @@ fn misbehaving_workers_are_restarted() {
 #[test]
 fn inputs_the_line_protocol_cannot_carry_are_unsupported() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty = worker::python("jcs", "faulty", "none", "cpython")
+    let faulty = workers::python("jcs", "faulty", "none", "cpython")
         .with_script(script, Duration::from_secs(2));
     let outcomes = faulty.run_batch(&[b"[1,\n2]", b"x"]);
     assert_eq!(
@@ -56,9 +57,9 @@ fn libraries_slow_on_deep_nesting_are_not_asked_past_their_limit() {
     let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
     let answered = |o: &Outcome| matches!(o, Outcome::Ok(_));
     for (imp, limit) in [
-        (worker::python("jcs", "python-jcs", "jcs", "cpython"), 500),
+        (workers::python("jcs", "python-jcs", "jcs", "cpython"), 500),
         (
-            worker::node(
+            workers::node(
                 "jcs",
                 "node-json-canonicalize",
                 "json-canonicalize",
@@ -103,7 +104,7 @@ fn libraries_slow_on_deep_nesting_are_not_asked_past_their_limit() {
 #[test]
 fn a_worker_answering_garbage_in_a_row_is_taken_out_and_one_that_recovers_is_not() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_worker.py");
-    let faulty = worker::python("jcs", "faulty", "none", "cpython")
+    let faulty = workers::python("jcs", "faulty", "none", "cpython")
         .with_script(script, Duration::from_secs(2));
     let garbage = worker::GARBAGE_LIMIT as usize;
     // One short of the limit, then a good answer: the count starts again.

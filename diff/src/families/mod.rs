@@ -1,6 +1,7 @@
 //! The registered families, one folder each. To add one, write its folder (a `mod.rs` that
 //! implements [`crate::family::Spec`], with its generator, implementations, policies and
-//! mutants beside it) and add it to [`ALL`].
+//! mutants beside it) and add it to [`ALL`]. A program of its own can add families beside
+//! these ([`register`]) and run the whole command line on them.
 
 pub mod ed25519;
 pub mod ekl;
@@ -9,6 +10,8 @@ pub mod jcs;
 pub mod jws;
 pub mod merkle;
 pub mod vmcp;
+
+use std::sync::OnceLock;
 
 use crate::family::Family;
 use crate::impls::Implementation;
@@ -24,24 +27,60 @@ pub const ALL: &[Family] = &[
     ink::FAMILY,
 ];
 
-/// Every registered family.
+/// The families of this process: [`ALL`], and those a program adds with [`register`].
+static REGISTRY: OnceLock<Vec<Family>> = OnceLock::new();
+
+/// Every registered family: [`ALL`], then any a program added ([`register`]). The first call
+/// fixes the list, and makes the families' worker programs this process's
+/// ([`crate::workers::carry`]).
 pub fn all() -> &'static [Family] {
-    ALL
+    REGISTRY.get_or_init(built_in).as_slice()
+}
+
+/// Adds `more` to the families of this process, after [`ALL`]: for a program that builds the
+/// `canonfuzz` command line ([`crate::cli::main`]) around families of its own. Refused once the
+/// list has been read, or when a family's name or schema is already taken.
+pub fn register(more: &[Family]) -> Result<(), String> {
+    let mut families = built_in();
+    for &family in more {
+        if let Some(taken) = families
+            .iter()
+            .find(|f| f.name() == family.name() || f.schema() == family.schema())
+        {
+            return Err(format!(
+                "the family {:?} (schema {:?}) clashes with the registered {:?}; give it a \
+                 name and a schema of its own",
+                family.name(),
+                family.schema(),
+                taken.name()
+            ));
+        }
+        families.push(family);
+    }
+    REGISTRY.set(families).map_err(|_| {
+        "the families were read before these were registered; register them first".to_string()
+    })
+}
+
+/// [`ALL`], with their worker programs carried.
+fn built_in() -> Vec<Family> {
+    crate::workers::carry();
+    ALL.to_vec()
 }
 
 /// The family with this name.
 pub fn from_name(name: &str) -> Option<Family> {
-    ALL.iter().copied().find(|f| f.name() == name)
+    all().iter().copied().find(|f| f.name() == name)
 }
 
 /// The family a schema name belongs to.
 pub fn from_schema(schema: &str) -> Option<Family> {
-    ALL.iter().copied().find(|f| f.schema() == schema)
+    all().iter().copied().find(|f| f.schema() == schema)
 }
 
 /// Every family's name, for `--family`.
 pub fn names() -> Vec<&'static str> {
-    ALL.iter().map(|f| f.name()).collect()
+    all().iter().map(|f| f.name()).collect()
 }
 
 /// The family with this name, or an error that lists the known ones.
@@ -66,7 +105,7 @@ pub fn resolve(
         let family = family.unwrap_or(jcs::FAMILY);
         return Ok((family, external.implementation(family.name())));
     }
-    let searched: Vec<Family> = family.map_or_else(|| ALL.to_vec(), |f| vec![f]);
+    let searched: Vec<Family> = family.map_or_else(|| all().to_vec(), |f| vec![f]);
     let mut found: Vec<(Family, Box<dyn Implementation>)> = searched
         .iter()
         .flat_map(|f| {

@@ -14,11 +14,12 @@ use canonfuzz_core::ed25519::{self, policy_accepts, Flag};
 
 use crate::compare::Rules;
 use crate::family::{Answer, Category, CheckTest, CorpusTable, Facts, Family, Spec, Vectors};
-use crate::impls::{worker, Implementation};
+use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
 use crate::vector::{from_hex, to_hex, Expectation, Head, Note, Test};
+use crate::workers;
 use gen::Ed25519Case;
 
 /// The Ed25519 family, as registered.
@@ -76,14 +77,19 @@ impl Spec for Ed25519 {
             Box::new(impls::zebra()),
             Box::new(impls::compact()),
             Box::new(impls::ring()),
-            Box::new(worker::node(FACTS.name, "node-crypto", "crypto", "openssl")),
-            Box::new(worker::node(
+            Box::new(workers::node(
+                FACTS.name,
+                "node-crypto",
+                "crypto",
+                "openssl",
+            )),
+            Box::new(workers::node(
                 FACTS.name,
                 "noble-ed25519",
                 "@noble/ed25519",
                 "noble",
             )),
-            Box::new(worker::python(
+            Box::new(workers::python(
                 FACTS.name,
                 "pynacl",
                 "pynacl",

@@ -14,11 +14,12 @@ use canonfuzz_core::ekl;
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
-use crate::impls::{worker, Implementation};
+use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
 use crate::vector::{Expectation, Head, Test};
+use crate::workers;
 
 /// The adapter profile's fingerprints and challenge proofs.
 pub struct Ekl;
@@ -77,10 +78,10 @@ impl Spec for Ekl {
             Box::new(impls::core()),
             Box::new(judge::JUDGE),
             Box::new(
-                worker::python(FACTS.name, "python-ekl", "ekl", "cpython").pinned_as("rfc8785"),
+                workers::python(FACTS.name, "python-ekl", "ekl", "cpython").pinned_as("rfc8785"),
             ),
             Box::new(
-                worker::node(FACTS.name, "node-ekl", "ekl", "node-v8").pinned_as("canonicalize"),
+                workers::node(FACTS.name, "node-ekl", "ekl", "node-v8").pinned_as("canonicalize"),
             ),
         ]
     }

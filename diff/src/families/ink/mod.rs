@@ -28,12 +28,13 @@ pub mod witnessed;
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
-use crate::impls::{worker, Implementation};
+use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{Head, OutputTest, Test};
 use crate::vector_check::{check_with_core, lint_output_test};
+use crate::workers;
 
 /// INK's leaf hashes and signature bases.
 pub struct Ink;
@@ -120,10 +121,10 @@ impl Spec for Ink {
             Box::new(impls::core()),
             Box::new(judge::JUDGE),
             Box::new(
-                worker::python(FACTS.name, "python-ink", "ink", "cpython").pinned_as("rfc8785"),
+                workers::python(FACTS.name, "python-ink", "ink", "cpython").pinned_as("rfc8785"),
             ),
             Box::new(
-                worker::node(FACTS.name, "node-ink", "ink", "node-v8").pinned_as("canonicalize"),
+                workers::node(FACTS.name, "node-ink", "ink", "node-v8").pinned_as("canonicalize"),
             ),
         ]
     }

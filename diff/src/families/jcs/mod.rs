@@ -15,12 +15,13 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 use crate::compare::Rules;
 use crate::family::{Answer, Category, CheckTest, Facts, Family, HostReading, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
-use crate::impls::{hosted, worker, Implementation};
+use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
 use crate::vector_check::lint_output_test;
+use crate::workers;
 use canonfuzz_props::jcs::impls::{rust_crates, CoreImpl, JcsAdmitImpl, JsonSyntaxImpl};
 use canonfuzz_props::jcs::policies::JCS_RULES;
 use canonfuzz_props::jcs::RUST_SERDE_JSON_GROUP;
@@ -103,7 +104,7 @@ impl Spec for Jcs {
         every.extend(rust_crates());
         every.push(Box::new(JsonSyntaxImpl));
         every.push(Box::new(JcsAdmitImpl));
-        every.push(Box::new(worker::rust(
+        every.push(Box::new(workers::rust(
             FACTS.name,
             "acdp-jcs",
             "acdp-jcs",
@@ -111,7 +112,7 @@ impl Spec for Jcs {
         )));
         // The npm libraries share one process in a campaign's batches: one runtime's start,
         // warm-up and decoding of each input for four libraries.
-        every.extend(hosted::node(
+        every.extend(workers::hosted_node(
             FACTS.name,
             &[
                 ("node-canonicalize", "canonicalize"),
@@ -122,14 +123,14 @@ impl Spec for Jcs {
             "node-v8",
         ));
         every.extend([
-            Box::new(worker::python(
+            Box::new(workers::python(
                 FACTS.name,
                 "python-rfc8785",
                 "rfc8785",
                 "cpython",
             )) as Box<dyn Implementation>,
-            Box::new(worker::python(FACTS.name, "python-jcs", "jcs", "cpython")),
-            Box::new(worker::python(
+            Box::new(workers::python(FACTS.name, "python-jcs", "jcs", "cpython")),
+            Box::new(workers::python(
                 FACTS.name,
                 "python-jsoncanon",
                 "jsoncanon",

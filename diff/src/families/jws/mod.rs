@@ -15,11 +15,12 @@ use canonfuzz_core::jws;
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, CorpusTable, Facts, Family, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
-use crate::impls::{worker, Implementation};
+use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
 use crate::vector::{excerpt, Expectation, Head, Test};
+use crate::workers;
 use gen::JwsCase;
 
 /// Compact JWS verification.
@@ -80,19 +81,19 @@ impl Spec for Jws {
             Box::new(impls::jsonwebtoken_ring()),
             Box::new(impls::jwt_simple()),
             Box::new(judge::JUDGE),
-            Box::new(worker::rust(
+            Box::new(workers::rust(
                 FACTS.name,
                 "jsonwebtoken-aws_lc_rs",
                 "jsonwebtoken-aws_lc_rs",
                 "jsonwebtoken",
             )),
-            Box::new(worker::rust(FACTS.name, "josekit", "josekit", "josekit")),
-            Box::new(worker::node(FACTS.name, "jose", "jose", "panva-jose")),
-            Box::new(worker::python(
+            Box::new(workers::rust(FACTS.name, "josekit", "josekit", "josekit")),
+            Box::new(workers::node(FACTS.name, "jose", "jose", "panva-jose")),
+            Box::new(workers::python(
                 FACTS.name, "jwcrypto", "jwcrypto", "jwcrypto",
             )),
-            Box::new(worker::python(FACTS.name, "pyjwt", "pyjwt", "pyjwt")),
-            Box::new(worker::python(FACTS.name, "joserfc", "joserfc", "joserfc")),
+            Box::new(workers::python(FACTS.name, "pyjwt", "pyjwt", "pyjwt")),
+            Box::new(workers::python(FACTS.name, "joserfc", "joserfc", "joserfc")),
         ]
     }
 

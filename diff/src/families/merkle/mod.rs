@@ -8,12 +8,13 @@ pub mod mutants;
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
 use crate::findings::{output_test, stated_kind};
-use crate::impls::{worker, Implementation};
+use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
 use crate::vector::{Head, OutputTest, Test};
 use crate::vector_check::{check_with_core, lint_output_test};
+use crate::workers;
 use canonfuzz_props::merkle::case::MerkleCase;
 use canonfuzz_props::merkle::impls;
 
@@ -68,7 +69,7 @@ impl Spec for Merkle {
         vec![
             Box::new(impls::core()),
             Box::new(impls::ct_merkle()),
-            Box::new(worker::python(
+            Box::new(workers::python(
                 FACTS.name, "pymerkle", "pymerkle", "pymerkle",
             )),
         ]

@@ -1,7 +1,7 @@
 //! The engine's `campaign` on the registered families.
 
 use crate::families::jcs;
-use crate::impls::worker;
+use crate::workers;
 use canonfuzz_engine::campaign::*;
 use canonfuzz_engine::compare::{agreement_signature, evaluate};
 use canonfuzz_engine::impls::{Implementation, Together};
@@ -144,13 +144,13 @@ fn asking_a_stage_at_a_time_minimizes_to_what_asking_everyone_does() {
         vec![
             Box::new(canonfuzz_props::jcs::impls::CoreImpl),
             canonfuzz_props::jcs::impls::rust_crates().remove(0),
-            Box::new(worker::python(
+            Box::new(workers::python(
                 "jcs",
                 "python-rfc8785",
                 "rfc8785",
                 "cpython",
             )),
-            Box::new(worker::node(
+            Box::new(workers::node(
                 "jcs",
                 "node-canonicalize",
                 "canonicalize",

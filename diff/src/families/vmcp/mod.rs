@@ -17,11 +17,12 @@ use canonfuzz_core::vmcp;
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec, Vectors};
 use crate::findings::{stated_kind, stated_output};
-use crate::impls::{worker, Implementation};
+use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
 use crate::vector::{excerpt, Expectation, Head, Test};
+use crate::workers;
 use gen::VmcpCase;
 
 /// verifiable-mcp response verification.
@@ -70,9 +71,9 @@ impl Spec for Vmcp {
         vec![
             Box::new(impls::core()),
             Box::new(judge::JUDGE),
-            Box::new(worker::node(FACTS.name, "node-vmcp", "vmcp", "node-v8").pinned_as("jose")),
+            Box::new(workers::node(FACTS.name, "node-vmcp", "vmcp", "node-v8").pinned_as("jose")),
             Box::new(
-                worker::python(FACTS.name, "python-vmcp", "vmcp", "cpython").pinned_as("pynacl"),
+                workers::python(FACTS.name, "python-vmcp", "vmcp", "cpython").pinned_as("pynacl"),
             ),
         ]
     }

@@ -16,8 +16,7 @@ pub(crate) enum Runtime {
 
 impl Runtime {
     pub(super) fn dir(self) -> PathBuf {
-        let oracles =
-            crate::impls::oracles::dir().unwrap_or_else(|_| crate::impls::oracles::location().0);
+        let oracles = crate::impls::oracles::dir().unwrap_or_default();
         oracles.join(match self {
             Runtime::Node => "node",
             Runtime::Python => "python",

@@ -8,10 +8,10 @@ use clap::Subcommand;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::escape::{json_lines, terminal};
 use canonfuzz_core::shown::{quoted, Excerpt};
-use canonfuzz_diff::escape::{json_lines, terminal};
 
-use crate::exit::{read_or_exit, rejected, usage_error, Failure};
+use crate::cli::exit::{read_or_exit, rejected, usage_error, Failure};
 
 #[derive(Subcommand)]
 pub(crate) enum JwsCommand {
@@ -109,7 +109,7 @@ pub(crate) enum Ed25519Command {
 /// Verifies one Ed25519 signature over the message in `message`.
 pub(crate) fn ed25519_verify(key: &str, sig: &str, message: Option<&Path>) -> ExitCode {
     let decode = |name: &str, hex: &str| {
-        canonfuzz_diff::vector::from_hex(hex).map_err(|e| usage_error(format!("--{name}: {e}")))
+        crate::vector::from_hex(hex).map_err(|e| usage_error(format!("--{name}: {e}")))
     };
     let (key, sig) = match (decode("key", key), decode("sig", sig)) {
         (Ok(key), Ok(sig)) => (key, sig),

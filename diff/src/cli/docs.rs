@@ -4,10 +4,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use canonfuzz_diff::family::fields_markdown;
+use crate::family::fields_markdown;
 
-use crate::exit::{print_bytes, usage_error};
-use crate::Cli;
+use crate::cli::exit::{print_bytes, usage_error};
+use crate::cli::Cli;
 use std::path::PathBuf;
 
 /// The arguments of `canonfuzz completions`.
@@ -22,7 +22,7 @@ pub(crate) struct CompletionsArgs {
 #[derive(clap::Args)]
 pub(crate) struct FieldsArgs {
     /// One family only.
-    #[arg(long, value_parser = crate::list::family_values())]
+    #[arg(long, value_parser = crate::cli::list::family_values())]
     pub(crate) family: Option<String>,
 }
 
@@ -60,9 +60,9 @@ pub(crate) fn completions(shell: clap_complete::Shell) -> ExitCode {
 
 /// Prints the field list of one family, or of all.
 pub(crate) fn fields(family: Option<&str>) -> ExitCode {
-    let families = match family.map(canonfuzz_diff::families::named).transpose() {
+    let families = match family.map(crate::families::named).transpose() {
         Ok(Some(one)) => vec![one],
-        Ok(None) => canonfuzz_diff::families::all().to_vec(),
+        Ok(None) => crate::families::all().to_vec(),
         Err(e) => return usage_error(e),
     };
     print!("{}", fields_markdown(&families));

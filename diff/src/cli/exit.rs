@@ -7,8 +7,8 @@ use std::io;
 use std::path::Path;
 use std::process::ExitCode;
 
-use canonfuzz_diff::escape::terminal;
-use canonfuzz_diff::input;
+use crate::escape::terminal;
+use crate::input;
 
 /// Why a command did not succeed.
 pub(crate) enum Failure {

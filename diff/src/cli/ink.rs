@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use canonfuzz_diff::escape::terminal;
+use crate::escape::terminal;
 
-use crate::exit::{read_or_exit, rejected, usage_error};
+use crate::cli::exit::{read_or_exit, rejected, usage_error};
 
 #[derive(Subcommand)]
 pub(crate) enum InkCommand {
@@ -180,8 +180,8 @@ pub(crate) fn ink(command: InkCommand) -> Result<ExitCode, ExitCode> {
                     Ok(v) => v,
                     Err(e) => return Err(usage_error(format!("the proof is not JSON: {e}"))),
                 };
-            let outcome = canonfuzz_diff::families::ink::published::verify_proof(&proof)
-                .map_err(usage_error)?;
+            let outcome =
+                crate::families::ink::published::verify_proof(&proof).map_err(usage_error)?;
             Ok(ink_decision(json, outcome))
         }
     }
@@ -197,20 +197,20 @@ fn decide(
     if list {
         if json {
             let all: serde_json::Map<String, serde_json::Value> =
-                canonfuzz_diff::families::ink::published::DECISIONS
+                crate::families::ink::published::DECISIONS
                     .iter()
                     .map(|(name, input)| (name.to_string(), serde_json::json!(input)))
                     .collect();
             println!("{}", serde_json::Value::Object(all));
         } else {
-            for (name, input) in canonfuzz_diff::families::ink::published::DECISIONS {
+            for (name, input) in crate::families::ink::published::DECISIONS {
                 println!("{name:<24} {input}");
             }
         }
         return Ok(ExitCode::SUCCESS);
     }
     let category = category.unwrap_or_default();
-    let Some((_, shape)) = canonfuzz_diff::families::ink::published::DECISIONS
+    let Some((_, shape)) = crate::families::ink::published::DECISIONS
         .iter()
         .find(|(name, _)| *name == category)
     else {
@@ -220,7 +220,7 @@ fn decide(
     };
     let input = read_or_exit(file)?;
     let text = String::from_utf8_lossy(&input);
-    match canonfuzz_diff::families::ink::published::decide(&category, &text) {
+    match crate::families::ink::published::decide(&category, &text) {
         Ok(outcome) => Ok(ink_decision(json, outcome.map(serde_json::Value::Object))),
         Err(why) => Err(usage_error(format!(
             "the input is not a {category} case: {why}; it is {shape}"

@@ -4,14 +4,14 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use canonfuzz_diff::campaign::{self, Config, Status};
-use canonfuzz_diff::family::Family;
-use canonfuzz_diff::{selftest, summary};
+use crate::campaign::{self, Config, Status};
+use crate::family::Family;
+use crate::{selftest, summary};
 
-use crate::exit::{rejected, usage_error};
-use crate::inputs::corpus_dir;
-use canonfuzz_diff::impls::External;
-use canonfuzz_diff::mutants::{self, Mutant};
+use crate::cli::exit::{rejected, usage_error};
+use crate::cli::inputs::corpus_dir;
+use crate::impls::External;
+use crate::mutants::{self, Mutant};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub(crate) struct DiffArgs {
     /// The family of inputs (`canonfuzz list families` says what each covers).
-    #[arg(long, default_value = "jcs", value_parser = crate::list::family_values())]
+    #[arg(long, default_value = "jcs", value_parser = crate::cli::list::family_values())]
     pub(crate) family: String,
     /// Number of cases to run (default 100,000 when --duration is not given either).
     #[arg(long, value_name = "N", conflicts_with = "duration")]
@@ -133,7 +133,7 @@ pub(crate) fn diff(
         only,
     ));
     let mut json = summary::to_json(&summary);
-    match canonfuzz_diff::harness::family_table(config.family, &config.impls, &corpus_dir(None)) {
+    match crate::harness::family_table(config.family, &config.impls, &corpus_dir(None)) {
         Some(Ok((table, _))) => {
             human(&table.table.to_markdown());
             json["verifier_table"] = table.json;
@@ -147,11 +147,11 @@ pub(crate) fn diff(
         let written = if to_stdout {
             let mut stdout = std::io::stdout().lock();
             match stdout.write_all(&text).and_then(|()| stdout.flush()) {
-                Err(e) if !crate::exit::reader_gone(&e) => Err(format!("stdout: {e}")),
+                Err(e) if !crate::cli::exit::reader_gone(&e) => Err(format!("stdout: {e}")),
                 _ => Ok(()),
             }
         } else {
-            canonfuzz_diff::vector::write_atomically(path, &text)
+            crate::vector::write_atomically(path, &text)
         };
         if let Err(e) = written {
             return usage_error(format!("cannot write the summary JSON: {e}"));
@@ -176,11 +176,11 @@ pub(crate) fn diff(
 /// Plants every mutant of the chosen families and scores the campaign on them.
 pub(crate) fn selftest(json: bool, seed: u64, families: &[String]) -> ExitCode {
     let chosen: Result<Vec<Family>, String> = if families.is_empty() {
-        Ok(canonfuzz_diff::families::all().to_vec())
+        Ok(crate::families::all().to_vec())
     } else {
         families
             .iter()
-            .map(|name| canonfuzz_diff::families::named(name))
+            .map(|name| crate::families::named(name))
             .collect()
     };
     let chosen = match chosen {
@@ -192,7 +192,7 @@ pub(crate) fn selftest(json: bool, seed: u64, families: &[String]) -> ExitCode {
             if json {
                 println!(
                     "{}",
-                    canonfuzz_diff::escape::json_lines(
+                    crate::escape::json_lines(
                         &serde_json::to_string_pretty(&run.to_json()).unwrap_or_default()
                     )
                 );
@@ -231,7 +231,7 @@ pub(crate) fn diff_command(args: DiffArgs, quiet: bool, detail: summary::Detail)
         every_case,
         fail_fast,
     } = args;
-    let family = match canonfuzz_diff::families::named(&family) {
+    let family = match crate::families::named(&family) {
         Ok(family) => family,
         Err(e) => return usage_error(e),
     };
@@ -261,7 +261,7 @@ pub(crate) fn diff_command(args: DiffArgs, quiet: bool, detail: summary::Detail)
         progress: !quiet,
         allow_missing,
         known: Some(corpus_dir(known)),
-        registry: canonfuzz_diff::families::all(),
+        registry: crate::families::all(),
         plant,
         every_case,
         fail_fast,

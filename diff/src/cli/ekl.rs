@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use canonfuzz_core::ekl;
 use clap::Subcommand;
 
-use canonfuzz_diff::escape::terminal;
+use crate::escape::terminal;
 
-use crate::exit::{read_or_exit, rejected, usage_error};
+use crate::cli::exit::{read_or_exit, rejected, usage_error};
 
 /// The arguments of `canonfuzz fingerprint`.
 #[derive(clap::Args)]

@@ -4,11 +4,11 @@ use std::io::{self, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::input;
 use canonfuzz_core::jcs::{Canonicalizer, Options};
-use canonfuzz_diff::input;
 
-use crate::exit::{print_bytes, read_or_exit, reader_gone, usage_error, Failure};
-use crate::inputs::open_input;
+use crate::cli::exit::{print_bytes, read_or_exit, reader_gone, usage_error, Failure};
+use crate::cli::inputs::open_input;
 use canonfuzz_core::jcs::DEFAULT_MAX_DEPTH;
 
 /// The arguments of `canonfuzz canon`.
@@ -36,7 +36,7 @@ pub(crate) fn canon(file: Option<PathBuf>, jsonl: bool, max_depth: usize) -> Exi
             Ok(r) => r,
             Err(e) => return usage_error(format!("cannot open {name}: {e}")),
         };
-        return match canonfuzz_diff::canon::run_jsonl(
+        return match crate::canon::run_jsonl(
             BufReader::with_capacity(1 << 16, reader),
             stdout,
             &mut canonicalizer,

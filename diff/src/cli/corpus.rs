@@ -4,20 +4,20 @@ use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use canonfuzz_diff::bugs::Bug;
-use canonfuzz_diff::campaign::Harness;
-use canonfuzz_diff::conformance::run_corpus;
-use canonfuzz_diff::escape::{terminal, terminal_lines};
-use canonfuzz_diff::impls::External;
-use canonfuzz_diff::import::{import, importers};
-use canonfuzz_diff::manifest::Manifest;
-use canonfuzz_diff::summary::{write_bugs, Detail, Paint, SHOWN_BUGS};
-use canonfuzz_diff::vector::excerpt;
-use canonfuzz_diff::{fuzzing, junit, matrix, merge, replay, triage, upstream};
+use crate::bugs::Bug;
+use crate::campaign::Harness;
+use crate::conformance::run_corpus;
+use crate::escape::{terminal, terminal_lines};
+use crate::impls::External;
+use crate::import::{import, importers};
+use crate::manifest::Manifest;
+use crate::summary::{write_bugs, Detail, Paint, SHOWN_BUGS};
+use crate::vector::excerpt;
+use crate::{fuzzing, junit, matrix, merge, replay, triage, upstream};
 
-use crate::exit::{rejected, usage_error};
-use crate::inputs::corpus_dir;
-use canonfuzz_diff::summary;
+use crate::cli::exit::{rejected, usage_error};
+use crate::cli::inputs::corpus_dir;
+use crate::summary;
 
 /// The arguments of `canonfuzz vectors`.
 #[derive(clap::Args)]
@@ -31,7 +31,7 @@ pub(crate) struct VectorsArgs {
     pub(crate) implementation: Option<String>,
     /// The family the implementation belongs to (default: the one that has the name;
     /// for NAME=COMMAND, jcs).
-    #[arg(long, value_parser = crate::list::family_values())]
+    #[arg(long, value_parser = crate::cli::list::family_values())]
     pub(crate) family: Option<String>,
     /// Write a JUnit XML report to FILE: a suite per vector file, a case per test.
     #[arg(long, value_name = "FILE", requires = "implementation")]
@@ -187,11 +187,11 @@ pub(crate) struct Asked {
 
 /// Runs the implementation `spec` names over the corpus `dir`: its bugs, then its counts.
 pub(crate) fn replay(dir: PathBuf, spec: &str, family: Option<&str>, asked: &Asked) -> ExitCode {
-    let family = match family.map(canonfuzz_diff::families::named).transpose() {
+    let family = match family.map(crate::families::named).transpose() {
         Ok(f) => f,
         Err(e) => return usage_error(e),
     };
-    let (family, implementation) = match canonfuzz_diff::families::resolve(spec, family) {
+    let (family, implementation) = match crate::families::resolve(spec, family) {
         Ok(found) => found,
         Err(e) => return usage_error(e),
     };
@@ -300,18 +300,18 @@ fn print_bugs(bugs: &[&Bug], asked: &Asked) -> usize {
 /// Writes the upstream reports of `found`, the bugs of the implementation `spec` names, into
 /// `dir`, each example minimized for it against the core; says where.
 fn upstream_reports(
-    family: canonfuzz_diff::family::Family,
+    family: crate::family::Family,
     spec: &str,
     found: Vec<Bug>,
     dir: &Path,
 ) -> Result<String, String> {
-    if family != canonfuzz_diff::families::jcs::FAMILY {
+    if family != crate::families::jcs::FAMILY {
         return Err(format!(
             "--upstream writes reports for JCS implementations, not for the {} family",
             family.name()
         ));
     }
-    let (_, implementation) = canonfuzz_diff::families::resolve(spec, Some(family))?;
+    let (_, implementation) = crate::families::resolve(spec, Some(family))?;
     let harness = Harness::with(
         family,
         vec![family.implementations().remove(0), implementation],
@@ -389,9 +389,7 @@ fn bug_list(failing: &[&Bug], allowing: &[&Bug], asked: &Asked) -> String {
 /// Rebuilds the manifest of the corpus `dir`.
 pub(crate) fn manifest(dir: Option<PathBuf>) -> ExitCode {
     let dir = corpus_dir(dir);
-    match Manifest::build(&dir, canonfuzz_diff::families::all())
-        .and_then(|m| m.write(&dir).map(|()| m))
-    {
+    match Manifest::build(&dir, crate::families::all()).and_then(|m| m.write(&dir).map(|()| m)) {
         Ok(m) => {
             let tests: usize = m.files.iter().map(|f| f.number_of_tests).sum();
             println!(

@@ -16,12 +16,12 @@ mod verify;
 
 use std::process::ExitCode;
 
-use canonfuzz_diff::{input, summary};
+use crate::{input, summary};
 use clap::{Parser, Subcommand};
 
-use crate::ekl::ChallengeCommand;
-use crate::ink::InkCommand;
-use crate::verify::{Ed25519Command, JwkCommand, JwsCommand, VmcpCommand};
+use crate::cli::ekl::ChallengeCommand;
+use crate::cli::ink::InkCommand;
+use crate::cli::verify::{Ed25519Command, JwkCommand, JwsCommand, VmcpCommand};
 
 const ABOUT: &str = "Differential fuzzing of signed-JSON implementations: JCS, Ed25519, JWS, \
 verifiable-mcp, Merkle proofs and INK, against a strict verification core.";
@@ -194,7 +194,9 @@ enum Command {
     Import(corpus::ImportArgs),
 }
 
-fn main() -> ExitCode {
+/// Runs the `canonfuzz` command line on this process's arguments, over the registered
+/// families ([`crate::families::all`]), and says how it ended.
+pub fn main() -> ExitCode {
     exit::quiet_on_closed_stdout();
     let cli = Cli::parse();
     input::set_limit(cli.max_input_bytes);

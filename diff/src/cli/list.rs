@@ -4,11 +4,11 @@
 
 use std::process::ExitCode;
 
-use canonfuzz_diff::escape::terminal;
-use canonfuzz_diff::summary::clip;
+use crate::escape::terminal;
+use crate::summary::clip;
 use clap::ValueEnum;
 
-use crate::exit::usage_error;
+use crate::cli::exit::usage_error;
 
 /// The arguments of `canonfuzz list`.
 #[derive(clap::Args)]
@@ -47,9 +47,9 @@ const VERSION: usize = 22;
 
 /// Lists `what`, of `family` alone when one is given.
 pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
-    let families = match family.map(canonfuzz_diff::families::named).transpose() {
+    let families = match family.map(crate::families::named).transpose() {
         Ok(Some(f)) => vec![f],
-        Ok(None) => canonfuzz_diff::families::all().to_vec(),
+        Ok(None) => crate::families::all().to_vec(),
         Err(e) => return usage_error(e),
     };
     match what {
@@ -119,7 +119,7 @@ pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
 /// are, so that help lists them as the registry does.
 pub(crate) fn family_values() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        canonfuzz_diff::families::all()
+        crate::families::all()
             .iter()
             .map(|f| clap::builder::PossibleValue::new(f.name()).help(f.title())),
     )
