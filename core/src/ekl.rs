@@ -1,4 +1,4 @@
-//! The adapter profile ("ekl"): salted fingerprints of tool arguments and tool results, and
+//! ekl, the profile PROTOCOL.md §15 defines for adapters: salted fingerprints of tool arguments and tool results, and
 //! the endpoint challenge proof.
 //!
 //! A fingerprint is SHA-256(salt ‖ JCS(value)) in lowercase hex, the salt being exactly 32

@@ -376,7 +376,7 @@ fn jwk_thumbprint_follows_rfc_7638() {
 const SEED_SALT: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
 #[test]
-fn fingerprints_match_the_adapter_profiles_seed() {
+fn fingerprints_match_the_ekl_seed() {
     let out = canonfuzz(
         &["fingerprint", "--salt", SEED_SALT],
         br#"{"min_beds": 3, "area_ref": "loc:ca:dublin"}"#,
@@ -414,7 +414,7 @@ fn fingerprints_match_the_adapter_profiles_seed() {
 }
 
 #[test]
-fn challenge_proofs_match_the_adapter_profiles_seed() {
+fn challenge_proofs_match_the_ekl_seed() {
     let dir = tempfile::tempdir().unwrap();
     let credential = dir.path().join("credential");
     std::fs::write(&credential, "eklp_example-credential-not-a-real-one\n").unwrap();

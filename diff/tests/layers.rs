@@ -425,6 +425,14 @@ fn code_lines(text: &str, extension: &str) -> usize {
 
 /// The files git tracks, by path from the repository's root, tests and the corpus aside.
 fn tracked() -> Vec<String> {
+    every_tracked_file()
+        .into_iter()
+        .filter(|f| !f.starts_with("corpus/") && !f.contains("tests/"))
+        .collect()
+}
+
+/// Every file git tracks, by its path from the repository's root.
+fn every_tracked_file() -> Vec<String> {
     let listed = std::process::Command::new("git")
         .args(["ls-files"])
         .current_dir(root())
@@ -433,9 +441,34 @@ fn tracked() -> Vec<String> {
     assert!(listed.status.success());
     String::from_utf8_lossy(&listed.stdout)
         .lines()
-        .filter(|f| !f.starts_with("corpus/") && !f.contains("tests/"))
         .map(str::to_string)
         .collect()
+}
+
+/// The tracked files, outside the published seeds kept as received, that spell `words`.
+fn spelling(words: &[&str]) -> Vec<String> {
+    every_tracked_file()
+        .into_iter()
+        .filter(|f| !f.starts_with("diff/tests/fixtures/"))
+        .filter(|f| {
+            let text = std::fs::read(root().join(f)).unwrap_or_default();
+            let text = String::from_utf8_lossy(&text).to_lowercase();
+            words.iter().any(|w| text.contains(w))
+        })
+        .collect()
+}
+
+#[test]
+fn the_ekl_family_has_one_name() {
+    // The protocol names its profile for adapters `ekl`; no second name for it.
+    let other = [["adapter", " profile"].concat(), ["adapter", "-profile"].concat()];
+    let found = spelling(&[&other[0], &other[1]]);
+    assert!(found.is_empty(), "{found:?} call ekl by another name");
+}
+
+#[test]
+fn a_second_name_is_seen() {
+    assert!(spelling(&["toy family"]).contains(&"docs/extending.md".to_string()));
 }
 
 #[test]

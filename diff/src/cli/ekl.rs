@@ -1,4 +1,4 @@
-//! The ekl family's commands, the adapter profile's salted fingerprints and challenge proofs:
+//! The ekl family's commands, ekl's salted fingerprints and challenge proofs:
 //! `fingerprint` and `challenge prove|verify`.
 
 use std::path::{Path, PathBuf};

@@ -134,14 +134,14 @@ enum Command {
         #[command(subcommand)]
         command: JwkCommand,
     },
-    /// The adapter profile's salted fingerprint of one JSON value, or of a tool result's body.
+    /// ekl's salted fingerprint of one JSON value, or of a tool result's body.
     ///
     /// Prints SHA-256(salt ‖ JCS(value)) in lowercase hex. With --result the input is a whole
     /// MCP tool result (or a JSON-RPC response carrying one) and the fingerprint covers its
     /// structuredContent when present, else its content array; which one is said on stderr.
     /// Exits 1 when the input is not I-JSON or has no body, 2 on a bad salt or I/O error.
     Fingerprint(ekl::FingerprintArgs),
-    /// The adapter profile's endpoint challenge proof.
+    /// ekl's endpoint challenge proof.
     Challenge {
         #[command(subcommand)]
         command: ChallengeCommand,
@@ -186,7 +186,7 @@ enum Command {
     /// Each mutant (classic canonicalization bugs, false rejections with every JCS error kind
     /// and wrong kinds; Ed25519 small-order, non-canonical and S >= L acceptance; JWS padding,
     /// crit and typ ignored; Merkle off-by-one index, empty proof, duplicated odd node; fields
-    /// left out of adapter-profile and INK hashes; verifiable-mcp holes) must show "core
+    /// left out of ekl and INK hashes; verifiable-mcp holes) must show "core
     /// diverges" on a case where the real core does not, within its family's case budget.
     /// Exits 1 if one does not, 2 if an implementation could not run.
     Selftest(campaign::SelftestArgs),

@@ -1,4 +1,4 @@
-//! The adapter profile's share of the checks: what the `ekl` fuzz target holds the core's
+//! ekl's share of the checks: what the `ekl` fuzz target holds the core's
 //! fingerprints to.
 
 pub mod fuzz;

@@ -1,4 +1,4 @@
-// The adapter profile from its definitions, with npm canonicalize for JCS: salted
+// ekl from its definitions, with npm canonicalize for JCS: salted
 // fingerprints of values and tool results, and endpoint challenge proofs.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { jsonCase, openssl } from '../common.mjs';

@@ -1,11 +1,11 @@
-"""The adapter profile from its definitions: salted fingerprints of values and tool results,
+"""ekl from its definitions: salted fingerprints of values and tool results,
 and endpoint challenge proofs."""
 
 from common import read_json, verdict
 
 
 def ekl(c):
-    """The adapter profile from its definitions: SHA-256(salt || JCS(value)) with a 32-byte
+    """ekl from its definitions: SHA-256(salt || JCS(value)) with a 32-byte
     salt, a result's structuredContent (when present and not null) or else its content array,
     and HMAC-SHA256 keyed with the hex SHA-256 of the credential over challenge || endpoint;
     a proof is verified as 64 hex digits compared in constant time with that MAC."""

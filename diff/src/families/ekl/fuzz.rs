@@ -1,4 +1,4 @@
-//! The adapter profile's fuzz target, and its seeds: the corpus's inputs.
+//! ekl's fuzz target, and its seeds: the corpus's inputs.
 
 use canonfuzz_props::ekl::fuzz::ekl_check;
 
@@ -14,7 +14,7 @@ pub const FUZZING: Fuzzing = Fuzzing {
     seeds,
 };
 
-/// Every input of the corpus's adapter-profile vectors.
+/// Every input of the corpus's ekl vectors.
 pub fn seeds(vectors: &[VectorFile], write: &mut Seeds<'_>) -> Result<(), String> {
     for file in vectors {
         for test in file.typed_tests::<super::EklTest>()? {

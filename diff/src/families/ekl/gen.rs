@@ -1,4 +1,4 @@
-//! Adapter-profile cases: a salted fingerprint of a value, of a tool result's body, an endpoint
+//! ekl cases: a salted fingerprint of a value, of a tool result's body, an endpoint
 //! challenge proof, or the verification of one. Values come from the JCS generator (numbers,
 //! member order, escapes, structure), so the fingerprint inherits every canonicalization edge;
 //! results wrap them as `structuredContent` or as the text of a `content` block, with adapter
@@ -57,7 +57,7 @@ pub fn challenge_not_lowercase_hex(input: &[u8]) -> Result<bool, Unreadable> {
         }))
 }
 
-/// Every field of an adapter-profile case: each is drawn afresh in every category's cases.
+/// Every field of an ekl case: each is drawn afresh in every category's cases.
 pub const FIELDS: [Field; 8] = [
     Field::at(
         "/op",
@@ -133,7 +133,7 @@ fn proof(rng: &mut Rng, credential: &str, challenge: &str, endpoint: &str) -> St
     }
 }
 
-/// The input for case `index` of an adapter-profile campaign with `seed`.
+/// The input for case `index` of an ekl campaign with `seed`.
 pub fn case(seed: u64, index: u64) -> (Category, Vec<u8>) {
     let mut rng = Rng::for_case(seed, index);
     let salt = if rng.chance(3) {

@@ -1,4 +1,4 @@
-//! The core's adapter-profile computations as a campaign implementation. The independent ones
+//! The core's ekl computations as a campaign implementation. The independent ones
 //! are the Python (hashlib, hmac, PyPI rfc8785) and Node (node:crypto, npm canonicalize)
 //! workers, which compute the same fingerprints and proofs, and verify proofs, from the
 //! profile's definitions.

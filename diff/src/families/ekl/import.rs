@@ -1,4 +1,4 @@
-//! The adapter profile's seed (000) as vectors: every fingerprint case with its published
+//! ekl's seed (000) as vectors: every fingerprint case with its published
 //! fingerprint, the tool-result selection case, the challenge proof, and cases derived from
 //! them by one change whose answer the profile's rules fix (a decoration the rules exclude
 //! keeps the published fingerprint; a changed endpoint no longer matches the published proof),
@@ -262,7 +262,7 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
     });
 
     let seed_source = Source {
-        name: "adapter profile seed 000_6a8eaec34509c942 (repaired copy)".to_string(),
+        name: "ekl seed 000_6a8eaec34509c942 (repaired copy)".to_string(),
         url: None,
         version: None,
         license: None,
@@ -289,7 +289,7 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
         algorithm: "EKL".to_string(),
         schema: crate::families::ekl::SCHEMA.to_string(),
         number_of_tests: groups.iter().map(|g| g.tests.len()).sum(),
-        header: vec!["The adapter profile's salted fingerprints and endpoint challenge proof: every case of seed 000 with its published answer, cases derived from them by one change whose answer the profile's rules fix, and the rules' refusals. The seed as received is not valid JSON (a U+2028 became a raw line feed); this is read from the repaired copy.".to_string()],
+        header: vec!["ekl's salted fingerprints and endpoint challenge proof: every case of seed 000 with its published answer, cases derived from them by one change whose answer the profile's rules fix, and the rules' refusals. The seed as received is not valid JSON (a U+2028 became a raw line feed); this is read from the repaired copy.".to_string()],
         notes: BTreeMap::from([
             ("Seed".to_string(), note("BASIC", "A case of seed 000, with the answer the seed publishes.")),
             ("Derived".to_string(), note("EDGE_CASE", "A seed case changed in one way whose answer the profile's rules fix: excluded decorations keep the published fingerprint; a changed input no longer matches the published proof.")),
@@ -302,10 +302,10 @@ pub fn profile(path: &Path) -> Result<VectorFile, String> {
     })
 }
 
-/// The published source this family imports: the adapter profile's seed.
+/// The published source this family imports: ekl's seed.
 pub const IMPORTERS: &[Importer] = &[Importer {
-    name: "ekl-profile",
-    about: "The adapter-profile seed (fixed JSON): fingerprints, result selection, challenge proof",
+    name: "ekl-seed-cases",
+    about: "The ekl seed (fixed JSON): fingerprints, result selection, challenge proof",
     target: "ekl/seed-000.json",
     reads: Reads::Path(profile),
 }];

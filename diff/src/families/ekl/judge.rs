@@ -1,4 +1,4 @@
-//! The adapter profile's judge, from its definitions (PROTOCOL.md §15): a fingerprint is
+//! ekl's judge, from its definitions (PROTOCOL.md §15): a fingerprint is
 //! SHA-256(salt ‖ JCS(value)) with a salt of 32 bytes given in hex; a tool result's body is its
 //! `structuredContent` when present and not null, else its `content` array (inside a JSON-RPC
 //! `result` when the result has neither); a challenge proof is HMAC-SHA256 keyed with the

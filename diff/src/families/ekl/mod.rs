@@ -1,4 +1,4 @@
-//! The adapter profile (`canonfuzz_ekl_v1`): salted fingerprints of values and tool results,
+//! ekl (`canonfuzz_ekl_v1`): salted fingerprints of values and tool results,
 //! and endpoint challenge proofs, from the core against the Python and Node implementations.
 
 pub mod fuzz;
@@ -21,10 +21,10 @@ use crate::replay::Replay;
 use crate::vector::{Expectation, Head, Test};
 use crate::workers;
 
-/// The adapter profile's fingerprints and challenge proofs.
+/// ekl's fingerprints and challenge proofs.
 pub struct Ekl;
 
-/// The schema name of adapter-profile (fingerprint and challenge proof) vector files.
+/// The schema name of ekl (fingerprint and challenge proof) vector files.
 pub const SCHEMA: &str = "canonfuzz_ekl_v1";
 
 /// The family, as registered.
@@ -33,7 +33,7 @@ pub const FAMILY: Family = Family::new(&Ekl);
 /// The family's constant facts.
 const FACTS: Facts = Facts {
     name: "ekl",
-    title: "adapter-profile fingerprints and challenge proofs",
+    title: "ekl fingerprints and challenge proofs",
     schema: SCHEMA,
     vector_kind: ("EKL", "EklFinding"),
     categories: &gen::CATEGORIES,
@@ -199,7 +199,7 @@ impl Spec for Ekl {
 }
 
 canonfuzz_engine::vector_test! {
-    /// One adapter-profile computation: a salted fingerprint of a value or a tool result, or
+    /// One ekl computation: a salted fingerprint of a value or a tool result, or
     /// an endpoint challenge proof.
     pub struct EklTest {
         /// The value or tool result a fingerprint is of.
@@ -242,10 +242,10 @@ impl Vectors for Ekl {
         let challenge =
             test.credential.is_some() && test.challenge.is_some() && test.endpoint.is_some();
         if fingerprint == challenge {
-            problems.push("an adapter-profile test is either a fingerprint (`salt`, `input`) or a challenge proof (`credential`, `challenge`, `endpoint`)".to_string());
+            problems.push("an ekl test is either a fingerprint (`salt`, `input`) or a challenge proof (`credential`, `challenge`, `endpoint`)".to_string());
         }
         if test.result == Expectation::Valid && test.expected.is_none() && test.proof.is_none() {
-            problems.push("a valid adapter-profile test needs `expected` or `proof`".to_string());
+            problems.push("a valid ekl test needs `expected` or `proof`".to_string());
         }
         problems
     }
@@ -255,7 +255,7 @@ impl Vectors for Ekl {
     }
 }
 
-/// Runs one adapter-profile test: a value's or tool result's fingerprint (and which body it
+/// Runs one ekl test: a value's or tool result's fingerprint (and which body it
 /// covers), or a challenge proof — computed and checked — with the test's result.
 fn check(test: &EklTest) -> Result<(), String> {
     let comment = crate::escape::terminal(&test.comment);

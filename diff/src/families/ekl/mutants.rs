@@ -1,4 +1,4 @@
-//! Adapter-profile mutants: the salt left out of a fingerprint, the endpoint left out of a
+//! ekl mutants: the salt left out of a fingerprint, the endpoint left out of a
 //! challenge proof, a proof compared on its first half only, and values nested past
 //! serde_json's 128 levels refused.
 
@@ -30,7 +30,7 @@ fn first_half_matches(input: &[u8]) -> bool {
     }
 }
 
-/// Every adapter-profile mutant.
+/// Every ekl mutant.
 pub const MUTANTS: [Mutant; 4] = [
     Mutant {
         family: super::FAMILY,

@@ -1,10 +1,10 @@
-//! The adapter profile's registered differences of the core, each with the predicate that says
+//! ekl's registered differences of the core, each with the predicate that says
 //! where its reason holds (read from the case, never from the core's answer).
 
 use super::gen;
 use crate::compare::{Excuse, Expect, Policy};
 
-/// The adapter profile's registered differences.
+/// ekl's registered differences.
 pub const POLICIES: [Policy; 2] = [
     Policy {
         id: "i-json-values",

@@ -1,5 +1,5 @@
 //! The JCS family's importers: the RFC 8785 suite and Appendix B, the ES number files and
-//! the adapter profile's seed strings, each expected output the source's own. Where a source
+//! ekl's seed strings, each expected output the source's own. Where a source
 //! gives a double as IEEE-754 bits, the input text is those bits written with 17 significant
 //! digits by Rust's standard formatter (exact, so it parses back to the same bits), which
 //! deliberately differs from the canonical text.
@@ -270,13 +270,13 @@ pub fn ekl_seed(path: &Path) -> Result<VectorFile, String> {
         })
         .collect();
     Ok(file(
-        vec!["The JCS strings of the adapter profile's fingerprint cases (seed 000): each case's value exactly as the seed writes it, and the canonical text the seed gives. The seed as received broke a U+2028 into a raw line feed; this is read from the repaired copy.".to_string()],
+        vec!["The JCS strings of ekl's fingerprint cases (seed 000): each case's value exactly as the seed writes it, and the canonical text the seed gives. The seed as received broke a U+2028 into a raw line feed; this is read from the repaired copy.".to_string()],
         BTreeMap::from([(
             "EklSeed".to_string(),
             note("BASIC", "A value whose canonical form a real protocol document fixes."),
         )]),
         vec![group(
-            Source { name: "adapter profile seed 000_6a8eaec34509c942 (fixed copy)".to_string(), url: None, version: None, license: None },
+            Source { name: "ekl seed 000_6a8eaec34509c942 (fixed copy)".to_string(), url: None, version: None, license: None },
             String::new(),
             tests,
         )?],
@@ -284,7 +284,7 @@ pub fn ekl_seed(path: &Path) -> Result<VectorFile, String> {
 }
 
 /// The published sources this family imports: the RFC 8785 suite and Appendix B, the ES
-/// number files, and the adapter profile's seed as JCS cases.
+/// number files, and ekl's seed as JCS cases.
 pub const IMPORTERS: &[Importer] = &[
     Importer {
         name: "rfc8785-suite",
@@ -311,8 +311,8 @@ pub const IMPORTERS: &[Importer] = &[
         reads: Reads::Path(es_number_ties),
     },
     Importer {
-        name: "ekl-seed",
-        about: "The adapter-profile seed (fixed JSON): each case's value and its JCS string",
+        name: "ekl-seed-strings",
+        about: "The ekl seed (fixed JSON): each case's value and its JCS string",
         target: "jcs/ekl-seed-000.json",
         reads: Reads::Path(ekl_seed),
     },

@@ -1,7 +1,7 @@
 //! The JCS generator: deterministic from the campaign seed and the case index alone (so
 //! shards and thread counts never change which input a case gets), structure-aware, and
 //! weighted toward where implementations are known to differ. Every generator that needs a
-//! JSON document (the adapter profile's, INK's, verifiable-mcp's) draws it from here.
+//! JSON document (ekl's, INK's, verifiable-mcp's) draws it from here.
 
 mod mutate;
 mod numbers;
