@@ -33,7 +33,7 @@ pub const FAMILY: Family = Family::new(&Ekl);
 /// The family's constant facts.
 const FACTS: Facts = Facts {
     name: "ekl",
-    title: "ekl fingerprints and challenge proofs",
+    title: "salted fingerprints and endpoint challenge proofs",
     schema: SCHEMA,
     vector_kind: ("EKL", "EklFinding"),
     categories: &gen::CATEGORIES,
