@@ -461,7 +461,10 @@ fn spelling(words: &[&str]) -> Vec<String> {
 #[test]
 fn the_ekl_family_has_one_name() {
     // The protocol names its profile for adapters `ekl`; no second name for it.
-    let other = [["adapter", " profile"].concat(), ["adapter", "-profile"].concat()];
+    let other = [
+        ["adapter", " profile"].concat(),
+        ["adapter", "-profile"].concat(),
+    ];
     let found = spelling(&[&other[0], &other[1]]);
     assert!(found.is_empty(), "{found:?} call ekl by another name");
 }
