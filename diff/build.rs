@@ -1,12 +1,15 @@
 //! Records the commit the harness is built from, for the report's provenance header, and lists
 //! the worker programs and lockfiles under `diff/oracles` for the binary to carry
-//! (`crate::oracles`), leaving out what installing them creates there.
+//! (`crate::workers`), leaving out what an older build installed there. It watches only what
+//! feeds the build, so that running campaigns, installing workers and asking git about the
+//! tree rebuild nothing.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Names under `diff/oracles` that installing the workers creates, never carried.
+/// Names under `diff/oracles` that installing the workers created there before they were
+/// installed apart from their sources, never carried.
 const INSTALLED: [&str; 5] = [
     "node_modules",
     ".venv",
@@ -20,18 +23,61 @@ fn main() {
     carry_oracles();
 }
 
+/// What feeds the binary, relative to the workspace root: the build is the commit's where
+/// these match it, and a change to any of them, or a new commit, records the commit again.
+/// The corpus, the docs and the tests are left out, and so is everything a campaign or git
+/// itself writes (the index, installed workers): those never rebuild the binary.
+const INPUTS: [&str; 9] = [
+    "Cargo.toml",
+    "Cargo.lock",
+    "core",
+    "props",
+    "diff/Cargo.toml",
+    "diff/build.rs",
+    "diff/src",
+    "diff/engine",
+    "diff/oracles",
+];
+
+/// Records the commit the binary is built from, `-modified` when a file that feeds the build
+/// differs from it.
 fn record_commit() {
-    let commit = Command::new("git")
-        .args(["describe", "--always", "--dirty", "--abbrev=12"])
-        .output()
-        .ok()
-        .filter(|out| out.status.success())
-        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
-        .filter(|c| !c.is_empty())
-        .unwrap_or_else(|| "unknown (not built from a git checkout)".to_string());
-    println!("cargo:rustc-env=CANONFUZZ_COMMIT={commit}");
-    for watched in ["../.git/HEAD", "../.git/index", "../.git/refs/heads"] {
-        println!("cargo:rerun-if-changed={watched}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let Some(commit) = git(&["rev-parse", "--short=12", "HEAD"]).filter(|c| !c.is_empty()) else {
+        println!("cargo:rustc-env=CANONFUZZ_COMMIT=unknown (not built from a git checkout)");
+        return;
+    };
+    let inputs: Vec<&str> = INPUTS.to_vec();
+    let status = [
+        &["status", "--porcelain", "--untracked-files=no", "--"][..],
+        &inputs,
+    ]
+    .concat();
+    let modified = git(&status).is_some_and(|changes| !changes.is_empty());
+    let suffix = if modified { "-modified" } else { "" };
+    println!("cargo:rustc-env=CANONFUZZ_COMMIT={commit}{suffix}");
+    // A new commit moves HEAD or the branch it names; a checkout rewrites HEAD.
+    let head = git(&["symbolic-ref", "-q", "HEAD"]).unwrap_or_default();
+    for path in ["HEAD", "packed-refs", head.as_str()] {
+        // A file that is not there would count as changed on every build.
+        if let Some(file) = git(&["rev-parse", "--path-format=absolute", "--git-path", path])
+            .filter(|file| !path.is_empty() && Path::new(file).exists())
+        {
+            println!("cargo:rerun-if-changed={file}");
+        }
+    }
+    let listed = [&["ls-files", "--"][..], &inputs].concat();
+    for file in git(&listed).unwrap_or_default().lines() {
+        println!("cargo:rerun-if-changed={}", root.join(file).display());
     }
 }
 
@@ -57,9 +103,13 @@ fn carry_oracles() {
         "cargo:rustc-env=CANONFUZZ_ORACLES_SOURCE={}",
         root.display()
     );
+    // OUT_DIR is <target>/<profile>/build/<package>-<hash>/out.
+    let target = generated.ancestors().nth(4).unwrap_or(&generated);
+    println!("cargo:rustc-env=CANONFUZZ_BUILD_DIR={}", target.display());
 }
 
-/// Collects the carried files under `dir`, watching each for changes.
+/// Collects the carried files under `dir`, watching the folders that hold them;
+/// `record_commit` watches each file, with the others that feed the build.
 fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) {
     let entries = std::fs::read_dir(dir).expect("diff/oracles is readable");
     for entry in entries {
@@ -74,7 +124,6 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) {
         if path.is_dir() {
             walk(root, &path, files);
         } else {
-            println!("cargo:rerun-if-changed={}", path.display());
             let relative = path.strip_prefix(root).expect("under the root");
             files.push((
                 relative.to_string_lossy().replace('\\', "/"),
@@ -82,5 +131,7 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) {
             ));
         }
     }
+    // A file added here is carried once the build runs again: nothing is installed under
+    // these folders any more, so only a change of the sources touches them.
     println!("cargo:rerun-if-changed={}", dir.display());
 }

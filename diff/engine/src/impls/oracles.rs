@@ -1,26 +1,29 @@
 //! Where the worker programs and their pinned dependencies live. The programs are small, so
-//! the binary that knows the families carries them ([`carry`]): an installed `canonfuzz`
-//! unpacks them into its data directory on first use and installs their dependencies there,
-//! and so works from any directory, with or without the clone it was built from.
+//! the binary that knows the families carries them ([`carry`]) and unpacks them on first use
+//! into a directory of their own, where their dependencies are installed too: the binary works
+//! from any directory, with or without the clone it was built from, and nothing it installs
+//! lands in the source tree, whose changes alone rebuild it.
 //!
 //! The directory is the first of: `$CANONFUZZ_ORACLES` (a directory of worker programs, used
-//! as it is); `$CANONFUZZ_HOME/oracles`; the build tree's worker directory
-//! ([`Carried::source`]), while it exists; and `$XDG_DATA_HOME/canonfuzz/<version>/oracles`
-//! (by default `~/.local/share/canonfuzz/<version>/oracles`). The last two but one are
-//! unpacked from the binary.
+//! as it is); `$CANONFUZZ_HOME/oracles`; `canonfuzz-workers` in the target directory the binary
+//! was built in, while it exists ([`Carried::build_dir`]); and
+//! `$XDG_DATA_HOME/canonfuzz/<version>/oracles` (by default
+//! `~/.local/share/canonfuzz/<version>/oracles`). All but the first are unpacked from the
+//! binary.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The worker programs a binary carries: every program and lockfile by its path under the
-/// workers' directory, and that directory in the tree the binary was built from.
+/// workers' directory, and where the binary was built.
 #[derive(Debug)]
 pub struct Carried {
     /// Each file's path under the directory (`node/worker.mjs`) and its bytes.
     pub files: &'static [(&'static str, &'static [u8])],
-    /// The directory in the build tree, used as it is while it exists.
-    pub source: &'static str,
-    /// The carrying program's version, which names its unpacked copy.
+    /// Cargo's target directory the binary was built in: while it exists, the workers are
+    /// unpacked and installed in it, apart from other builds' and from the source tree.
+    pub build_dir: &'static str,
+    /// The carrying program's version, which names its unpacked copy elsewhere.
     pub version: &'static str,
 }
 
@@ -32,18 +35,39 @@ pub fn carry(carried: &'static Carried) {
     let _ = CARRIED.get_or_init(|| carried);
 }
 
-/// The worker programs the engine's own tests run: those of the tree they are built in.
+/// The worker programs the engine's own tests run: the tracked files of the tree's
+/// `diff/oracles`, unpacked into the target directory the tests were built in.
 #[cfg(test)]
-static TREE: Carried = Carried {
-    files: &[],
-    source: concat!(env!("CARGO_MANIFEST_DIR"), "/../oracles"),
-    version: env!("CARGO_PKG_VERSION"),
-};
+fn tree() -> &'static Carried {
+    static TREE: OnceLock<Carried> = OnceLock::new();
+    TREE.get_or_init(|| {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oracles");
+        let listed = std::process::Command::new("git")
+            .args(["ls-files", "."])
+            .current_dir(&source)
+            .output()
+            .unwrap();
+        let files: Vec<(&'static str, &'static [u8])> = String::from_utf8_lossy(&listed.stdout)
+            .lines()
+            .map(|path| {
+                let bytes = std::fs::read(source.join(path)).unwrap();
+                (&*path.to_string().leak(), &*bytes.leak())
+            })
+            .collect();
+        let exe = std::env::current_exe().unwrap();
+        let target = exe.ancestors().nth(3).unwrap().display().to_string();
+        Carried {
+            files: files.leak(),
+            build_dir: target.leak(),
+            version: env!("CARGO_PKG_VERSION"),
+        }
+    })
+}
 
 /// The worker programs of this process, if it carries any.
 fn carried() -> Option<&'static Carried> {
     #[cfg(test)]
-    carry(&TREE);
+    carry(tree());
     CARRIED.get().copied()
 }
 
@@ -58,9 +82,9 @@ pub fn location() -> Result<(PathBuf, bool), String> {
     if let Some(home) = std::env::var_os("CANONFUZZ_HOME") {
         return Ok((PathBuf::from(home).join("oracles"), true));
     }
-    let built = Path::new(carried.source).to_path_buf();
-    if built.join("node/worker.mjs").is_file() {
-        return Ok((built, false));
+    let built = Path::new(carried.build_dir);
+    if built.is_dir() {
+        return Ok((built.join("canonfuzz-workers"), true));
     }
     let data = std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)
