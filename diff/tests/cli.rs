@@ -118,7 +118,7 @@ fn help_and_version() {
     );
 }
 
-/// The subcommands the top-level help lists, in its order.
+/// The subcommands a help text lists, in its order.
 fn subcommands(help: &str) -> Vec<String> {
     help.lines()
         .skip_while(|l| !l.starts_with("Commands:"))
@@ -139,12 +139,25 @@ fn the_help_leads_with_the_main_job_and_every_line_fits_80_columns() {
         top.contains("canonfuzz diff "),
         "the examples start from a campaign"
     );
-    let mut helps = vec![("canonfuzz".to_string(), top.clone())];
-    for command in commands.iter().filter(|c| *c != "help") {
-        let out = canonfuzz(&[command, "--help"], b"");
-        assert_eq!(out.status.code(), Some(0), "{command}");
-        helps.push((command.clone(), text(&out.stdout)));
+    // Every command at every depth, its long help and its short one.
+    let mut helps = Vec::new();
+    let mut pending: Vec<Vec<String>> = vec![Vec::new()];
+    while let Some(path) = pending.pop() {
+        for flag in ["--help", "-h"] {
+            let args: Vec<&str> = path.iter().map(String::as_str).chain([flag]).collect();
+            let out = canonfuzz(&args, b"");
+            assert_eq!(out.status.code(), Some(0), "{args:?}");
+            let help = text(&out.stdout);
+            if flag == "--help" {
+                for sub in subcommands(&help).into_iter().filter(|c| c != "help") {
+                    pending.push(path.iter().cloned().chain([sub]).collect());
+                }
+            }
+            helps.push((args.join(" "), help));
+        }
     }
+    assert!(helps.len() > 2 * (commands.len() + 5), "{}", helps.len());
+    assert!(helps.iter().any(|(c, _)| c == "challenge verify -h"));
     for (command, help) in &helps {
         for line in help.lines() {
             assert!(

@@ -365,10 +365,11 @@ impl SelftestRun {
         let mut out = String::new();
         for family in &self.families {
             for (name, why) in &family.missing {
-                out.push_str(&format!(
-                    "WARNING: {} implementation {name} did not run: {why}\n",
-                    family.family.name()
-                ));
+                let who = format!("{} implementation {name}", family.family.name());
+                out.push_str(&crate::summary::not_run(&who, "did not run", why, false));
+            }
+            if !family.missing.is_empty() {
+                out.push_str(crate::summary::NOT_RUN_HINT);
             }
             out.push_str(&format!(
                 "{}: {} of {} mutants' campaigns of {} cases exit 1\n",

@@ -123,7 +123,7 @@ const WIDTH: usize = 80;
 /// `text` as lines of at most [`WIDTH`] characters, broken at spaces, each ending in a line
 /// feed; lines after the first are indented by two spaces. A word longer than a line stands
 /// alone on its own.
-fn wrap(text: &str) -> String {
+pub fn wrap(text: &str) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split(' ') {
@@ -158,14 +158,14 @@ fn finding_word(count: usize) -> &'static str {
 pub fn render(summary: &Summary, detail: Detail, paint: Paint, only: Option<&str>) -> String {
     let mut out = String::new();
     headline(&mut out, summary);
-    votes(&mut out, summary, paint);
+    votes(&mut out, summary, detail, paint);
     pace(&mut out, summary);
     if detail != Detail::Quiet {
         findings(&mut out, summary, detail, paint);
         bugs(&mut out, summary, detail, paint, only);
         table(&mut out, summary);
     }
-    totals(&mut out, summary, paint);
+    totals(&mut out, summary, detail, paint);
     out
 }
 
@@ -220,15 +220,40 @@ fn headline(out: &mut String, summary: &Summary) {
     out.push_str(&wrap(&format!("{minimized}{known}")));
 }
 
-/// Who could not run, the cases by verdict, and which groups voted.
-fn votes(out: &mut String, summary: &Summary, paint: Paint) {
-    for (name, why) in &summary.missing {
-        out.push_str(&wrap(&format!(
-            "WARNING: {} did not run: {}",
-            terminal(name),
-            terminal(why)
-        )));
+/// The warning for `name`, which did not run (`what` says what became of it): the first line
+/// of `why` in at most 80 columns a line, or with `verbose` all of it, a line at a time as the
+/// tool wrote it.
+pub fn not_run(name: &str, what: &str, why: &str, verbose: bool) -> String {
+    let name = terminal(name);
+    if !verbose {
+        let first = crate::impls::setup::first_line(why);
+        return wrap(&format!("WARNING: {name} {what}: {}", terminal(first)));
     }
+    let mut out = wrap(&format!("WARNING: {name} {what}:"));
+    for line in why.lines() {
+        out.push_str(&format!("  | {}\n", terminal(line)));
+    }
+    out
+}
+
+/// Where a person learns more after [`not_run`]'s warnings.
+pub const NOT_RUN_HINT: &str =
+    "(canonfuzz setup says what each runtime needs; -v shows each reason whole)\n";
+
+/// A warning for each implementation that did not run, then where to learn more.
+fn missing(out: &mut String, summary: &Summary, detail: Detail, what: &str) {
+    let verbose = detail == Detail::Verbose;
+    for (name, why) in &summary.missing {
+        out.push_str(&not_run(name, what, why, verbose));
+    }
+    if !summary.missing.is_empty() && !verbose {
+        out.push_str(NOT_RUN_HINT);
+    }
+}
+
+/// Who could not run, the cases by verdict, and which groups voted.
+fn votes(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
+    missing(out, summary, detail, "did not run");
     let verdicts: Vec<String> = summary
         .verdicts
         .iter()
@@ -307,15 +332,16 @@ fn pace(out: &mut String, summary: &Summary) {
 
 /// The warnings for implementations that did not run, repeated last, and the findings'
 /// totals, red when the core diverges or a case could not be judged.
-fn totals(out: &mut String, summary: &Summary, paint: Paint) {
-    for (name, why) in &summary.missing {
+fn totals(out: &mut String, summary: &Summary, detail: Detail, paint: Paint) {
+    if !summary.missing.is_empty() {
         out.push('\n');
-        out.push_str(&wrap(&format!(
-            "WARNING: {} did not run, so this campaign compared without it: {}",
-            terminal(name),
-            terminal(why)
-        )));
     }
+    missing(
+        out,
+        summary,
+        detail,
+        "did not run, so this campaign compared without it",
+    );
     let count = |verdict: &str| {
         summary
             .findings
@@ -698,4 +724,27 @@ pub fn to_json(summary: &Summary) -> Value {
             "outcomes": summary.impls.iter().zip(&f.outcomes).map(|(s, o)| (s.name.clone(), o.to_json())).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_implementation_that_did_not_run_takes_one_line_unless_asked_for_more() {
+        let why = "cargo build --release failed: error: failed to get `ring`\n\nCaused by:\n  \
+                   network unreachable\nstack backtrace:\n   0: std::backtrace";
+        let short = not_run("josekit", "did not run", why, false);
+        assert_eq!(
+            short,
+            "WARNING: josekit did not run: cargo build --release failed: error: failed to get\n  `ring`\n"
+        );
+        let whole = not_run("josekit", "did not run", why, true);
+        assert!(whole.contains("  |   network unreachable\n"), "{whole}");
+        assert!(whole.contains("  |    0: std::backtrace\n"), "{whole}");
+        assert!(short.lines().all(|l| l.chars().count() <= WIDTH), "{short}");
+        let forged = not_run("x\nWARNING: forged", "did not run", "a\u{1b}[31m", false);
+        assert_eq!(forged.lines().count(), 1, "{forged}");
+        assert!(!forged.contains('\u{1b}'), "{forged}");
+    }
 }

@@ -66,7 +66,7 @@ pub(crate) struct DiffArgs {
     /// driven through).
     #[arg(long, value_name = "NAME")]
     pub(crate) only: Option<String>,
-    /// Plant one of the self-test's mutants (`canonfuzz selftest` lists them) in the core's
+    /// Plant one of the self-test's mutants (`canonfuzz list mutants` lists them) in the core's
     /// place, to see that these settings turn red on a known bug: the campaign should exit
     /// 1. Saves nothing.
     #[arg(long, value_name = "MUTANT", conflicts_with = "out")]

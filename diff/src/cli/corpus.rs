@@ -453,9 +453,7 @@ pub(crate) fn triage(
                 Some(i) => harnesses.get(i),
                 None => match Harness::new(family, &[]) {
                     Ok((h, missing)) => {
-                        for (name, why) in &missing {
-                            eprintln!("WARNING: {} did not run: {}", terminal(name), terminal(why));
-                        }
+                        warn_not_run(&missing);
                         harnesses.push(h);
                         harnesses.last()
                     }
@@ -509,9 +507,7 @@ pub(crate) fn report(
 ) -> ExitCode {
     let corpus = corpus_dir(corpus);
     let built = matrix::conformance(impls, with, &corpus).map(|(matrix, harness, missing)| {
-        for (name, why) in &missing {
-            eprintln!("WARNING: {} did not run: {}", terminal(name), terminal(why));
-        }
+        warn_not_run(&missing);
         (matrix, harness)
     });
     let written = built.and_then(|(m, harness)| {
@@ -574,5 +570,15 @@ pub(crate) fn import_data(source: &str, path: Option<&Path>, corpus: Option<Path
             ExitCode::SUCCESS
         }
         Err(e) => usage_error(e),
+    }
+}
+
+/// A warning on stderr for each implementation that did not run, then where to learn more.
+fn warn_not_run(missing: &[(String, String)]) {
+    for (name, why) in missing {
+        eprint!("{}", summary::not_run(name, "did not run", why, false));
+    }
+    if !missing.is_empty() {
+        eprint!("{}", summary::NOT_RUN_HINT);
     }
 }

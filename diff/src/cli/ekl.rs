@@ -29,11 +29,19 @@ pub(crate) struct FingerprintArgs {
 pub(crate) enum ChallengeCommand {
     /// Print the proof: HMAC-SHA256 keyed with the hex SHA-256 of the credential, over the
     /// challenge hex and the endpoint URL.
+    #[command(
+        override_usage = "canonfuzz challenge prove --credential-file <FILE> --challenge <HEX>
+       --endpoint <URL> [OPTIONS]"
+    )]
     Prove {
         #[command(flatten)]
         inputs: ChallengeInputs,
     },
     /// Check a proof in constant time; exit 0 when it matches, 1 when it does not.
+    #[command(
+        override_usage = "canonfuzz challenge verify --credential-file <FILE> --challenge <HEX>
+       --endpoint <URL> --proof <HEX> [OPTIONS]"
+    )]
     Verify {
         #[command(flatten)]
         inputs: ChallengeInputs,

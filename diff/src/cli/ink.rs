@@ -15,6 +15,10 @@ pub(crate) enum InkCommand {
     /// the signature base against the sender's key history, live authentication, freshness
     /// (with --now) and the sender cross-check. Prints the decision; on rejection INK's error
     /// code, message and HTTP status. Exits 0 accepted, 1 rejected, 2 usage or I/O error.
+    #[command(
+        override_usage = "canonfuzz ink verify-request --path <PATH> --recipient <DID>
+       --keys <FILE> [OPTIONS] [BODY|-]"
+    )]
     VerifyRequest {
         /// The HTTP method.
         #[arg(long, default_value = "POST")]

@@ -12,6 +12,7 @@ mod exit;
 mod ink;
 mod inputs;
 mod list;
+mod setup;
 mod verify;
 
 use std::process::ExitCode;
@@ -35,19 +36,20 @@ it as a conformance vector that the corpus replays from then on. The same core c
 
 const EXAMPLES: &str = "\
 Examples:
-  canonfuzz diff                       the main job: a JCS campaign of 100,000 cases
-  canonfuzz diff --family ed25519      another family (canonfuzz list families)
+  canonfuzz diff                     the main job: 100,000 JCS cases
+  canonfuzz diff --family ed25519    another family (canonfuzz list families)
   canonfuzz diff --with mine='python3 adapter.py'
-                                       your own implementation beside the others
+                                     your own implementation beside the others
   canonfuzz vectors --impl mine='python3 adapter.py' --junit out.xml
-                                       the whole corpus through it, for a CI job
+                                     the whole corpus through it, for a CI job
   canonfuzz report --upstream --out reports/
-                                       one report per bug, for each library's maintainers
-  canonfuzz list implementations       every implementation, its version and group
-  canonfuzz canon doc.json             the canonical bytes of one document
+                                     a report per bug, for its maintainers
+  canonfuzz list implementations     each implementation, version and group
+  canonfuzz setup                    install the workers' runtimes ahead
+  canonfuzz canon doc.json           the canonical bytes of one document
 
-Exit status: 0 success, 1 a bug of the core, rejected input or a failed check, 2 usage,
-I/O or harness failure.";
+Exit status: 0 success; 1 a bug of the core, rejected input or a failed
+check; 2 usage, I/O or harness failure.";
 
 #[derive(Parser)]
 #[command(
@@ -86,6 +88,14 @@ enum Command {
     /// List the families a campaign can run, or every implementation with its version,
     /// independence group and how it runs.
     List(list::ListArgs),
+    /// Install the workers' runtimes now rather than in the first campaign, and say of each
+    /// (Node, Python, Rust) whether it is ready or what it needs.
+    ///
+    /// Runs npm ci, creates the Python virtualenv and builds the Rust worker where they are
+    /// missing or stale, showing each step, then prints one line per runtime: its version, or
+    /// the first line of why it cannot run (-v: all of it) and what to install. Exits 0 when
+    /// every runtime is ready, 1 when one is not.
+    Setup,
     /// Write the RFC 8785 canonical form of a JSON text to stdout.
     ///
     /// On bad input, exits 1 and prints `error[<kind>] at line L, column C: <message>` to
@@ -200,6 +210,7 @@ pub fn main() -> ExitCode {
     exit::quiet_on_closed_stdout();
     let cli = Cli::parse();
     input::set_limit(cli.max_input_bytes);
+    crate::impls::setup::show(!cli.quiet);
     let detail = match (cli.quiet, cli.verbose) {
         (true, _) => summary::Detail::Quiet,
         (_, true) => summary::Detail::Verbose,
@@ -210,6 +221,7 @@ pub fn main() -> ExitCode {
         Command::Vectors(args) => corpus::vectors_command(args, detail),
         Command::Manifest(args) => corpus::manifest(args.dir),
         Command::List(args) => list::list(args.what, args.family.as_deref()),
+        Command::Setup => setup::setup(cli.verbose),
         Command::Diff(args) => campaign::diff_command(args, cli.quiet, detail),
         Command::Jws {
             command:
@@ -265,5 +277,18 @@ pub fn main() -> ExitCode {
         Command::Import(args) => {
             corpus::import_data(&args.source, args.path.as_deref(), args.corpus)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_examples_and_exit_statuses_are_printed_as_written() {
+        // Each line fits 80 columns, so clap wraps none of them mid-phrase.
+        let help = Cli::command().render_long_help().to_string();
+        assert!(help.contains(EXAMPLES), "{help}");
     }
 }

@@ -7,6 +7,7 @@
 pub mod hosted;
 pub mod oracles;
 mod rust_build;
+pub mod setup;
 pub mod worker;
 
 pub use canonfuzz_props::impls::crypto_dependencies;

@@ -14,6 +14,8 @@ mod pool;
 mod protocol;
 mod runtime;
 
+pub use runtime::{readiness, Readiness};
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering as AtomicOrdering};

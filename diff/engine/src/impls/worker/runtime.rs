@@ -14,7 +14,59 @@ pub(crate) enum Runtime {
     Rust,
 }
 
+/// One runtime of the harness's own workers, prepared: its name, what it needs, and its
+/// version or why it cannot run.
+#[derive(Debug, Clone)]
+pub struct Readiness {
+    /// `node`, `python` or `rust`.
+    pub runtime: &'static str,
+    /// What it needs from the machine, as a person would install it.
+    pub needs: &'static str,
+    /// Its version, or why it cannot run (a tool's whole output, perhaps).
+    pub state: Result<String, String>,
+}
+
+/// Prepares every runtime at once, installing what is missing (each install shown as a
+/// set-up step), and says how each ended.
+pub fn readiness() -> Vec<Readiness> {
+    let all = [Runtime::Node, Runtime::Python, Runtime::Rust];
+    std::thread::scope(|scope| {
+        let started: Vec<_> = all
+            .iter()
+            .map(|&runtime| scope.spawn(move || prepared(runtime)))
+            .collect();
+        all.iter()
+            .zip(started)
+            .map(|(&runtime, started)| Readiness {
+                runtime: runtime.name(),
+                needs: runtime.needs(),
+                state: started
+                    .join()
+                    .unwrap_or_else(|_| Err("its set-up panicked".to_string())),
+            })
+            .collect()
+    })
+}
+
 impl Runtime {
+    /// Its name, as `canonfuzz setup` shows it.
+    fn name(self) -> &'static str {
+        match self {
+            Runtime::Node => "node",
+            Runtime::Python => "python",
+            Runtime::Rust => "rust",
+        }
+    }
+
+    /// What it needs from the machine.
+    fn needs(self) -> &'static str {
+        match self {
+            Runtime::Node => "Node 20 or later (node and npm on PATH) and the npm registry",
+            Runtime::Python => "Python 3.11 or later (python3 with venv) and PyPI",
+            Runtime::Rust => "Rust stable (cargo and rustc on PATH) and crates.io",
+        }
+    }
+
     pub(super) fn dir(self) -> PathBuf {
         let oracles = crate::impls::oracles::dir().unwrap_or_default();
         oracles.join(match self {
@@ -70,17 +122,19 @@ impl Runtime {
                 }
                 let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
                 let runtime = version(Path::new("rustc"))?;
-                run(Command::new(cargo)
-                    .args([
-                        "build",
-                        "--release",
-                        "--locked",
-                        "--quiet",
-                        "--manifest-path",
-                    ])
-                    .arg(dir.join("Cargo.toml"))
-                    .arg("--target-dir")
-                    .arg(dir.join("target")))?;
+                installing("rust workers: cargo build --release, once", || {
+                    run(Command::new(cargo)
+                        .args([
+                            "build",
+                            "--release",
+                            "--locked",
+                            "--quiet",
+                            "--manifest-path",
+                        ])
+                        .arg(dir.join("Cargo.toml"))
+                        .arg("--target-dir")
+                        .arg(dir.join("target")))
+                })?;
                 crate::impls::rust_build::record(&dir, &binary, &runtime)?;
                 Ok(runtime)
             }
@@ -109,15 +163,17 @@ pub(super) fn prepare_node(dir: &Path) -> Result<String, String> {
     let stamp = dir.join("node_modules/.canonfuzz-package-lock.json");
     let wanted = std::fs::read(dir.join("package-lock.json")).map_err(|e| e.to_string())?;
     if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
-        run(Command::new("npm")
-            .args([
-                "ci",
-                "--ignore-scripts",
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-            ])
-            .current_dir(dir))?;
+        installing("node workers: npm ci from package-lock.json", || {
+            run(Command::new("npm")
+                .args([
+                    "ci",
+                    "--ignore-scripts",
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                ])
+                .current_dir(dir))
+        })?;
         std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
     }
     Ok(runtime)
@@ -131,28 +187,38 @@ pub(super) fn prepare_python(dir: &Path) -> Result<String, String> {
     let wanted = std::fs::read(dir.join("requirements.txt")).map_err(|e| e.to_string())?;
     if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
         version(Path::new("python3"))?;
-        run(Command::new("python3")
-            .args(["-m", "venv", "--clear"])
-            .arg(&venv))?;
-        run(Command::new(venv.join("bin/pip"))
-            .args([
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--require-hashes",
-                "--only-binary",
-                ":all:",
-                "--no-deps",
-                "-r",
-                "requirements.txt",
-            ])
-            .current_dir(dir))?;
+        installing("python workers: a virtualenv, hash-checked wheels", || {
+            run(Command::new("python3")
+                .args(["-m", "venv", "--clear"])
+                .arg(&venv))?;
+            run(Command::new(venv.join("bin/pip"))
+                .args([
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "--require-hashes",
+                    "--only-binary",
+                    ":all:",
+                    "--no-deps",
+                    "-r",
+                    "requirements.txt",
+                ])
+                .current_dir(dir))
+        })?;
         std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
     }
     // The interpreter the workers run is the virtualenv's, asked directly: a `python3` on
     // the path may be another one since, or a version manager's script that takes longer to
     // answer than the worker takes to start.
     version(&venv.join("bin/python"))
+}
+
+/// Runs `install`, one set-up step a person sees ([`crate::impls::setup`]) as `what`.
+fn installing(what: &str, install: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+    let step = crate::impls::setup::step(what);
+    let done = install();
+    step.end(&done);
+    done
 }
 
 pub(super) fn run(command: &mut Command) -> Result<(), String> {
