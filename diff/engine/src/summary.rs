@@ -124,19 +124,26 @@ const WIDTH: usize = 80;
 /// feed; lines after the first are indented by two spaces. A word longer than a line stands
 /// alone on its own.
 pub fn wrap(text: &str) -> String {
+    wrap_with("", "  ", text)
+}
+
+/// [`wrap`], the first line led by `first` and the others by `rest`.
+pub(crate) fn wrap_with(first: &str, rest: &str, text: &str) -> String {
     let mut out = String::new();
-    let mut line = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
     for word in text.split(' ') {
         let len = line.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > WIDTH {
+        if !empty && len + 1 + word.chars().count() > WIDTH {
             out.push_str(&line);
             out.push('\n');
-            line = format!("  {word}");
+            line = format!("{rest}{word}");
         } else {
-            if len > 0 {
+            if !empty {
                 line.push(' ');
             }
             line.push_str(word);
+            empty = false;
         }
     }
     out.push_str(&line);
@@ -592,7 +599,12 @@ pub fn write_bugs<'a>(
         if !bug.also.is_empty() {
             head.push_str(&format!(" (and {} more of its cause)", bug.also.len()));
         }
-        let _ = writeln!(out, "  {marker} {}", clip(&terminal(&head), WIDTH - 6));
+        // Wrapped, never cut: who, the rule and the shape are the bug's name.
+        out.push_str(&wrap_with(
+            &format!("  {marker} "),
+            "        ",
+            &terminal(&head),
+        ));
         let (want, got, _) = crate::bugs::parted(&bug.example.expected, &bug.example.actual);
         let example = format!(
             "{} {unit}{}: {} expected {} got {}",
@@ -729,6 +741,19 @@ pub fn to_json(summary: &Summary) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bug_line_is_wrapped_whole_under_its_marker() {
+        let head = "rust-serde_json (via serde_jcs, serde_json_canonicalizer, json-canon, \
+                    canon-json), number_format: writes a number otherwise than ECMAScript";
+        let shown = wrap_with("  new ", "        ", head);
+        assert_eq!(
+            shown,
+            "  new rust-serde_json (via serde_jcs, serde_json_canonicalizer, json-canon,\n        \
+             canon-json), number_format: writes a number otherwise than ECMAScript\n"
+        );
+        assert_eq!(wrap(" x"), " x\n");
+    }
 
     #[test]
     fn an_implementation_that_did_not_run_takes_one_line_unless_asked_for_more() {

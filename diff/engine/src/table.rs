@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use canonfuzz_props::impls::Implementation;
 
 use crate::difference::Severity;
-use crate::escape::{html, markdown};
+use crate::escape::{html, markdown, terminal};
 
 /// Passed and run counts for one implementation in one category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -147,6 +147,36 @@ impl Table {
         out
     }
 
+    /// The table for a terminal, at most 80 columns a line: its heading and how to read it,
+    /// then each row as its first cell and each other cell after its column's heading, then
+    /// the columns' titles. A table as wide as its columns are many is read in a file, as
+    /// Markdown.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("\n{}\n", terminal(self.title));
+        out.push_str(&crate::summary::wrap(&terminal(&self.intro)));
+        for row in &self.rows {
+            let Some((label, cells)) = row.split_first() else {
+                continue;
+            };
+            let pairs: Vec<String> = self
+                .columns
+                .iter()
+                .skip(1)
+                .zip(cells)
+                .map(|(column, cell)| format!("{} {}", column.text, cell.text))
+                .collect();
+            let line = format!("{}: {}", label.text, pairs.join(", "));
+            out.push_str(&crate::summary::wrap_with("  ", "      ", &terminal(&line)));
+        }
+        for column in &self.columns {
+            if let Some(title) = &column.title {
+                let line = format!("{}: {title}", column.text);
+                out.push_str(&crate::summary::wrap_with("  ", "      ", &terminal(&line)));
+            }
+        }
+        out
+    }
+
     /// Appends the table as Markdown, under its heading.
     pub fn markdown(&self, out: &mut String) {
         let _ = write!(
@@ -251,5 +281,38 @@ impl Table {
         if !legend.is_empty() {
             let _ = writeln!(out, "<ul class=\"legend\">{}</ul>", legend.join(""));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wide_table_reads_on_a_terminal_as_a_line_per_row_within_80_columns() {
+        let columns = std::iter::once(Cell::new("verifier", ""))
+            .chain((0..12).map(|k| Cell::new(k.to_string(), "").titled(format!("case {k}"))))
+            .collect();
+        let rows = ["core", "a-verifier-with-a-long-name"]
+            .iter()
+            .map(|name| {
+                std::iter::once(Cell::new(*name, ""))
+                    .chain((0..12).map(|_| Cell::new("✗ rejects", "pass")))
+                    .collect()
+            })
+            .collect();
+        let table = Table {
+            title: "Verifiers",
+            intro: "Each case \u{1b}[2J accepted or rejected.".to_string(),
+            columns,
+            rows,
+        };
+        let text = table.to_text();
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(joined.contains("a-verifier-with-a-long-name: 0 ✗ rejects, 1 ✗ rejects"));
+        assert!(joined.ends_with("10: case 10 11: case 11"), "{joined}");
+        assert!(table.to_markdown().lines().any(|l| l.chars().count() > 80));
     }
 }

@@ -135,7 +135,11 @@ pub(crate) fn diff(
     let mut json = summary::to_json(&summary);
     match crate::harness::family_table(config.family, &config.impls, &corpus_dir(None)) {
         Some(Ok((table, _))) => {
-            human(&table.table.to_markdown());
+            human(&if terminal {
+                table.table.to_text()
+            } else {
+                table.table.to_markdown()
+            });
             json["verifier_table"] = table.json;
         }
         Some(Err(e)) => eprintln!("WARNING: no table over the corpus: {e}"),
