@@ -21,14 +21,43 @@ const INSTALLED: [&str; 5] = [
 fn main() {
     record_commit();
     carry_oracles();
+    carry_corpus();
+}
+
+/// Packs every file of the corpus, with its manifest, into one deflated archive for the
+/// binary to carry (`crate::corpus_home`): each file as its path's length (u32, little
+/// endian), the path under `corpus/`, its length (u64) and its bytes, in the paths' order.
+fn carry_corpus() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let root = manifest.join("../corpus");
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    files.sort();
+    let mut archive = Vec::new();
+    for (relative, full) in &files {
+        let bytes = std::fs::read(full).expect("a corpus file is readable");
+        archive.extend_from_slice(&(relative.len() as u32).to_le_bytes());
+        archive.extend_from_slice(relative.as_bytes());
+        archive.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        archive.extend_from_slice(&bytes);
+    }
+    let packed = miniz_oxide::deflate::compress_to_vec(&archive, 6);
+    let generated = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
+    std::fs::write(generated.join("corpus.deflate"), packed).expect("OUT_DIR is writable");
+    // A vector file added or removed changes the manifest, which record_commit watches.
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("manifest.json").display()
+    );
 }
 
 /// What feeds the binary, relative to the workspace root: the build is the commit's where
 /// these match it, and a change to any of them, or a new commit, records the commit again.
-/// The corpus, the docs and the tests are left out, and so is everything a campaign or git
-/// itself writes (the index, installed workers): those never rebuild the binary.
-const INPUTS: [&str; 9] = [
+/// The corpus is one (the binary carries it); the docs and the tests are left out, and so is
+/// everything git itself writes or the workers install: those never rebuild the binary.
+const INPUTS: [&str; 10] = [
     "Cargo.toml",
+    "corpus",
     "Cargo.lock",
     "core",
     "props",

@@ -6,6 +6,7 @@
 pub mod canon;
 pub mod cli;
 pub mod conformance;
+pub mod corpus_home;
 pub mod families;
 pub mod fuzzing;
 pub mod import;

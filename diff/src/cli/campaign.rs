@@ -132,6 +132,13 @@ pub(crate) fn diff(
         summary::Paint::for_terminal(terminal),
         only,
     ));
+    if let Some(out) = &config.out {
+        if summary.findings.iter().any(|f| f.new && f.vector.is_some()) {
+            let folder = out.join(config.family.name()).join("findings");
+            let shown = crate::escape::terminal(&folder.display().to_string()).into_owned();
+            human(&summary::wrap(&format!("new findings saved in {shown}")));
+        }
+    }
     let mut json = summary::to_json(&summary);
     match crate::harness::family_table(config.family, &config.impls, &corpus_dir(None)) {
         Some(Ok((table, _))) => {

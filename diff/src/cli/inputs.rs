@@ -3,19 +3,23 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-/// The corpus directory: the one given, else `$CANONFUZZ_CORPUS`, else `./corpus`, else the
-/// build tree's while it exists.
+/// The corpus a command uses ([`crate::corpus_home::nearest`]), said once on stderr with why
+/// it was chosen; a carried corpus that cannot be unpacked ends the command with status 2.
 pub(crate) fn corpus_dir(dir: Option<PathBuf>) -> PathBuf {
-    dir.or_else(|| std::env::var_os("CANONFUZZ_CORPUS").map(PathBuf::from))
-        .unwrap_or_else(|| {
-            let local = PathBuf::from("corpus");
-            let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-            if local.is_dir() || !repo.is_dir() {
-                local
-            } else {
-                repo
-            }
-        })
+    match crate::corpus_home::nearest(dir) {
+        Ok((dir, why)) => {
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                let shown = crate::escape::terminal(&dir.display().to_string()).into_owned();
+                eprintln!("canonfuzz: corpus {shown} ({why})");
+            });
+            dir
+        }
+        Err(why) => {
+            eprintln!("error[corpus]: {}", crate::escape::terminal(&why));
+            std::process::exit(2);
+        }
+    }
 }
 
 /// A file to read from, or stdin for `-` or none.

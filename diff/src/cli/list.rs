@@ -65,6 +65,7 @@ pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
             }
         }
         What::Implementations => {
+            let mut not_set_up = false;
             for (k, f) in families.iter().enumerate() {
                 if k > 0 {
                     println!();
@@ -76,13 +77,19 @@ pub(crate) fn list(what: What, family: Option<&str>) -> ExitCode {
                     } else {
                         "worker"
                     };
+                    let version = i.version();
+                    not_set_up |= version.contains(crate::impls::worker::NOT_SET_UP);
                     println!(
                         "  {:<NAME$} {:<VERSION$} {:<16} {how}",
                         clip(&terminal(i.name()), NAME),
-                        clip(&terminal(&i.version()), VERSION),
+                        clip(&terminal(&version), VERSION),
                         clip(&terminal(i.group()), 16),
                     );
                 }
+            }
+            if not_set_up {
+                println!("\nnot set up: canonfuzz setup installs what is missing, or says what");
+                println!("it needs");
             }
         }
         What::Mutants => {

@@ -5,7 +5,7 @@
 //! lands in the source tree, whose changes alone rebuild it.
 //!
 //! The directory is the first of: `$CANONFUZZ_ORACLES` (a directory of worker programs, used
-//! as it is); `$CANONFUZZ_HOME/oracles`; `canonfuzz-workers` in the target directory the binary
+//! as it is); `$CANONFUZZ_HOME/oracles`; `canonfuzz-oracles` in the target directory the binary
 //! was built in, while it exists ([`Carried::build_dir`]); and
 //! `$XDG_DATA_HOME/canonfuzz/<version>/oracles` (by default
 //! `~/.local/share/canonfuzz/<version>/oracles`). All but the first are unpacked from the
@@ -76,22 +76,29 @@ pub fn location() -> Result<(PathBuf, bool), String> {
     if let Some(dir) = std::env::var_os("CANONFUZZ_ORACLES") {
         return Ok((PathBuf::from(dir), false));
     }
+    place("oracles").map(|dir| (dir, true))
+}
+
+/// Where a program that carries its workers keeps what it unpacks of `kind` (`oracles`, the
+/// worker programs; `corpus`, the corpus it was built with): `$CANONFUZZ_HOME/<kind>`;
+/// `canonfuzz-<kind>` in the target directory it was built in, while that exists; else
+/// `$XDG_DATA_HOME/canonfuzz/<version>/<kind>` (by default under `~/.local/share`).
+pub fn place(kind: &str) -> Result<PathBuf, String> {
     let carried = carried().ok_or(
         "this program carries no worker programs: set CANONFUZZ_ORACLES to a directory of them",
     )?;
     if let Some(home) = std::env::var_os("CANONFUZZ_HOME") {
-        return Ok((PathBuf::from(home).join("oracles"), true));
+        return Ok(PathBuf::from(home).join(kind));
     }
     let built = Path::new(carried.build_dir);
     if built.is_dir() {
-        return Ok((built.join("canonfuzz-workers"), true));
+        return Ok(built.join(format!("canonfuzz-{kind}")));
     }
     let data = std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
         .unwrap_or_else(|| PathBuf::from("."));
-    let path = data.join("canonfuzz").join(carried.version).join("oracles");
-    Ok((path, true))
+    Ok(data.join("canonfuzz").join(carried.version).join(kind))
 }
 
 /// The directory of the worker programs, unpacked from the binary where it is the binary's

@@ -153,6 +153,10 @@ impl WorkerImpl {
     }
 }
 
+/// What a worker's version says of its runtime when that cannot run here
+/// (`canonfuzz setup` says why).
+pub const NOT_SET_UP: &str = "not set up";
+
 /// The crate a library of the Rust worker is: the JWS verifier named for its backend is
 /// jsonwebtoken.
 fn rust_crate(library: &str) -> &str {
@@ -476,7 +480,7 @@ impl Implementation for WorkerImpl {
                     text.get(at..)?.split('"').next().map(str::to_string)
                 }),
         };
-        let runtime = prepared(runtime).unwrap_or_else(|_| "runtime missing".to_string());
+        let runtime = prepared(runtime).unwrap_or_else(|_| NOT_SET_UP.to_string());
         format!(
             "{} ({runtime})",
             pinned.unwrap_or_else(|| "unknown".to_string())
