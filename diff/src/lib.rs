@@ -22,6 +22,6 @@ pub mod workers;
 
 pub use canonfuzz_engine::{
     bugs, campaign, compare, difference, escape, family, findings, fuzz_target, harness, impls,
-    importer, input, junit, manifest, mutants, outcome, repeats, replay, selftest, settle, shrink,
-    summary, table, tree, vector, without_vector, DEFAULT_CASES,
+    importer, input, junit, lines, manifest, mutants, outcome, repeats, replay, selftest, settle,
+    shrink, summary, table, tree, vector, without_vector, DEFAULT_CASES,
 };

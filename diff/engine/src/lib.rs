@@ -17,6 +17,7 @@ pub mod impls;
 pub mod importer;
 pub mod input;
 pub mod junit;
+pub mod lines;
 pub mod manifest;
 pub mod mutants;
 pub mod numbers;

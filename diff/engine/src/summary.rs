@@ -10,6 +10,7 @@ use crate::bugs::Bug;
 use crate::campaign::{Finding, ImplStats, Summary};
 use crate::compare::{Verdict, UNJUDGED};
 use crate::escape::terminal;
+use crate::lines::{wrap, wrap_with, WIDTH};
 use crate::outcome::Outcome;
 use crate::vector::excerpt;
 
@@ -117,40 +118,6 @@ pub fn clip(text: &str, width: usize) -> String {
     }
 }
 
-/// The columns a summary line takes at most.
-const WIDTH: usize = 80;
-
-/// `text` as lines of at most [`WIDTH`] characters, broken at spaces, each ending in a line
-/// feed; lines after the first are indented by two spaces. A word longer than a line stands
-/// alone on its own.
-pub fn wrap(text: &str) -> String {
-    wrap_with("", "  ", text)
-}
-
-/// [`wrap`], the first line led by `first` and the others by `rest`.
-pub(crate) fn wrap_with(first: &str, rest: &str, text: &str) -> String {
-    let mut out = String::new();
-    let mut line = first.to_string();
-    let mut empty = true;
-    for word in text.split(' ') {
-        let len = line.chars().count();
-        if !empty && len + 1 + word.chars().count() > WIDTH {
-            out.push_str(&line);
-            out.push('\n');
-            line = format!("{rest}{word}");
-        } else {
-            if !empty {
-                line.push(' ');
-            }
-            line.push_str(word);
-            empty = false;
-        }
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
-}
-
 /// "finding" or "findings", as `count` asks.
 fn finding_word(count: usize) -> &'static str {
     if count == 1 {
@@ -233,7 +200,7 @@ fn headline(out: &mut String, summary: &Summary) {
 pub fn not_run(name: &str, what: &str, why: &str, verbose: bool) -> String {
     let name = terminal(name);
     if !verbose {
-        let first = crate::impls::setup::first_line(why);
+        let first = crate::lines::first_line(why);
         return wrap(&format!("WARNING: {name} {what}: {}", terminal(first)));
     }
     let mut out = wrap(&format!("WARNING: {name} {what}:"));
@@ -741,19 +708,6 @@ pub fn to_json(summary: &Summary) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_bug_line_is_wrapped_whole_under_its_marker() {
-        let head = "rust-serde_json (via serde_jcs, serde_json_canonicalizer, json-canon, \
-                    canon-json), number_format: writes a number otherwise than ECMAScript";
-        let shown = wrap_with("  new ", "        ", head);
-        assert_eq!(
-            shown,
-            "  new rust-serde_json (via serde_jcs, serde_json_canonicalizer, json-canon,\n        \
-             canon-json), number_format: writes a number otherwise than ECMAScript\n"
-        );
-        assert_eq!(wrap(" x"), " x\n");
-    }
 
     #[test]
     fn an_implementation_that_did_not_run_takes_one_line_unless_asked_for_more() {

@@ -153,7 +153,7 @@ impl Table {
     /// Markdown.
     pub fn to_text(&self) -> String {
         let mut out = format!("\n{}\n", terminal(self.title));
-        out.push_str(&crate::summary::wrap(&terminal(&self.intro)));
+        out.push_str(&crate::lines::wrap(&terminal(&self.intro)));
         for row in &self.rows {
             let Some((label, cells)) = row.split_first() else {
                 continue;
@@ -166,12 +166,12 @@ impl Table {
                 .map(|(column, cell)| format!("{} {}", column.text, cell.text))
                 .collect();
             let line = format!("{}: {}", label.text, pairs.join(", "));
-            out.push_str(&crate::summary::wrap_with("  ", "      ", &terminal(&line)));
+            out.push_str(&crate::lines::wrap_with("  ", "      ", &terminal(&line)));
         }
         for column in &self.columns {
             if let Some(title) = &column.title {
                 let line = format!("{}: {title}", column.text);
-                out.push_str(&crate::summary::wrap_with("  ", "      ", &terminal(&line)));
+                out.push_str(&crate::lines::wrap_with("  ", "      ", &terminal(&line)));
             }
         }
         out

@@ -96,6 +96,20 @@ pub(crate) struct SelftestArgs {
     pub(crate) families: Vec<String>,
 }
 
+/// The summary as JSON, into `path` or onto stdout.
+fn write_json(path: &Path, to_stdout: bool, json: &serde_json::Value) -> Result<(), String> {
+    let mut text = serde_json::to_vec_pretty(json).unwrap_or_default();
+    text.push(b'\n');
+    if !to_stdout {
+        return crate::vector::write_atomically(path, &text);
+    }
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(&text).and_then(|()| stdout.flush()) {
+        Err(e) if !crate::cli::exit::reader_gone(&e) => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
+}
+
 pub(crate) fn diff(
     config: &Config,
     summary_json: Option<&Path>,
@@ -136,7 +150,9 @@ pub(crate) fn diff(
         if summary.findings.iter().any(|f| f.new && f.vector.is_some()) {
             let folder = out.join(config.family.name()).join("findings");
             let shown = crate::escape::terminal(&folder.display().to_string()).into_owned();
-            human(&summary::wrap(&format!("new findings saved in {shown}")));
+            human(&crate::lines::wrap(&format!(
+                "new findings saved in {shown}"
+            )));
         }
     }
     let mut json = summary::to_json(&summary);
@@ -153,18 +169,7 @@ pub(crate) fn diff(
         None => {}
     }
     if let Some(path) = summary_json {
-        let mut text = serde_json::to_vec_pretty(&json).unwrap_or_default();
-        text.push(b'\n');
-        let written = if to_stdout {
-            let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(&text).and_then(|()| stdout.flush()) {
-                Err(e) if !crate::cli::exit::reader_gone(&e) => Err(format!("stdout: {e}")),
-                _ => Ok(()),
-            }
-        } else {
-            crate::vector::write_atomically(path, &text)
-        };
-        if let Err(e) = written {
+        if let Err(e) = write_json(path, to_stdout, &json) {
             return usage_error(format!("cannot write the summary JSON: {e}"));
         }
     }

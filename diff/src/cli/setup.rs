@@ -4,9 +4,8 @@
 use std::process::ExitCode;
 
 use crate::escape::terminal;
-use crate::impls::setup::first_line;
 use crate::impls::worker::{readiness, Readiness};
-use crate::summary::wrap;
+use crate::lines::{first_line, wrap};
 
 /// Installs every runtime that is not yet, then prints one block per runtime; exits 1 when
 /// one cannot run.

@@ -73,17 +73,11 @@ impl Step {
 fn ended<T>(what: &str, took: Duration, outcome: &Result<T, String>) -> String {
     match outcome {
         Ok(_) => format!("{what}: done in {:.1} s", took.as_secs_f64()),
-        Err(why) => format!("{what}: failed: {}", terminal(first_line(why))),
+        Err(why) => format!(
+            "{what}: failed: {}",
+            terminal(crate::lines::first_line(why))
+        ),
     }
-}
-
-/// The first line of a message that may hold a tool's whole output.
-pub fn first_line(message: &str) -> &str {
-    message
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("")
 }
 
 #[cfg(test)]
