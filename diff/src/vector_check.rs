@@ -2,7 +2,7 @@
 //! input yields an output, and the core's answer to a test of a family whose vectors hold a
 //! campaign input. The corpus runner and the families use them; they know no family.
 
-use crate::family::Family;
+use crate::family::{Family, Vectors};
 use crate::vector::{Expectation, OutputTest};
 
 /// The shape of a test whose input yields an output or a rejection: a valid test states the
@@ -20,6 +20,23 @@ pub fn lint_output_test(test: &OutputTest) -> Vec<String> {
         problems.push("inputText belongs only beside inputHex".into());
     }
     problems
+}
+
+/// The vector tests of a family whose tests are a campaign input and what it yields
+/// ([`OutputTest`]), linted by [`lint_output_test`] and run by [`check_with_core`]: what such
+/// a family's `Spec::vectors` returns.
+pub struct OutputVectors(pub Family);
+
+impl Vectors for OutputVectors {
+    type Test = OutputTest;
+
+    fn lint(&self, test: &OutputTest) -> Vec<String> {
+        lint_output_test(test)
+    }
+
+    fn check(&self, test: &OutputTest) -> Result<(), String> {
+        check_with_core(self.0, test)
+    }
 }
 
 /// Runs one test of a family whose vectors hold a campaign input (Merkle, INK): the core's

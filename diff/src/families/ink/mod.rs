@@ -26,14 +26,14 @@ pub mod transported;
 pub mod witnessed;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
-use crate::vector::{Head, OutputTest, Test};
-use crate::vector_check::{check_with_core, lint_output_test};
+use crate::vector::{Head, Test};
+use crate::vector_check::OutputVectors;
 use crate::workers;
 
 /// INK's leaf hashes and signature bases.
@@ -44,6 +44,9 @@ pub const SCHEMA: &str = "canonfuzz_ink_v1";
 
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Ink);
+
+/// Its vector tests: a campaign input and what it yields.
+static VECTORS: OutputVectors = OutputVectors(FAMILY);
 
 /// The family's constant facts.
 const FACTS: Facts = Facts {
@@ -142,7 +145,7 @@ impl Spec for Ink {
     }
 
     fn vectors(&self) -> &dyn CheckTest {
-        self
+        &VECTORS
     }
 
     fn replay(&self, test: &Test) -> Option<Replay> {
@@ -163,17 +166,5 @@ impl Spec for Ink {
 
     fn published_schemas(&self) -> &'static [&'static str] {
         &[published::INK_SCHEMA, published::INK_MANIFEST_SCHEMA]
-    }
-}
-
-impl Vectors for Ink {
-    type Test = OutputTest;
-
-    fn lint(&self, test: &OutputTest) -> Vec<String> {
-        lint_output_test(test)
-    }
-
-    fn check(&self, test: &OutputTest) -> Result<(), String> {
-        check_with_core(FAMILY, test)
     }
 }

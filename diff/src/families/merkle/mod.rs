@@ -6,14 +6,14 @@ pub mod gen;
 pub mod mutants;
 
 use crate::compare::Rules;
-use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
+use crate::family::{Category, CheckTest, Facts, Family, Spec};
 use crate::findings::{output_test, stated_kind};
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::{output_replay, Replay};
-use crate::vector::{Head, OutputTest, Test};
-use crate::vector_check::{check_with_core, lint_output_test};
+use crate::vector::{Head, Test};
+use crate::vector_check::OutputVectors;
 use crate::workers;
 use canonfuzz_props::merkle::case::MerkleCase;
 use canonfuzz_props::merkle::impls;
@@ -26,6 +26,9 @@ pub const SCHEMA: &str = "canonfuzz_merkle_v1";
 
 /// The family, as registered.
 pub const FAMILY: Family = Family::new(&Merkle);
+
+/// Its vector tests: a campaign input and what it yields.
+static VECTORS: OutputVectors = OutputVectors(FAMILY);
 
 /// The family's constant facts.
 const FACTS: Facts = Facts {
@@ -84,7 +87,7 @@ impl Spec for Merkle {
     }
 
     fn vectors(&self) -> &dyn CheckTest {
-        self
+        &VECTORS
     }
 
     fn replay(&self, test: &Test) -> Option<Replay> {
@@ -93,17 +96,5 @@ impl Spec for Merkle {
 
     fn mutants(&self) -> &'static [Mutant] {
         &mutants::MUTANTS
-    }
-}
-
-impl Vectors for Merkle {
-    type Test = OutputTest;
-
-    fn lint(&self, test: &OutputTest) -> Vec<String> {
-        lint_output_test(test)
-    }
-
-    fn check(&self, test: &OutputTest) -> Result<(), String> {
-        check_with_core(FAMILY, test)
     }
 }

@@ -9,14 +9,14 @@ pub mod gen;
 pub mod policies;
 
 use canonfuzz_diff::compare::{Policy, Rules};
-use canonfuzz_diff::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
+use canonfuzz_diff::family::{Category, CheckTest, Facts, Family, Spec};
 use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::Implementation;
 use canonfuzz_diff::mutants::Mutant;
 use canonfuzz_diff::outcome::Outcome;
 use canonfuzz_diff::replay::{output_replay, Replay};
-use canonfuzz_diff::vector::{Head, OutputTest, Test};
-use canonfuzz_diff::vector_check::{check_with_core, lint_output_test};
+use canonfuzz_diff::vector::{Head, Test};
+use canonfuzz_diff::vector_check::OutputVectors;
 
 /// Hexadecimal decoders, compared under these policies.
 pub struct Toy(pub &'static [Policy]);
@@ -26,6 +26,9 @@ pub static TOY: Toy = Toy(&policies::POLICIES);
 
 /// The family, as a program registers it.
 pub const FAMILY: Family = Family::new(&TOY);
+
+/// Its vector tests: a campaign input and what it yields.
+static VECTORS: OutputVectors = OutputVectors(FAMILY);
 
 /// The family's constant facts.
 pub const FACTS: Facts = Facts {
@@ -69,7 +72,7 @@ impl Spec for Toy {
     }
 
     fn vectors(&self) -> &dyn CheckTest {
-        self
+        &VECTORS
     }
 
     fn replay(&self, test: &Test) -> Option<Replay> {
@@ -82,17 +85,5 @@ impl Spec for Toy {
 
     fn selftest_budget(&self) -> u64 {
         500
-    }
-}
-
-impl Vectors for Toy {
-    type Test = OutputTest;
-
-    fn lint(&self, test: &OutputTest) -> Vec<String> {
-        lint_output_test(test)
-    }
-
-    fn check(&self, test: &OutputTest) -> Result<(), String> {
-        check_with_core(FAMILY, test)
     }
 }
