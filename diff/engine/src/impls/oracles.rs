@@ -11,6 +11,7 @@
 //! `~/.local/share/canonfuzz/<version>/oracles`). All but the first are unpacked from the
 //! binary.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -82,7 +83,8 @@ pub fn location() -> Result<(PathBuf, bool), String> {
 /// Where a program that carries its workers keeps what it unpacks of `kind` (`oracles`, the
 /// worker programs; `corpus`, the corpus it was built with): `$CANONFUZZ_HOME/<kind>`;
 /// `canonfuzz-<kind>` in the target directory it was built in, while that exists; else
-/// `$XDG_DATA_HOME/canonfuzz/<version>/<kind>` (by default under `~/.local/share`).
+/// `$XDG_DATA_HOME/canonfuzz/<version>/<kind>` (by default under `~/.local/share`), and
+/// nowhere, with the reason, where neither is set.
 pub fn place(kind: &str) -> Result<PathBuf, String> {
     let carried = carried().ok_or(
         "this program carries no worker programs: set CANONFUZZ_ORACLES to a directory of them",
@@ -94,11 +96,20 @@ pub fn place(kind: &str) -> Result<PathBuf, String> {
     if built.is_dir() {
         return Ok(built.join(format!("canonfuzz-{kind}")));
     }
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
+    let data = data_dir(std::env::var_os("XDG_DATA_HOME"), std::env::var_os("HOME"))?;
     Ok(data.join("canonfuzz").join(carried.version).join(kind))
+}
+
+/// The user's data directory from `XDG_DATA_HOME` or `HOME`; with neither, an error rather
+/// than the working directory, which nobody asked to be written.
+fn data_dir(xdg: Option<OsString>, home: Option<OsString>) -> Result<PathBuf, String> {
+    xdg.map(PathBuf::from)
+        .or_else(|| home.map(|h| PathBuf::from(h).join(".local/share")))
+        .ok_or_else(|| {
+            "no data directory to unpack into: neither XDG_DATA_HOME nor HOME is set; set \
+             CANONFUZZ_HOME to a directory canonfuzz may keep its workers and corpus in"
+                .to_string()
+        })
 }
 
 /// The directory of the worker programs, unpacked from the binary where it is the binary's
@@ -125,4 +136,21 @@ fn unpack() -> Result<PathBuf, String> {
         }
     }
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_data_directory_is_xdg_s_then_home_s_and_never_the_working_directory() {
+        let some = |s: &str| Some(OsString::from(s));
+        assert_eq!(data_dir(some("/x"), some("/h")), Ok(PathBuf::from("/x")));
+        assert_eq!(
+            data_dir(None, some("/h")),
+            Ok(PathBuf::from("/h/.local/share"))
+        );
+        let none = data_dir(None, None).unwrap_err();
+        assert!(none.contains("set CANONFUZZ_HOME"), "{none}");
+    }
 }

@@ -123,17 +123,20 @@ impl Runtime {
                 let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
                 let runtime = version(Path::new("rustc"))?;
                 installing("rust workers: cargo build --release, once", || {
-                    run(Command::new(cargo)
-                        .args([
-                            "build",
-                            "--release",
-                            "--locked",
-                            "--quiet",
-                            "--manifest-path",
-                        ])
-                        .arg(dir.join("Cargo.toml"))
-                        .arg("--target-dir")
-                        .arg(dir.join("target")))
+                    run(
+                        "cargo build",
+                        Command::new(cargo)
+                            .args([
+                                "build",
+                                "--release",
+                                "--locked",
+                                "--quiet",
+                                "--manifest-path",
+                            ])
+                            .arg(dir.join("Cargo.toml"))
+                            .arg("--target-dir")
+                            .arg(dir.join("target")),
+                    )
                 })?;
                 crate::impls::rust_build::record(&dir, &binary, &runtime)?;
                 Ok(runtime)
@@ -164,15 +167,18 @@ pub(super) fn prepare_node(dir: &Path) -> Result<String, String> {
     let wanted = std::fs::read(dir.join("package-lock.json")).map_err(|e| e.to_string())?;
     if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
         installing("node workers: npm ci from package-lock.json", || {
-            run(Command::new("npm")
-                .args([
-                    "ci",
-                    "--ignore-scripts",
-                    "--no-audit",
-                    "--no-fund",
-                    "--loglevel=error",
-                ])
-                .current_dir(dir))
+            run(
+                "npm ci",
+                Command::new("npm")
+                    .args([
+                        "ci",
+                        "--ignore-scripts",
+                        "--no-audit",
+                        "--no-fund",
+                        "--loglevel=error",
+                    ])
+                    .current_dir(dir),
+            )
         })?;
         std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
     }
@@ -188,22 +194,28 @@ pub(super) fn prepare_python(dir: &Path) -> Result<String, String> {
     if std::fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
         version(Path::new("python3"))?;
         installing("python workers: a virtualenv, hash-checked wheels", || {
-            run(Command::new("python3")
-                .args(["-m", "venv", "--clear"])
-                .arg(&venv))?;
-            run(Command::new(venv.join("bin/pip"))
-                .args([
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "--require-hashes",
-                    "--only-binary",
-                    ":all:",
-                    "--no-deps",
-                    "-r",
-                    "requirements.txt",
-                ])
-                .current_dir(dir))
+            run(
+                "python3 -m venv",
+                Command::new("python3")
+                    .args(["-m", "venv", "--clear"])
+                    .arg(&venv),
+            )?;
+            run(
+                "pip install",
+                Command::new(venv.join("bin/pip"))
+                    .args([
+                        "install",
+                        "--quiet",
+                        "--disable-pip-version-check",
+                        "--require-hashes",
+                        "--only-binary",
+                        ":all:",
+                        "--no-deps",
+                        "-r",
+                        "requirements.txt",
+                    ])
+                    .current_dir(dir),
+            )
         })?;
         std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
     }
@@ -221,17 +233,21 @@ fn installing(what: &str, install: impl FnOnce() -> Result<(), String>) -> Resul
     done
 }
 
-pub(super) fn run(command: &mut Command) -> Result<(), String> {
-    let shown = format!("{command:?}");
-    let out = command.output().map_err(|e| format!("{shown}: {e}"))?;
+/// Runs one installer, `what` (`npm ci`); if it fails, why: `what` and the first thing it
+/// printed (the line a person is shown), then the rest of its output and the whole command.
+fn run(what: &str, command: &mut Command) -> Result<(), String> {
+    let out = command
+        .output()
+        .map_err(|e| format!("{what}: cannot start: {e}\ncommand: {command:?}"))?;
     if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{shown} failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
+        return Ok(());
     }
+    let said = String::from_utf8_lossy(&out.stderr);
+    let said = match said.trim() {
+        "" => out.status.to_string(),
+        said => said.to_string(),
+    };
+    Err(format!("{what}: {said}\ncommand: {command:?}"))
 }
 
 /// Prepares each runtime once per process, whichever implementation asks first.
@@ -303,5 +319,31 @@ impl Launch {
             }
             Launch::Command(line) => format!("`{line}`"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_installer_is_named_with_the_first_thing_it_said_and_its_command_after() {
+        let failed = |script: &str| {
+            run("npm ci", Command::new("sh").args(["-c", script]))
+                .err()
+                .unwrap_or_default()
+        };
+        let why = failed("echo; echo 'npm ERR! code ENOTFOUND' >&2; echo detail >&2; exit 3");
+        let mut lines = why.lines();
+        assert_eq!(lines.next(), Some("npm ci: npm ERR! code ENOTFOUND"));
+        assert_eq!(lines.next(), Some("detail"));
+        assert!(lines
+            .next()
+            .is_some_and(|l| l.starts_with("command: \"sh\"")));
+        assert_eq!(
+            crate::lines::first_line(&failed("exit 3")),
+            "npm ci: exit status: 3"
+        );
+        assert_eq!(failed("true"), "");
     }
 }
