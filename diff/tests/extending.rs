@@ -5,8 +5,12 @@
 //! library) fails here until the page says so or the list goes. Tests, prose and the corpus
 //! aside; the benchmarks keep their own set of contenders, which the page calls optional.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use common::tracked_files;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -18,14 +22,8 @@ fn read(path: &str) -> String {
 
 /// The tracked files under `under` a contributor could edit: not tests, prose or the corpus.
 fn programs(under: &str) -> Vec<String> {
-    let listed = std::process::Command::new("git")
-        .args(["ls-files", under])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert!(listed.status.success());
-    String::from_utf8_lossy(&listed.stdout)
-        .lines()
+    tracked_files(under)
+        .into_iter()
         .filter(|f| {
             !f.ends_with(".md")
                 && !f.starts_with("corpus/")
@@ -35,7 +33,6 @@ fn programs(under: &str) -> Vec<String> {
                 && !f.contains("tests/")
                 && !f.contains("fixtures/")
         })
-        .map(str::to_string)
         .collect()
 }
 

@@ -4,8 +4,12 @@
 //! and the tables of cases that generators and importers are; and no file outside the core
 //! holds more than 800 lines of code.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+use common::tracked_files;
 
 /// The longest a function may run, in lines from its signature to its closing brace.
 const MOST_LINES: usize = 80;
@@ -425,29 +429,15 @@ fn code_lines(text: &str, extension: &str) -> usize {
 
 /// The files git tracks, by path from the repository's root, tests and the corpus aside.
 fn tracked() -> Vec<String> {
-    every_tracked_file()
+    tracked_files(".")
         .into_iter()
         .filter(|f| !f.starts_with("corpus/") && !f.contains("tests/"))
         .collect()
 }
 
-/// Every file git tracks, by its path from the repository's root.
-fn every_tracked_file() -> Vec<String> {
-    let listed = std::process::Command::new("git")
-        .args(["ls-files"])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert!(listed.status.success());
-    String::from_utf8_lossy(&listed.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
 /// The tracked files, outside the published seeds kept as received, that spell `words`.
 fn spelling(words: &[&str]) -> Vec<String> {
-    every_tracked_file()
+    tracked_files(".")
         .into_iter()
         .filter(|f| !f.starts_with("diff/tests/fixtures/"))
         .filter(|f| {

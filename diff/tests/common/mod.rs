@@ -1,4 +1,5 @@
-//! What the integration tests share: running the `canonfuzz` binary and copying the corpus.
+//! What the integration tests share: running the `canonfuzz` binary, listing the tracked
+//! files and copying the corpus.
 //! Each test file uses part of it.
 #![allow(dead_code)]
 
@@ -28,6 +29,20 @@ pub fn canonfuzz(args: &[&str], stdin: &[u8]) -> Output {
 /// Output bytes as text.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The files git tracks under `under`, by path from the repository's root.
+pub fn tracked_files(under: &str) -> Vec<String> {
+    let listed = Command::new("git")
+        .args(["ls-files", under])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "git ls-files failed");
+    String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 /// The repository's corpus.
