@@ -15,13 +15,11 @@ use std::time::Duration;
 use canonfuzz_diff::campaign::{self, Config, Status, Summary};
 use canonfuzz_diff::compare::Rules;
 use canonfuzz_diff::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
-use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::in_process::InProcess;
 use canonfuzz_diff::impls::Implementation;
 use canonfuzz_diff::mutants::Mutant;
 use canonfuzz_diff::outcome::Outcome;
-use canonfuzz_diff::replay::{output_replay, Replay};
-use canonfuzz_diff::vector::{Head, OutputTest, Test};
+use canonfuzz_diff::vector::OutputTest;
 use canonfuzz_rng::Rng;
 
 const PLAIN: Category = Category::new("plain", "A number of up to five digits.");
@@ -211,16 +209,8 @@ impl Spec for Doubling {
         }
     }
 
-    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
-        output_test(head, input, want, stated_kind(want))
-    }
-
     fn vectors(&self) -> &dyn CheckTest {
         self
-    }
-
-    fn replay(&self, test: &Test) -> Option<Replay> {
-        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

@@ -20,7 +20,7 @@ use crate::fuzz_target::{FuzzTarget, Fuzzing};
 use crate::importer::Importer;
 use crate::outcome::Outcome;
 use crate::table::FamilyTable;
-use crate::vector::{Head, Note, Replay, Test};
+use crate::vector::{output_replay, output_test, stated_kind, Head, Note, Replay, Test};
 
 /// One generated case: its index in the campaign, its category and its input.
 pub type Case = (u64, Category, Vec<u8>);
@@ -278,8 +278,11 @@ pub trait Spec: Sync {
 
     /// The vector test of a campaign `input` whose expected outcome is `want` (an output or a
     /// rejection), with the shared fields of `head`; `None` when the family's vectors cannot
-    /// state that expectation.
-    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test>;
+    /// state that expectation. By default an output test: the input's bytes and the output,
+    /// or the error kind stated for a rejection.
+    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
+        output_test(head, input, want, stated_kind(want))
+    }
 
     /// Flags (with their notes) that describe an input beyond its category, in the order its
     /// vectors list them.
@@ -325,8 +328,11 @@ pub trait Spec: Sync {
 
     /// A vector test as a campaign input and what any implementation must answer to it, so
     /// that any implementation can be run over the corpus; `None` for a test no campaign
-    /// input states (a thumbprint, a proof to check, a clock window).
-    fn replay(&self, test: &Test) -> Option<Replay>;
+    /// input states (a thumbprint, a proof to check, a clock window). By default the replay
+    /// of an output test, the default vector.
+    fn replay(&self, test: &Test) -> Option<Replay> {
+        output_replay(test)
+    }
 
     /// Planted bugs of the core, each of which a campaign must turn red on.
     fn mutants(&self) -> &'static [Mutant];

@@ -12,9 +12,7 @@ use crate::compare::{Evaluation, Expect, Member, Verdict, CORE};
 use crate::family::{Category, Family};
 use crate::manifest::sha256_hex;
 use crate::outcome::Outcome;
-use crate::vector::{
-    input_fields, Expectation, Head, Note, OutputTest, Source, Test, TestGroup, VectorFile,
-};
+use crate::vector::{Expectation, Head, Note, Source, Test, TestGroup, VectorFile};
 
 /// The vector's path, relative to the corpus, for a signature of `family`.
 pub fn vector_path(family: Family, signature: &str) -> String {
@@ -180,44 +178,6 @@ pub fn save(
         impls,
         replace,
     )
-}
-
-/// The error kind a vector can state for an expected rejection: none for an acceptance, or
-/// for a rejection whose kind no implementation shares.
-pub fn stated_kind(want: &Outcome) -> Option<String> {
-    match want {
-        Outcome::Rejected(kind) if !kind.is_empty() && kind != "other" => Some(kind.clone()),
-        _ => None,
-    }
-}
-
-/// The test, of a family whose case is its input's bytes, of campaign `input` expecting
-/// `want`, stating `error_kind` for a rejection; `None` when the output cannot be stated.
-pub fn output_test(
-    head: Head,
-    input: &[u8],
-    want: &Outcome,
-    error_kind: Option<String>,
-) -> Option<Test> {
-    let (input, input_hex, input_text) = input_fields(input);
-    let test = OutputTest {
-        input,
-        input_hex,
-        input_text,
-        expected: stated_output(want)?,
-        error_kind,
-        ..OutputTest::from_head(head)
-    };
-    Test::new(&test).ok()
-}
-
-/// The output a vector states for an expected outcome: `Some(None)` for a rejection, and
-/// `None` for an output that is not UTF-8, which no vector can state.
-pub fn stated_output(want: &Outcome) -> Option<Option<String>> {
-    match want {
-        Outcome::Ok(bytes) => String::from_utf8(bytes.clone()).ok().map(Some),
-        _ => Some(None),
-    }
 }
 
 /// Writes the vector of a finding from `origin` under `corpus`; an existing vector at the same

@@ -12,7 +12,7 @@ use crate::manifest::Manifest;
 use crate::outcome::Outcome;
 use crate::vector::{excerpt, Expectation, Head, VectorFile};
 
-pub use crate::vector::{output_replay, Replay};
+pub use crate::vector::Replay;
 
 /// The categories a test is counted under, keyed by what their rule rests on, with the
 /// clause that states it: a library's parser leniency is not blamed on its canonicalization.

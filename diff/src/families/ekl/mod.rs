@@ -13,11 +13,11 @@ use canonfuzz_core::ekl;
 
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, Facts, Family, Spec, Vectors};
-use crate::findings::{stated_kind, stated_output};
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
+use crate::vector::{stated_kind, stated_output};
 use crate::vector::{Expectation, Head, Test};
 use crate::workers;
 

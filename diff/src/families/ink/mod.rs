@@ -27,12 +27,8 @@ pub mod witnessed;
 
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, Facts, Family, PublishedFile, Spec};
-use crate::findings::{output_test, stated_kind};
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
-use crate::outcome::Outcome;
-use crate::replay::{output_replay, Replay};
-use crate::vector::{Head, Test};
 use crate::vector_check::OutputVectors;
 use crate::workers;
 
@@ -140,16 +136,8 @@ impl Spec for Ink {
         }
     }
 
-    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
-        output_test(head, input, want, stated_kind(want))
-    }
-
     fn vectors(&self) -> &dyn CheckTest {
         &VECTORS
-    }
-
-    fn replay(&self, test: &Test) -> Option<Replay> {
-        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

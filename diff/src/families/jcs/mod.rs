@@ -14,12 +14,10 @@ use canonfuzz_core::jcs::{Canonicalizer, ErrorKind};
 
 use crate::compare::Rules;
 use crate::family::{Answer, Category, CheckTest, Facts, Family, HostReading, Spec, Vectors};
-use crate::findings::{output_test, stated_kind};
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
-use crate::replay::{output_replay, Replay};
-use crate::vector::{excerpt, Expectation, Head, OutputTest, Test};
+use crate::vector::{excerpt, output_test, stated_kind, Expectation, Head, OutputTest, Test};
 use crate::vector_check::lint_output_test;
 use crate::workers;
 use canonfuzz_props::jcs::impls::{rust_crates, CoreImpl, JcsAdmitImpl, JsonSyntaxImpl};
@@ -154,10 +152,6 @@ impl Spec for Jcs {
 
     fn vectors(&self) -> &dyn CheckTest {
         self
-    }
-
-    fn replay(&self, test: &Test) -> Option<Replay> {
-        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

@@ -14,12 +14,12 @@ use canonfuzz_core::jws;
 
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, CorpusTable, Facts, Family, Spec, Vectors};
-use crate::findings::{stated_kind, stated_output};
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
 use crate::replay::Replay;
 use crate::vector::{excerpt, Expectation, Head, Test};
+use crate::vector::{stated_kind, stated_output};
 use crate::workers;
 use gen::JwsCase;
 

@@ -7,12 +7,9 @@ pub mod mutants;
 
 use crate::compare::Rules;
 use crate::family::{Category, CheckTest, Facts, Family, Spec};
-use crate::findings::{output_test, stated_kind};
 use crate::impls::Implementation;
 use crate::mutants::Mutant;
 use crate::outcome::Outcome;
-use crate::replay::{output_replay, Replay};
-use crate::vector::{Head, Test};
 use crate::vector_check::OutputVectors;
 use crate::workers;
 use canonfuzz_props::merkle::case::MerkleCase;
@@ -82,16 +79,8 @@ impl Spec for Merkle {
         canonfuzz_props::merkle::policies::MERKLE_RULES
     }
 
-    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
-        output_test(head, input, want, stated_kind(want))
-    }
-
     fn vectors(&self) -> &dyn CheckTest {
         &VECTORS
-    }
-
-    fn replay(&self, test: &Test) -> Option<Replay> {
-        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {

@@ -10,12 +10,8 @@ pub mod policies;
 
 use canonfuzz_diff::compare::{Policy, Rules};
 use canonfuzz_diff::family::{Category, CheckTest, Facts, Family, Spec};
-use canonfuzz_diff::findings::{output_test, stated_kind};
 use canonfuzz_diff::impls::Implementation;
 use canonfuzz_diff::mutants::Mutant;
-use canonfuzz_diff::outcome::Outcome;
-use canonfuzz_diff::replay::{output_replay, Replay};
-use canonfuzz_diff::vector::{Head, Test};
 use canonfuzz_diff::vector_check::OutputVectors;
 
 /// Hexadecimal decoders, compared under these policies.
@@ -67,16 +63,8 @@ impl Spec for Toy {
         }
     }
 
-    fn test_for(&self, head: Head, input: &[u8], want: &Outcome) -> Option<Test> {
-        output_test(head, input, want, stated_kind(want))
-    }
-
     fn vectors(&self) -> &dyn CheckTest {
         &VECTORS
-    }
-
-    fn replay(&self, test: &Test) -> Option<Replay> {
-        output_replay(test)
     }
 
     fn mutants(&self) -> &'static [Mutant] {
