@@ -245,6 +245,17 @@ fn the_jwks_check_fails_a_reader_that_is_unbounded_or_ambiguous() {
     assert_eq!(jwks_check(two.as_bytes()), Ok(()));
     let why = jwks_check_with(two.as_bytes(), reversed).unwrap_err();
     assert!(why.contains("not the one serde_json reads"), "{why}");
+    // A key whose one member is named as serde_json's raw-value marker: its `Value` reads the
+    // key as the text the member holds, a key under kid "m"; the core and the check's own
+    // reading see a key of one member and no kid.
+    let marked = format!(
+        r#"{{"keys":[{{"$serde_json::private::RawValue":{}}}]}}"#,
+        serde_json::to_string(&KEY.replace(r#""kid":"a""#, r#""kid":"m""#)).unwrap()
+    );
+    assert_eq!(Jwks::parse(marked.as_bytes()).unwrap().keys[0].kid(), None);
+    assert_eq!(jwks_check(marked.as_bytes()), Ok(()));
+    let why = jwks_check_with(marked.as_bytes(), unbounded).unwrap_err();
+    assert!(why.contains("not the one serde_json reads"), "{why}");
 }
 
 #[test]

@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 
 use canonfuzz_core::jws::{Jwk, Jwks, JwsError, Profile, Verified};
 
+use crate::read::unmarked::{read_value, Repeats};
+
 /// The keys the `jws` and `vmcp` targets verify with, besides the test server's (see
 /// [`fuzz_jwks`]): the published verifiable-mcp test key, and RFC 8037's key without a kid
 /// (pinned for tokens that name none), so seeds from every vector reach the signature check.
@@ -95,8 +97,9 @@ pub fn jws_check_with(data: &[u8], verifier: &JwsVerifier) -> Result<(), String>
 
 /// The `jwks` target's property: reading a key set never panics, and a set read is one a
 /// verifier can trust to be bounded and unambiguous — within the core's bounds on bytes, keys
-/// and members, its keys those serde_json reads from the same text, in order, no two under one
-/// `kid`, and each `kid` finding its own key.
+/// and members, its keys those serde_json reads from the same text (a member named as its
+/// raw-value marker taken as any other), in order, no two under one `kid`, and each `kid`
+/// finding its own key.
 pub fn jwks_check(data: &[u8]) -> Result<(), String> {
     jwks_check_with(data, canonfuzz_core::jws::Jwks::parse)
 }
@@ -118,7 +121,7 @@ pub fn jwks_check_with(
             set.keys.len()
         ));
     }
-    let read: serde_json::Value = serde_json::from_slice(data)
+    let read = read_value(data, false, Repeats::LastWins)
         .map_err(|e| format!("read a set serde_json does not read as JSON: {e}"))?;
     let theirs = read["keys"].as_array().map_or(&[][..], Vec::as_slice);
     if theirs.len() != set.keys.len() {
