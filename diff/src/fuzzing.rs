@@ -1,6 +1,7 @@
 //! The cargo-fuzz targets of every registered family (each family's `fuzz.rs` states its
 //! own), and their seed corpora.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use crate::family::Family;
@@ -54,9 +55,92 @@ pub fn target_names() -> String {
     names.join(", ")
 }
 
+/// How `target` fails on `input` today, if it does: a panic or a violated property.
+pub fn failure(target: &Target, input: &[u8]) -> Option<String> {
+    match catch_unwind(AssertUnwindSafe(|| (target.check)(input))) {
+        Ok(found) => found.err(),
+        Err(panic) => Some(format!(
+            "panicked: {}",
+            panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default()
+        )),
+    }
+}
+
+/// The corpus folder that keeps, for a target whose inputs no family's vectors hold, each
+/// input that once failed it: `<corpus>/fuzz/<target>/<digest>`, as its target reads it,
+/// replayed by `cargo test` and seeding its target.
+pub const REGRESSIONS: &str = "fuzz";
+
+/// An input kept under [`REGRESSIONS`].
+pub struct Regression {
+    /// The target it once failed.
+    pub target: Target,
+    /// Its path under the corpus.
+    pub path: String,
+    /// The input, as its target reads it.
+    pub input: Vec<u8>,
+}
+
+/// Keeps `input` as a regression of `target` under `corpus`, named by its digest; gives its
+/// path under the corpus.
+pub fn keep_regression(corpus: &Path, target: &Target, input: &[u8]) -> Result<String, String> {
+    let path = format!(
+        "{REGRESSIONS}/{}/{}",
+        target.name,
+        &crate::manifest::sha256_hex(input)[..16]
+    );
+    crate::vector::write_atomically(&corpus.join(&path), input)?;
+    Ok(path)
+}
+
+/// Every input kept under `corpus`'s [`REGRESSIONS`], in the order of their paths; a folder
+/// that names no registered target is an error.
+pub fn regressions(corpus: &Path) -> Result<Vec<Regression>, String> {
+    let root = corpus.join(REGRESSIONS);
+    let listed = |dir: &Path| -> Result<Vec<std::path::PathBuf>, String> {
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
+            .map_err(|e: std::io::Error| format!("{}: {e}", dir.display()))?;
+        paths.sort();
+        Ok(paths)
+    };
+    if !root.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut kept = Vec::new();
+    for dir in listed(&root)? {
+        let name = dir.file_name().unwrap_or_default().to_string_lossy();
+        let target = target(&name).ok_or_else(|| {
+            format!(
+                "{}: no target is named {name:?}; a folder here is a target's ({})",
+                dir.display(),
+                target_names()
+            )
+        })?;
+        for file in listed(&dir)? {
+            let input = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let path = format!(
+                "{REGRESSIONS}/{name}/{}",
+                file.file_name().unwrap_or_default().to_string_lossy()
+            );
+            kept.push(Regression {
+                target,
+                path,
+                input,
+            });
+        }
+    }
+    Ok(kept)
+}
+
 /// Writes a seed corpus per target from the vectors in `corpus`, each family seeding the
-/// targets its vectors feed: `<out>/<target>/<digest>`, each seed in the shape its target
-/// reads. Returns the number of seeds written.
+/// targets its vectors feed, and from the inputs kept under [`REGRESSIONS`]:
+/// `<out>/<target>/<digest>`, each seed in the shape its target reads. Returns the number of
+/// seeds written.
 pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
     let manifest = crate::manifest::Manifest::read(corpus)?;
     let targets = fuzz_targets();
@@ -84,6 +168,9 @@ pub fn write_seeds(corpus: &Path, out: &Path) -> Result<usize, String> {
             .map(|entry| crate::vector::VectorFile::read(&corpus.join(&entry.path)))
             .collect::<Result<Vec<_>, String>>()?;
         (fuzzing.seeds)(&vectors, &mut write)?;
+    }
+    for kept in regressions(corpus)? {
+        write(kept.target.name, &kept.input)?;
     }
     Ok(count)
 }

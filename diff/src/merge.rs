@@ -1,7 +1,7 @@
 //! Merging the vectors of sharded campaigns into one corpus, deterministically: a finding
 //! (named by its signature's digest) is taken from the shard that met it at the lowest case
 //! index — the one an unsharded campaign over the same cases would keep — and regressions
-//! (named by their input's digest) are united. Vectors the corpus already holds stay as
+//! and kept fuzz inputs (named by their input's digest) are united. Vectors the corpus already holds stay as
 //! they are. The findings each shard remembers without a vector are merged the same way.
 
 use std::collections::BTreeMap;
@@ -92,6 +92,15 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
         write_atomically(&to, &bytes)?;
         added.push(relative);
     }
+    for shard in shards {
+        for kept in crate::fuzzing::regressions(shard)? {
+            let to = into.join(&kept.path);
+            if !to.exists() {
+                write_atomically(&to, &kept.input)?;
+                added.push(kept.path);
+            }
+        }
+    }
     Manifest::build(into, crate::families::all())?.write(into)?;
     Ok(added)
 }
@@ -101,7 +110,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_familys_findings_and_regressions_are_merged() {
+    fn every_familys_findings_regressions_and_kept_inputs_are_merged() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
         let manifest = Manifest::read(&repo).unwrap();
         let (shard, into) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -116,6 +125,10 @@ mod tests {
                 placed.push(relative);
             }
         }
+        let kept = shard.path().join("fuzz/jwks/0123456789abcdef");
+        std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
+        std::fs::write(&kept, b"{}").unwrap();
+        placed.push("fuzz/jwks/0123456789abcdef".to_string());
         let mut added = merge(&[shard.path().to_path_buf()], into.path()).unwrap();
         added.sort();
         placed.sort();

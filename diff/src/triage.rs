@@ -1,14 +1,14 @@
 //! From a fuzzer artifact to a replayed vector: reproduce what the target saw, minimize it
 //! with the harness's minimizer while it still fails the same way, and write a regression
-//! vector whose expected result comes from the independent implementations.
+//! vector whose expected result comes from the independent implementations — or, for a target
+//! whose inputs no vector holds, keep the input itself for the corpus to replay.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use crate::campaign::{Finding, Harness};
 use crate::compare::Verdict;
 use crate::findings::{write_vector, Origin};
-use crate::fuzzing::{target, target_names, Target};
+use crate::fuzzing::{failure, keep_regression, target, target_names, Target};
 use crate::shrink::minimize;
 
 /// Candidates the minimizer may try per artifact.
@@ -28,8 +28,9 @@ pub struct Triaged {
     /// The implementations' signature on the minimized input, where the target's family has
     /// implementations to compare.
     pub signature: Option<String>,
-    /// The vector written, relative to the corpus, or why none was.
-    pub vector: Result<String, String>,
+    /// What was written under the corpus — the vector, or the kept input of a target whose
+    /// inputs no vector holds — or why nothing was.
+    pub saved: Result<String, String>,
 }
 
 /// The target an artifact came from: `--target` if given, else the directory cargo fuzz put
@@ -52,24 +53,10 @@ pub fn target_of(artifact: &Path, given: Option<&str>) -> Result<Target, String>
         })
 }
 
-/// How `target` fails on `input` today, if it does: a panic or a violated property.
-fn failure(target: &Target, input: &[u8]) -> Option<String> {
-    match catch_unwind(AssertUnwindSafe(|| (target.check)(input))) {
-        Ok(found) => found.err(),
-        Err(panic) => Some(format!(
-            "panicked: {}",
-            panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default()
-        )),
-    }
-}
-
 /// Triages one artifact of `target` into a vector under `corpus`, comparing with `harness`:
 /// the implementations of the target's family, or `None` for a target whose inputs no
-/// family's vectors hold, whose artifact is then reproduced and minimized but not saved.
+/// family's vectors hold, whose minimized input is then kept as it is
+/// ([`crate::fuzzing::REGRESSIONS`]).
 pub fn triage(
     harness: Option<&Harness>,
     artifact: &Path,
@@ -90,16 +77,14 @@ pub fn triage(
             Some(_) => minimize(&input, &mut { still_fail }, BUDGET),
             None => input,
         };
+        let saved = Ok(keep_regression(corpus, target, &minimized)?);
         return Ok(Triaged {
             artifact: artifact.to_path_buf(),
             target: target.name.to_string(),
             failure: reproduced,
             minimized,
             signature: None,
-            vector: Err(format!(
-                "the {} target's inputs have no vector format; keep the artifact and replay it with `cargo fuzz run {} ARTIFACT`",
-                target.name, target.name
-            )),
+            saved,
         });
     };
     let Some((_, first)) = harness.run(&[&input]).pop() else {
@@ -133,7 +118,7 @@ pub fn triage(
         failure: reproduced,
         minimized,
         signature: Some(signature),
-        vector: vector.ok_or_else(|| "no implementation gives an expected result".to_string()),
+        saved: vector.ok_or_else(|| "no implementation gives an expected result".to_string()),
     })
 }
 

@@ -433,7 +433,7 @@ fn an_artifact_is_reproduced_by_its_own_targets_check_and_filed_in_its_family() 
     assert_eq!(triaged.failure.as_deref(), Some("a short node"));
     assert!(short_node(&triaged.minimized).is_err());
     assert!(triaged.minimized.len() < input.len() / 2, "{triaged:?}");
-    let vector = triaged.vector.unwrap();
+    let vector = triaged.saved.unwrap();
     assert!(vector.starts_with("merkle/regressions/"), "{vector}");
     let written = canonfuzz_diff::vector::VectorFile::read(&corpus.path().join(&vector)).unwrap();
     assert_eq!(written.schema, "canonfuzz_merkle_v1");
@@ -442,20 +442,64 @@ fn an_artifact_is_reproduced_by_its_own_targets_check_and_filed_in_its_family() 
 }
 
 #[test]
-fn an_artifact_of_a_target_without_vectors_is_replayed_but_not_saved() {
+fn an_artifact_of_a_target_without_vectors_is_kept_as_it_is_and_seeds_its_target() {
+    use canonfuzz_diff::fuzzing::{regressions, write_seeds};
     let corpus = corpus_copy();
     let manifest = || std::fs::read(corpus.path().join("manifest.json")).unwrap();
     let before = manifest();
-    let stdout = triage_into(corpus.path(), "ink_header", b"INK-Ed25519 AAAA");
+    let artifact = b"INK-Ed25519 AAAA";
+    let stdout = triage_into(corpus.path(), "ink_header", artifact);
     assert!(
         stdout.contains("(ink_header)\n  no longer reproduces"),
         "{stdout}"
     );
+    let kept = corpus
+        .path()
+        .join("fuzz/ink_header")
+        .join(&canonfuzz_diff::manifest::sha256_hex(artifact)[..16]);
     assert!(
-        stdout.contains("no vector: the ink_header target's inputs have no vector format"),
+        stdout.contains(&format!("saved: {}", kept.display())),
         "{stdout}"
     );
+    assert_eq!(std::fs::read(&kept).unwrap(), artifact);
     assert_eq!(manifest(), before);
+    let found = regressions(corpus.path()).unwrap();
+    assert!(found
+        .iter()
+        .any(|r| r.target.name == "ink_header" && r.input == artifact));
+    let seeds = tempfile::tempdir().unwrap();
+    write_seeds(corpus.path(), seeds.path()).unwrap();
+    let seed = seeds
+        .path()
+        .join("ink_header")
+        .join(kept.file_name().unwrap());
+    assert_eq!(std::fs::read(seed).unwrap(), artifact);
+}
+
+#[test]
+fn every_kept_input_passes_the_target_it_once_failed() {
+    use canonfuzz_diff::fuzzing::{failure, regressions};
+    let kept = regressions(&repo_corpus()).unwrap();
+    // The smoke run's jwks artifact: a key whose first member is named as serde_json's
+    // raw-value marker, which the property's reading once took for the key's text.
+    assert!(kept.iter().any(|r| r.target.name == "jwks"));
+    let failed: Vec<String> = kept
+        .iter()
+        .filter_map(|r| failure(&r.target, &r.input).map(|f| format!("{}: {f}", r.path)))
+        .collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+#[test]
+fn a_kept_input_under_no_target_is_refused() {
+    let corpus = tempfile::tempdir().unwrap();
+    let stray = corpus.path().join("fuzz/jwsk");
+    std::fs::create_dir_all(&stray).unwrap();
+    std::fs::write(stray.join("0000"), b"{}").unwrap();
+    let why = canonfuzz_diff::fuzzing::regressions(corpus.path())
+        .err()
+        .unwrap();
+    assert!(why.contains(r#"no target is named "jwsk""#), "{why}");
 }
 
 #[test]

@@ -435,7 +435,8 @@ pub(crate) fn seeds(corpus: Option<PathBuf>, out: Option<PathBuf>) -> ExitCode {
 }
 
 /// Turns fuzzer artifacts into regression vectors in the corpus `out`, each compared by the
-/// implementations of its target's family (each family's set up once, on first need).
+/// implementations of its target's family (each family's set up once, on first need), or
+/// into kept inputs for a target whose inputs no vector holds.
 pub(crate) fn triage(
     artifacts: &[PathBuf],
     target: Option<&str>,
@@ -477,9 +478,9 @@ pub(crate) fn triage(
                 if let Some(signature) = &t.signature {
                     println!("  {}", terminal(signature));
                 }
-                match &t.vector {
-                    Ok(v) => println!("  vector: {}", corpus.join(v).display()),
-                    Err(why) => println!("  no vector: {}", terminal(why)),
+                match &t.saved {
+                    Ok(v) => println!("  saved: {}", corpus.join(v).display()),
+                    Err(why) => println!("  not saved: {}", terminal(why)),
                 }
             }
             Err(e) => return usage_error(e),

@@ -183,8 +183,8 @@ enum Command {
     /// fails (or, if it no longer fails, while every implementation answers as they do now),
     /// and writes a vector to corpus/<family>/regressions/ whose expected result comes from
     /// the independent implementations, so that cargo test replays it from then on. A target
-    /// whose inputs its family's vectors do not hold has its artifacts reproduced and
-    /// minimized only, and triage says so.
+    /// whose inputs its family's vectors do not hold has its minimized input kept as it is,
+    /// in corpus/fuzz/<target>/, which cargo test replays through that target's check.
     Triage(corpus::TriageArgs),
     /// Run every implementation over every vector in the corpus and write the conformance
     /// matrix (implementation × category, each cell leading to its failures) as Markdown, as

@@ -50,12 +50,18 @@ pub fn repo_corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
 }
 
-/// A copy of the repository's corpus to write into.
+/// A copy of the repository's corpus (its vectors and kept fuzz inputs) to write into.
 pub fn corpus_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let from = repo_corpus();
     let files = canonfuzz_diff::manifest::vector_paths(&from).unwrap();
-    for rel in files.into_iter().chain(["manifest.json".to_string()]) {
+    let kept = canonfuzz_diff::fuzzing::regressions(&from).unwrap();
+    let kept = kept.into_iter().map(|r| r.path);
+    for rel in files
+        .into_iter()
+        .chain(kept)
+        .chain(["manifest.json".to_string()])
+    {
         let to = dir.path().join(&rel);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(from.join(&rel), to).unwrap();
