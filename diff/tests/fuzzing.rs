@@ -214,11 +214,13 @@ fn the_jwks_check_fails_a_reader_that_is_unbounded_or_ambiguous() {
     use canonfuzz_core::jws::{Jwk, Jwks, JwsError, MAX_KEYS};
     use canonfuzz_props::jws::fuzz::{jwks_check, jwks_check_with};
     const KEY: &str = r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"a"}"#;
-    /// Each key read by itself, in the order `order` puts them, with no bound and no check
-    /// across keys.
+    /// Each key read by itself, in the order `order` puts them, with no bound (on depth
+    /// neither) and no check across keys.
     fn lax(data: &[u8], order: fn(&mut Vec<serde_json::Value>)) -> Result<Jwks, JwsError> {
-        let set: serde_json::Value =
-            serde_json::from_slice(data).map_err(|e| JwsError::Shape(e.to_string()))?;
+        let mut reader = serde_json::Deserializer::from_slice(data);
+        reader.disable_recursion_limit();
+        let set: serde_json::Value = serde::Deserialize::deserialize(&mut reader)
+            .map_err(|e| JwsError::Shape(e.to_string()))?;
         let mut keys = set["keys"].as_array().cloned().unwrap_or_default();
         order(&mut keys);
         let keys = keys
@@ -255,6 +257,14 @@ fn the_jwks_check_fails_a_reader_that_is_unbounded_or_ambiguous() {
     assert_eq!(Jwks::parse(marked.as_bytes()).unwrap().keys[0].kid(), None);
     assert_eq!(jwks_check(marked.as_bytes()), Ok(()));
     let why = jwks_check_with(marked.as_bytes(), unbounded).unwrap_err();
+    assert!(why.contains("not the one serde_json reads"), "{why}");
+    // A set nested past serde_json's limit beside its keys, which the core reads: the check
+    // reads it too, and still tells a reader that reorders its keys.
+    let nested = "[".repeat(200) + &"]".repeat(200);
+    let deep = two.replacen('{', &format!(r#"{{"o":{nested},"#), 1);
+    assert_eq!(Jwks::parse(deep.as_bytes()).unwrap().keys.len(), 2);
+    assert_eq!(jwks_check(deep.as_bytes()), Ok(()));
+    let why = jwks_check_with(deep.as_bytes(), reversed).unwrap_err();
     assert!(why.contains("not the one serde_json reads"), "{why}");
 }
 

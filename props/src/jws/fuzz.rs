@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use canonfuzz_core::jws::{Jwk, Jwks, JwsError, Profile, Verified};
 
+use crate::read::any_depth::read_at_any_depth;
 use crate::read::unmarked::{read_value, Repeats};
 
 /// The keys the `jws` and `vmcp` targets verify with, besides the test server's (see
@@ -97,8 +98,8 @@ pub fn jws_check_with(data: &[u8], verifier: &JwsVerifier) -> Result<(), String>
 
 /// The `jwks` target's property: reading a key set never panics, and a set read is one a
 /// verifier can trust to be bounded and unambiguous — within the core's bounds on bytes, keys
-/// and members, its keys those serde_json reads from the same text (a member named as its
-/// raw-value marker taken as any other), in order, no two under one `kid`, and each `kid`
+/// and members, its keys those serde_json reads from the same text (at any depth, a member
+/// named as its raw-value marker taken as any other), in order, no two under one `kid`, and each `kid`
 /// finding its own key.
 pub fn jwks_check(data: &[u8]) -> Result<(), String> {
     jwks_check_with(data, canonfuzz_core::jws::Jwks::parse)
@@ -121,9 +122,17 @@ pub fn jwks_check_with(
             set.keys.len()
         ));
     }
-    let read = read_value(data, false, Repeats::LastWins)
-        .map_err(|e| format!("read a set serde_json does not read as JSON: {e}"))?;
-    let theirs = read["keys"].as_array().map_or(&[][..], Vec::as_slice);
+    // The kids serde_json reads, key by key, past its nesting limit too: the core reads a set
+    // nested as deep as its canonicalizer allows.
+    let theirs = read_at_any_depth([data], |[data], unbounded| {
+        let read = read_value(data, unbounded, Repeats::LastWins)?;
+        let keys = read["keys"].as_array().map_or(&[][..], Vec::as_slice);
+        Ok(keys
+            .iter()
+            .map(|key| key["kid"].as_str().map(str::to_string))
+            .collect::<Vec<_>>())
+    })?
+    .map_err(|e| format!("read a set serde_json does not read as JSON: {e}"))?;
     if theirs.len() != set.keys.len() {
         return Err(format!(
             "read {} keys where serde_json reads {}",
@@ -136,7 +145,7 @@ pub fn jwks_check_with(
         if key.members.len() > MAX_KEY_MEMBERS {
             return Err(format!("keys[{i}] has {} members", key.members.len()));
         }
-        if key.kid() != their["kid"].as_str() {
+        if key.kid() != their.as_deref() {
             return Err(format!("keys[{i}]'s kid is not the one serde_json reads"));
         }
         if let Some(kid) = key.kid() {
