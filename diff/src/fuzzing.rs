@@ -100,14 +100,8 @@ pub fn keep_regression(corpus: &Path, target: &Target, input: &[u8]) -> Result<S
 /// Every input kept under `corpus`'s [`REGRESSIONS`], in the order of their paths; a folder
 /// that names no registered target is an error.
 pub fn regressions(corpus: &Path) -> Result<Vec<Regression>, String> {
+    use crate::input::{listed, read_file};
     let root = corpus.join(REGRESSIONS);
-    let listed = |dir: &Path| -> Result<Vec<std::path::PathBuf>, String> {
-        let mut paths: Vec<_> = std::fs::read_dir(dir)
-            .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-            .map_err(|e: std::io::Error| format!("{}: {e}", dir.display()))?;
-        paths.sort();
-        Ok(paths)
-    };
     if !root.is_dir() {
         return Ok(Vec::new());
     }
@@ -116,13 +110,13 @@ pub fn regressions(corpus: &Path) -> Result<Vec<Regression>, String> {
         let name = dir.file_name().unwrap_or_default().to_string_lossy();
         let target = target(&name).ok_or_else(|| {
             format!(
-                "{}: no target is named {name:?}; a folder here is a target's ({})",
-                dir.display(),
+                "{}: no target is named {name:?}; each folder here is a target's ({})",
+                root.display(),
                 target_names()
             )
         })?;
         for file in listed(&dir)? {
-            let input = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let input = read_file(&file).map_err(|e| e.to_string())?;
             let path = format!(
                 "{REGRESSIONS}/{name}/{}",
                 file.file_name().unwrap_or_default().to_string_lossy()

@@ -1,8 +1,9 @@
 //! Merging the vectors of sharded campaigns into one corpus, deterministically: a finding
 //! (named by its signature's digest) is taken from the shard that met it at the lowest case
 //! index — the one an unsharded campaign over the same cases would keep — and regressions
-//! and kept fuzz inputs (named by their input's digest) are united. Vectors the corpus already holds stay as
-//! they are. The findings each shard remembers without a vector are merged the same way.
+//! and kept fuzz inputs (named by their input's digest) are united. Vectors the corpus
+//! already holds stay as they are. The findings each shard remembers without a vector are
+//! merged the same way.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,12 +45,9 @@ pub fn merge(shards: &[PathBuf], into: &Path) -> Result<Vec<String>, String> {
             ));
         }
         for dir in &merged_dirs() {
-            let Ok(entries) = std::fs::read_dir(shard.join(dir)) else {
+            let Ok(names) = crate::input::listed(&shard.join(dir)) else {
                 continue;
             };
-            let mut names: Vec<PathBuf> =
-                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-            names.sort();
             for path in names
                 .into_iter()
                 .filter(|p| p.extension().is_some_and(|e| e == "json"))

@@ -169,6 +169,14 @@ fn the_help_leads_with_the_main_job_and_every_line_fits_80_columns() {
     }
 }
 
+/// The line of `canonfuzz list implementations` output that lists `name`.
+fn listed_line<'a>(listed: &'a str, name: &str) -> &'a str {
+    listed
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("{name} is not listed:\n{listed}"))
+}
+
 #[test]
 fn an_implementation_whose_runtime_cannot_run_is_listed_as_not_set_up() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_canonfuzz"))
@@ -178,10 +186,7 @@ fn an_implementation_whose_runtime_cannot_run_is_listed_as_not_set_up() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let listed = text(&out.stdout);
-    let crypto = listed
-        .lines()
-        .find(|l| l.trim_start().starts_with("node-crypto "))
-        .expect("node-crypto listed");
+    let crypto = listed_line(&listed, "node-crypto");
     assert!(crypto.contains("(not set up)"), "{listed}");
     assert!(listed.contains("not set up: canonfuzz setup"), "{listed}");
     assert!(listed.lines().all(|l| l.chars().count() <= 80), "{listed}");
@@ -203,10 +208,7 @@ fn list_names_every_family_and_implementation_with_its_group() {
     let out = canonfuzz(&["list", "implementations", "--family", "jcs"], b"");
     assert_eq!(out.status.code(), Some(0));
     let listed = text(&out.stdout);
-    let serde_jcs = listed
-        .lines()
-        .find(|l| l.trim_start().starts_with("serde_jcs "))
-        .expect("serde_jcs listed");
+    let serde_jcs = listed_line(&listed, "serde_jcs");
     assert!(
         serde_jcs.contains("rust-serde_json") && serde_jcs.contains("in process"),
         "{serde_jcs}"

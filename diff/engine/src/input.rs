@@ -9,7 +9,7 @@
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The default limit: 32 MiB, far above any signed response, key set or vector file in use,
@@ -148,6 +148,21 @@ fn read_bounded_into(
     Ok(bytes)
 }
 
+/// The entries of the folder `dir`, sorted, hidden ones (named with a leading `.`, such as an
+/// atomic write's temporary file) left out.
+pub fn listed(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let failed = |e: io::Error| format!("{}: {e}", dir.display());
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(failed)? {
+        let entry = entry.map_err(failed)?;
+        if !entry.file_name().to_string_lossy().starts_with('.') {
+            paths.push(entry.path());
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
+
 /// Reads a file within the process's limit, into a buffer of the file's size; a file whose
 /// size is known to exceed it is refused before any of it is read.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
@@ -183,6 +198,22 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listing_is_sorted_and_leaves_hidden_entries_out() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["b", ".b.123.tmp", "a", ".hidden"] {
+            std::fs::write(dir.path().join(name), b"").unwrap();
+        }
+        let names: Vec<String> = listed(dir.path())
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["a", "b"]);
+        let missing = listed(&dir.path().join("none")).unwrap_err();
+        assert!(missing.contains("none"), "{missing}");
+    }
 
     #[test]
     fn an_input_over_the_limit_is_refused_without_reading_the_rest() {

@@ -5,7 +5,7 @@
 //! deliberately differs from the canonical text.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -113,11 +113,7 @@ fn file(header: Vec<String>, notes: BTreeMap<String, Note>, groups: Vec<TestGrou
 }
 
 pub fn rfc8785_suite(dir: &Path) -> Result<VectorFile, String> {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir.join("input"))
-        .map_err(|e| format!("{}: {e}", dir.join("input").display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    names.sort();
+    let names = crate::input::listed(&dir.join("input"))?;
     let mut tests = Vec::new();
     for (i, input_path) in names.iter().enumerate() {
         let name = input_path.file_name().unwrap_or_default().to_string_lossy();
